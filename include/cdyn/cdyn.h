@@ -7,8 +7,12 @@
 #define CDYN_CDYN_H
 
 #include "export.h"
-#include "version.h"
+#include "cdyn/version.h" /* generated into the build tree */
 #include "status.h"
 #include "types.h"
+#include "system.h"
+#include "particle.h"
+#include "force.h"
+#include "diagnostics.h"
 
 #endif /* CDYN_CDYN_H */

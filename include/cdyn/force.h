@@ -1,0 +1,81 @@
+/* cdyn: force generators.
+ *
+ * Each generator is a handle owned by the system; every step sums the forces
+ * of all generators on every particle before constraints are solved. Forces
+ * on fixed particles are computed but do not move them.
+ */
+#ifndef CDYN_FORCE_H
+#define CDYN_FORCE_H
+
+#include <stdbool.h>
+
+#include "export.h"
+#include "status.h"
+#include "system.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Kinds of force generator. Values are pinned. */
+typedef enum cdyn_force_kind {
+    CDYN_FORCE_GRAVITY = 1,  /**< uniform field: F = m g */
+    CDYN_FORCE_SPRING = 2,   /**< spring + dashpot between two particles */
+    CDYN_FORCE_DRAG = 3,     /**< linear drag: F = -b v */
+    CDYN_FORCE_CALLBACK = 4  /**< user function */
+} cdyn_force_kind;
+
+/** Uniform gravity: every particle gets F = m g, potential energy -m g.x.
+ *  @p g has dim finite components (m/s^2). @since 0.1 */
+CDYN_API cdyn_status cdyn_force_add_gravity(cdyn_system *sys, const double *g, cdyn_force *out);
+
+/** A spring with a dashpot between particles @p a and @p b (seed 001,
+ *  eq. 6): with d = x_b - x_a, l = |d|, n = d / l, the tension is
+ *  T = S (l - R0) + D n.(v_b - v_a), and a receives T n, b receives -T n.
+ *  @p stiffness S (N/m) and @p damping D (N s/m) finite and >= 0,
+ *  @p rest_length R0 (m) finite and >= 0; potential energy S (l - R0)^2 / 2.
+ *  When the two particles coincide exactly the direction is undefined and
+ *  the spring exerts no force at that instant (never NaN).
+ *  CDYN_ERR_INVALID_ARGUMENT also when a == b. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
+                                           double stiffness, double damping, double rest_length,
+                                           cdyn_force *out);
+
+/** Linear drag on every particle: F = -b v with @p coefficient b (kg/s),
+ *  finite and >= 0. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_add_drag(cdyn_system *sys, double coefficient, cdyn_force *out);
+
+/** A user force: @p fn (not NULL) is called with @p user at every force
+ *  evaluation of a step (see cdyn_force_fn). The library keeps @p user but
+ *  never dereferences it. @p velocity_dependent tells integrators whether
+ *  the force depends on velocities (velocity Verlet then adds a corrector
+ *  evaluation). @since 0.1 */
+CDYN_API cdyn_status cdyn_force_add_callback(cdyn_system *sys, cdyn_force_fn fn, void *user,
+                                             bool velocity_dependent, cdyn_force *out);
+
+/** Removes a force generator. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_remove(cdyn_system *sys, cdyn_force f);
+
+/** true when @p f is a live force generator of @p sys. @since 0.1 */
+CDYN_API bool cdyn_force_is_valid(const cdyn_system *sys, cdyn_force f);
+
+/** The kind of @p f. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_kind(const cdyn_system *sys, cdyn_force f,
+                                         cdyn_force_kind *out);
+
+/** Potential energy (J) of @p f at the current state: gravity and springs
+ *  as documented above, 0 for drag and callbacks. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_energy(const cdyn_system *sys, cdyn_force f, double *out);
+
+/** Current tension T (N, positive when stretched or opening) of a spring,
+ *  by the formula of cdyn_force_add_spring; CDYN_ERR_INVALID_ARGUMENT when
+ *  @p f is not a spring. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_spring_tension(const cdyn_system *sys, cdyn_force f,
+                                                   double *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CDYN_FORCE_H */

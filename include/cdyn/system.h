@@ -1,0 +1,149 @@
+/* cdyn: a simulation system, its clock, its integrator and its step.
+ *
+ * Units: the library is unit-agnostic; use any consistent set (SI: metres,
+ * kilograms, seconds, newtons). Every function that takes a cdyn_system *
+ * may be called from one thread at a time per system; distinct systems may be
+ * used from different threads at once.
+ */
+#ifndef CDYN_SYSTEM_H
+#define CDYN_SYSTEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export.h"
+#include "status.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Time integrators. Values are pinned. */
+typedef enum cdyn_integrator {
+    /** x += dt v(t), v += dt a(t). Order 1; energy grows on oscillators. */
+    CDYN_INTEGRATOR_EXPLICIT_EULER = 1,
+    /** v += dt a(t), then x += dt v(t + dt). Order 1, symplectic for
+     *  conservative forces; seed 001's "forward Euler". The default. */
+    CDYN_INTEGRATOR_SYMPLECTIC_EULER = 2,
+    /** Velocity Verlet. Order 2, symplectic for conservative forces; with
+     *  velocity-dependent forces (dashpots, drag, constraints) one corrector
+     *  evaluation keeps order 2. */
+    CDYN_INTEGRATOR_VELOCITY_VERLET = 3,
+    /** Classical Runge-Kutta. Order 4, four evaluations per step. */
+    CDYN_INTEGRATOR_RK4 = 4,
+    /** Dormand-Prince 5(4) with error control: cdyn_system_step(dt) covers
+     *  dt in as many internal steps as the tolerances need. */
+    CDYN_INTEGRATOR_RK45 = 5
+} cdyn_integrator;
+
+/** Callback of a user force generator (cdyn_force_add_callback).
+ *  Adds forces into @p f (it must add, not overwrite). Arrays are indexed by
+ *  particle index (cdyn_particle_get_index) times @p dim; @p n is the index
+ *  count (cdyn_system_get_index_count); removed indices hold zeros. @p x and
+ *  @p v are the state at which the force is wanted (an intermediate stage of
+ *  multi-stage integrators, not necessarily the committed state). Return 0
+ *  on success; any other value stops the step with CDYN_ERR_CALLBACK and
+ *  leaves the system as before the step. The callback may read @p sys but
+ *  any call that changes it returns CDYN_ERR_BUSY. */
+typedef int (*cdyn_force_fn)(const cdyn_system *sys, double t, size_t n, int dim,
+                             const double *x, const double *v, double *f, void *user);
+
+/** Creates an empty system of dimension @p dim (2 or 3) using malloc/free.
+ *  On success *out owns a new system that the caller destroys with
+ *  cdyn_system_destroy. Returns CDYN_ERR_INVALID_ARGUMENT for a NULL @p out
+ *  or a dimension other than 2 or 3, CDYN_ERR_NO_MEMORY if allocation fails
+ *  (*out is then set to NULL). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_create(int dim, cdyn_system **out);
+
+/** As cdyn_system_create, with all memory of the system taken from
+ *  @p allocator (copied; its user pointer must outlive the system). NULL
+ *  means malloc/free. CDYN_ERR_INVALID_ARGUMENT also when the allocator
+ *  lacks alloc or free. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_create_with_allocator(int dim, const cdyn_allocator *allocator,
+                                                       cdyn_system **out);
+
+/** Destroys @p sys and everything it owns; every handle of it becomes
+ *  meaningless. NULL is a no-op. Must not be called from a callback. @since 0.1 */
+CDYN_API void cdyn_system_destroy(cdyn_system *sys);
+
+/** The dimension (2 or 3) given at creation; 0 for NULL. @since 0.1 */
+CDYN_API int cdyn_system_get_dimension(const cdyn_system *sys);
+
+/** The message of the most recent call on @p sys that failed, naming what
+ *  was wrong: a NUL-terminated string owned by the system, valid until the
+ *  next call on it; "" when no call has failed yet, a fixed text for NULL.
+ *  Successful calls leave it unchanged. @since 0.1 */
+CDYN_API const char *cdyn_system_last_error(const cdyn_system *sys);
+
+/** Simulated time in seconds (starts at 0). CDYN_ERR_INVALID_ARGUMENT for
+ *  NULL arguments. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_time(const cdyn_system *sys, double *out);
+
+/** Sets the simulated time; must be finite. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_time(cdyn_system *sys, double t);
+
+/** Selects the integrator used by the next steps. CDYN_ERR_INVALID_ARGUMENT
+ *  for a value outside cdyn_integrator. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_integrator(cdyn_system *sys, cdyn_integrator integrator);
+
+/** The selected integrator. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_integrator(const cdyn_system *sys, cdyn_integrator *out);
+
+/** Error tolerances of CDYN_INTEGRATOR_RK45: an internal step is accepted
+ *  when every component e of its error estimate satisfies
+ *  |e| <= abs_tol + rel_tol * |y|. Both must be finite and >= 0, not both
+ *  zero. Defaults 1e-9 and 1e-9. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs_tol,
+                                                    double rel_tol);
+
+/** Internal steps of CDYN_INTEGRATOR_RK45 accepted and rejected since the
+ *  system was created (either pointer may be NULL). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_t *accepted,
+                                                 uint64_t *rejected);
+
+/** Advances the system by @p dt seconds (finite, > 0) with the selected
+ *  integrator. On any error the state (positions, velocities, time) is
+ *  exactly as before the call. Returns CDYN_ERR_DIVERGED when the step gave
+ *  a non-finite state, CDYN_ERR_CALLBACK when a callback failed,
+ *  CDYN_ERR_NO_MEMORY when scratch space for a changed shape could not be
+ *  allocated, CDYN_ERR_NOT_CONVERGED when RK45 needed more than 10^6
+ *  internal steps or a step below round-off, CDYN_ERR_BUSY from a callback.
+ *  Once the shape (particles, forces) is unchanged since the previous step,
+ *  a step allocates nothing. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_step(cdyn_system *sys, double dt);
+
+/** Number of live particles. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_particle_count(const cdyn_system *sys, size_t *out);
+
+/** Number of particle indices: one more than the highest index ever used.
+ *  Bulk arrays hold this many entries of dim doubles; equal to the particle
+ *  count as long as no particle was removed. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_index_count(const cdyn_system *sys, size_t *out);
+
+/** Copies all positions into @p out: index i's coordinates at
+ *  out[i*dim .. i*dim+dim-1], removed indices as zeros. @p capacity is the
+ *  length of @p out in doubles and must be >= index count * dim, else
+ *  CDYN_ERR_INVALID_ARGUMENT and nothing written. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_positions(const cdyn_system *sys, double *out,
+                                               size_t capacity);
+
+/** As cdyn_system_get_positions, for velocities. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_velocities(const cdyn_system *sys, double *out,
+                                                size_t capacity);
+
+/** Sets all positions from @p in (layout of cdyn_system_get_positions;
+ *  entries of removed indices are ignored). @p count must equal index
+ *  count * dim and every value must be finite, else
+ *  CDYN_ERR_INVALID_ARGUMENT and nothing changed. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_positions(cdyn_system *sys, const double *in, size_t count);
+
+/** As cdyn_system_set_positions, for velocities. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_velocities(cdyn_system *sys, const double *in, size_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CDYN_SYSTEM_H */

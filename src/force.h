@@ -1,0 +1,42 @@
+/* Force generators: storage and evaluation. Internal. */
+#ifndef CDYN__FORCE_H
+#define CDYN__FORCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cdyn/force.h"
+
+typedef struct cdyn__force {
+    uint8_t kind;               /* cdyn_force_kind */
+    uint8_t velocity_dependent;
+    uint32_t a, b;              /* particle slots (springs) */
+    double p[3];                /* gravity: g; spring: S, D, R0; drag: b */
+    cdyn_force_fn fn;
+    void *user;
+} cdyn__force;
+
+/* Adds the force of every live generator at state (x, v) into f (zeroed by
+ * the caller). Returns CDYN_ERR_CALLBACK (message set) if a callback fails. */
+cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x,
+                               const double *v, double *f);
+
+/* Potential energy of one generator at state x. */
+double cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x);
+
+/* Spring: adds its force on a and b into f. */
+void cdyn__spring_apply(const cdyn__force *s, int dim, const double *x, const double *v,
+                        double *f);
+/* Spring tension T at state (x, v). */
+double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, const double *v);
+double cdyn__spring_energy(const cdyn__force *s, int dim, const double *x);
+
+/* Uniform fields on all particles. */
+void cdyn__gravity_apply(const cdyn_system *sys, const cdyn__force *g, double *f);
+double cdyn__gravity_energy(const cdyn_system *sys, const cdyn__force *g, const double *x);
+void cdyn__drag_apply(const cdyn_system *sys, const cdyn__force *g, const double *v, double *f);
+
+/* Removes every spring attached to particle slot @p slot. */
+void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot);
+
+#endif /* CDYN__FORCE_H */

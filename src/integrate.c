@@ -1,0 +1,168 @@
+/* The step: workspace, dispatch to an integrator, checks, commit; and the
+ * one-evaluation integrators (Euler variants, velocity Verlet). */
+#include "integrate.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "dynamics.h"
+#include "system.h"
+
+size_t cdyn__integrator_stage_count(cdyn_integrator integrator)
+{
+    switch (integrator) {
+    case CDYN_INTEGRATOR_EXPLICIT_EULER:
+    case CDYN_INTEGRATOR_SYMPLECTIC_EULER:
+        return 1; /* a */
+    case CDYN_INTEGRATOR_VELOCITY_VERLET:
+        return 2; /* a, half-step velocity */
+    case CDYN_INTEGRATOR_RK4:
+        return 3; /* stage x, stage v, a */
+    case CDYN_INTEGRATOR_RK45:
+        return 18; /* 7 stage velocities, 7 accelerations, working and candidate state */
+    }
+    return 0;
+}
+
+void cdyn__workspace_free(cdyn_system *sys)
+{
+    cdyn__workspace *ws = &sys->ws;
+    cdyn__free_array(&sys->alloc, ws->block, ws->n_arrays * ws->cap_len, sizeof(double));
+    memset(ws, 0, sizeof *ws);
+}
+
+cdyn_status cdyn__workspace_ensure(cdyn_system *sys)
+{
+    cdyn__workspace *ws = &sys->ws;
+    size_t len = (size_t)sys->particles.capacity * (size_t)sys->dim;
+    size_t n_arrays = 3 + cdyn__integrator_stage_count(sys->integrator);
+    if (ws->block && ws->cap_len >= len && ws->n_arrays >= n_arrays)
+        return CDYN_OK;
+    if (len == 0)
+        return CDYN_OK;
+    if (n_arrays < ws->n_arrays)
+        n_arrays = ws->n_arrays; /* keep what a previous integrator needed */
+    if (cdyn__mul_overflows(n_arrays, len))
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "step: workspace size overflows");
+    double *block = cdyn__calloc_array(&sys->alloc, n_arrays * len, sizeof(double));
+    if (!block)
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY,
+                          "step: out of memory for the integrator workspace (%zu doubles)",
+                          n_arrays * len);
+    cdyn__workspace_free(sys);
+    ws->block = block;
+    ws->n_arrays = n_arrays;
+    ws->cap_len = len;
+    ws->f = block;
+    ws->x_new = block + len;
+    ws->v_new = block + 2 * len;
+    for (size_t i = 0; i + 3 < n_arrays && i < sizeof ws->stage / sizeof ws->stage[0]; i++)
+        ws->stage[i] = block + (3 + i) * len;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__step_explicit_euler(cdyn_system *sys, double dt)
+{
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    double *a = sys->ws.stage[0], *xn = sys->ws.x_new, *vn = sys->ws.v_new;
+    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        xn[i] = sys->x[i] + dt * sys->v[i];
+        vn[i] = sys->v[i] + dt * a[i];
+    }
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__step_symplectic_euler(cdyn_system *sys, double dt)
+{
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    double *a = sys->ws.stage[0], *xn = sys->ws.x_new, *vn = sys->ws.v_new;
+    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        vn[i] = sys->v[i] + dt * a[i];
+        xn[i] = sys->x[i] + dt * vn[i];
+    }
+    return CDYN_OK;
+}
+
+/* Kick-drift-kick. With velocity-dependent forces the closing kick would
+ * need a(x1, v1) with v1 unknown: one predictor evaluation at
+ * v1* = vh + dt/2 a(x1, vh) gives a(x1, v1) to O(dt^2), keeping order 2. */
+cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt)
+{
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    double *a = sys->ws.stage[0], *vh = sys->ws.stage[1];
+    double *xn = sys->ws.x_new, *vn = sys->ws.v_new;
+    double h2 = 0.5 * dt, t1 = sys->time + dt;
+    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        vh[i] = sys->v[i] + h2 * a[i];
+        xn[i] = sys->x[i] + dt * vh[i];
+    }
+    if ((st = cdyn__dynamics_accel(sys, t1, xn, vh, a)))
+        return st;
+    if (cdyn__dynamics_velocity_dependent(sys)) {
+        for (size_t i = 0; i < n; i++)
+            vn[i] = vh[i] + h2 * a[i];
+        if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
+            return st;
+    }
+    for (size_t i = 0; i < n; i++)
+        vn[i] = vh[i] + h2 * a[i];
+    return CDYN_OK;
+}
+
+static cdyn_status dispatch(cdyn_system *sys, double dt)
+{
+    switch (sys->integrator) {
+    case CDYN_INTEGRATOR_EXPLICIT_EULER:
+        return cdyn__step_explicit_euler(sys, dt);
+    case CDYN_INTEGRATOR_SYMPLECTIC_EULER:
+        return cdyn__step_symplectic_euler(sys, dt);
+    case CDYN_INTEGRATOR_VELOCITY_VERLET:
+        return cdyn__step_velocity_verlet(sys, dt);
+    case CDYN_INTEGRATOR_RK4:
+        return cdyn__step_rk4(sys, dt);
+    case CDYN_INTEGRATOR_RK45:
+        return cdyn__step_rk45(sys, dt);
+    }
+    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "step: unknown integrator");
+}
+
+cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "step");
+    if (st)
+        return st;
+    if (!isfinite(dt) || !(dt > 0))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "step: dt %g must be finite and > 0", dt);
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    if (n == 0) {
+        sys->time += dt;
+        return CDYN_OK;
+    }
+    if ((st = cdyn__workspace_ensure(sys)))
+        return st;
+    sys->in_step = true;
+    st = dispatch(sys, dt);
+    sys->in_step = false;
+    if (st)
+        return st;
+    if (!cdyn__all_finite(sys->ws.x_new, n) || !cdyn__all_finite(sys->ws.v_new, n))
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "step: non-finite state at t = %g with dt = %g; state kept", sys->time,
+                          dt);
+    memcpy(sys->x, sys->ws.x_new, n * sizeof(double));
+    memcpy(sys->v, sys->ws.v_new, n * sizeof(double));
+    sys->time += dt;
+    return CDYN_OK;
+}

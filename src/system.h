@@ -1,0 +1,79 @@
+/* The system object: storage of particles and forces, the workspace of the
+ * integrators, the error message. Internal to the library. */
+#ifndef CDYN__SYSTEM_H
+#define CDYN__SYSTEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cdyn/force.h"
+#include "cdyn/system.h"
+#include "force.h"
+#include "handle.h"
+
+#define CDYN__ERROR_LEN 256
+
+/* Scratch arrays of the integrators, each cap_len doubles (capacity * dim). */
+typedef struct cdyn__workspace {
+    double *block;
+    size_t n_arrays;
+    size_t cap_len;
+    double *f;            /* force accumulator of the current evaluation */
+    double *x_new, *v_new; /* the state being built; swapped in on success */
+    double *stage[24];    /* integrator-specific */
+} cdyn__workspace;
+
+struct cdyn_system {
+    cdyn_allocator alloc;
+    int dim;
+    uint16_t salt;
+    bool in_step;
+
+    double time;
+    cdyn_integrator integrator;
+    double rk45_abs_tol, rk45_rel_tol;
+    double rk45_h;        /* next internal step size; 0 = choose afresh */
+    uint64_t rk45_accepted, rk45_rejected;
+
+    /* particles: per-slot arrays, x and v hold dim doubles per slot */
+    cdyn__slots particles;
+    double *x, *v;
+    double *mass, *inv_mass; /* inv_mass is 0 for fixed and removed slots */
+    uint8_t *fixed;
+
+    /* force generators */
+    cdyn__slots forces;
+    cdyn__force *force;
+    uint32_t n_velocity_dependent;
+
+    cdyn__workspace ws;
+
+    char error[CDYN__ERROR_LEN];
+};
+
+/* Records a formatted message as the system's last error and returns
+ * @p status. Takes a const system: the message is the one mutable part of a
+ * query (one thread per system, as documented). */
+cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Refuses changes from inside a step (a callback calling back in). */
+cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what);
+
+/* All values finite. */
+bool cdyn__all_finite(const double *v, size_t n);
+
+/* Resolves a particle handle, recording the error message on failure. */
+cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot);
+
+/* Makes room for one more particle slot. */
+cdyn_status cdyn__particles_reserve(cdyn_system *sys);
+
+/* Sizes the workspace for the current capacity and integrator. */
+cdyn_status cdyn__workspace_ensure(cdyn_system *sys);
+void cdyn__workspace_free(cdyn_system *sys);
+
+#endif /* CDYN__SYSTEM_H */
