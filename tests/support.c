@@ -1,6 +1,8 @@
 #include "support.h"
 
 #include <math.h>
+
+#include <cdyn/cdyn.h>
 #include <stdlib.h>
 
 double ts_fit_slope(const double *x, const double *y, size_t n)
@@ -71,4 +73,52 @@ uint64_t ts_hash_bytes(const void *data, size_t n, uint64_t h)
         h *= 1099511628211ULL;
     }
     return h;
+}
+
+double ts_rand_sym(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+size_t ts_make_network(cdyn_system *sys, int nx, int ny, double h, double k, double c,
+                       double perturb, uint64_t seed, cdyn_particle *out_particles)
+{
+    int dim = cdyn_system_get_dimension(sys);
+    size_t n = (size_t)nx * (size_t)ny, springs = 0;
+    cdyn_particle *p = malloc(n * sizeof *p);
+    if (!p)
+        return 0;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            double x[3] = {i * h + perturb * h * ts_rand_sym(&seed),
+                           j * h + perturb * h * ts_rand_sym(&seed), 0.0};
+            if (cdyn_particle_add(sys, 1.0, x, NULL, &p[j * nx + i]) != CDYN_OK)
+                goto fail;
+        }
+    (void)dim;
+    static const int nb[4][2] = {{1, 0}, {0, 1}, {1, 1}, {-1, 1}};
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            for (int e = 0; e < 4; e++) {
+                int i2 = i + nb[e][0], j2 = j + nb[e][1];
+                if (i2 < 0 || i2 >= nx || j2 >= ny)
+                    continue;
+                double rest = h * sqrt((double)(nb[e][0] * nb[e][0] + nb[e][1] * nb[e][1]));
+                cdyn_force f;
+                if (cdyn_force_add_spring(sys, p[j * nx + i], p[j2 * nx + i2], k, c, rest, &f))
+                    goto fail;
+                springs++;
+            }
+    if (out_particles)
+        for (size_t i = 0; i < n; i++)
+            out_particles[i] = p[i];
+    free(p);
+    return springs;
+fail:
+    free(p);
+    return 0;
 }

@@ -7,6 +7,16 @@
 
 #include <cdyn/types.h>
 
+/* |got - want| <= tol, with both values in the message (cmocka 1.1.5 has no
+ * double assertion). Use after including cmocka.h and math.h. */
+#define assert_near(got, want, tol)                                                          \
+    do {                                                                                    \
+        double got_ = (got), want_ = (want), tol_ = (tol);                                  \
+        if (!(fabs(got_ - want_) <= tol_))                                                  \
+            fail_msg("%s = %.17g, want %.17g within %.3g (off by %.3g)", #got, got_, want_, \
+                     tol_, fabs(got_ - want_));                                             \
+    } while (0)
+
 /* Least-squares slope of log(err) against log(h): the measured order. */
 double ts_fit_order(const double *h, const double *err, size_t n);
 
@@ -22,6 +32,18 @@ typedef struct ts_counting_alloc {
 } ts_counting_alloc;
 
 cdyn_allocator ts_counting_allocator(ts_counting_alloc *state);
+
+/* A deterministic pseudo-random double in [-1, 1) from *state (splitmix64). */
+double ts_rand_sym(uint64_t *state);
+
+/* Builds an nx x ny grid of unit masses at spacing h in the system's plane
+ * (z = 0 in 3-D), each position perturbed by up to perturb * h, with springs
+ * (stiffness k, damping c, rest length = lattice distance) along grid edges
+ * and both diagonals of every cell. Handles of the particles go to
+ * out_particles (nx*ny entries) when not NULL. Returns the number of
+ * springs, or 0 on failure. */
+size_t ts_make_network(cdyn_system *sys, int nx, int ny, double h, double k, double c,
+                       double perturb, uint64_t seed, cdyn_particle *out_particles);
 
 /* FNV-1a 64-bit hash of raw bytes, for pinned determinism checks. */
 uint64_t ts_hash_bytes(const void *data, size_t n, uint64_t h);
