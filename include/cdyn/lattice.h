@@ -1,0 +1,324 @@
+/* cdyn: the erosion lattice, a river-network model (seed 000, steps 2-7).
+ *
+ * A W x H lattice of heights, stored row-major (site index i = y * W + x);
+ * row y = 0 is the outlet. Rain drops walk downhill at random, lower every
+ * site they visit, and mud slides keep slopes at most M. The river network is
+ * the set of sites whose steepest-descent drainage (with depressions routed to
+ * their spill points) is at least R. The model, its parameters and every rule
+ * that the seed leaves open are described in docs/lattice.md.
+ *
+ * A lattice is used by one thread at a time; distinct lattices may be used
+ * from different threads at once. Its random generator is its own (seeded,
+ * the same numbers on every platform), so the same calls with the same seed
+ * give bit-identical heights.
+ */
+#ifndef CDYN_LATTICE_H
+#define CDYN_LATTICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export.h"
+#include "status.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An erosion lattice. Opaque; owned by the caller
+ *  (cdyn_lattice_create / cdyn_lattice_destroy). */
+typedef struct cdyn_lattice cdyn_lattice;
+
+/** The model parameters, for cdyn_lattice_set_param. Values are pinned. */
+typedef enum cdyn_lattice_param {
+    /** E, flow bias (1 / height unit): a drop moves to a neighbour lower by
+     *  dh >= 0 with weight exp(E dh). Any finite value; default 2. */
+    CDYN_LATTICE_E = 0,
+    /** D, erosion (height units): what one drop removes from each site it
+     *  visited. Finite, >= 0; default 0.01. */
+    CDYN_LATTICE_D = 1,
+    /** M, slide threshold (height units): the largest height difference
+     *  between neighbours that stands. >= 0, +infinity allowed (no slides);
+     *  default 2. */
+    CDYN_LATTICE_M = 2,
+    /** S, slide divisor (dimensionless): a slide lowers a site by dh / S.
+     *  Finite, > 1; default 2. */
+    CDYN_LATTICE_S = 3,
+    /** R, network threshold (units of water): sites with drainage >= R form
+     *  the river network. Finite, >= 1; default 100. */
+    CDYN_LATTICE_R = 4
+} cdyn_lattice_param;
+
+/** What lies beyond the sides x = 0 and x = W - 1. Values are pinned. */
+typedef enum cdyn_lattice_boundary {
+    CDYN_LATTICE_WALLS = 0,   /**< no neighbour beyond the side (default) */
+    CDYN_LATTICE_PERIODIC = 1 /**< x wraps around (needs W >= 3); y never wraps */
+} cdyn_lattice_boundary;
+
+/** Running totals of what rain did, for cdyn_lattice_get_counters. Set
+ *  @c size to sizeof(cdyn_lattice_counters) before the call. */
+typedef struct cdyn_lattice_counters {
+    size_t size;              /**< set by the caller: sizeof(cdyn_lattice_counters) */
+    uint64_t drops;           /**< drops rained */
+    uint64_t walk_steps;      /**< moves made by all drops */
+    uint64_t sites_eroded;    /**< distinct visited sites, summed over drops */
+    uint64_t pit_moves;       /**< moves out of a pit (no neighbour with dh >= 0) */
+    uint64_t capped_walks;    /**< walks ended by the walk cap */
+    uint64_t slides;          /**< single-site slides */
+    uint64_t slide_rounds;    /**< rounds of simultaneous slides */
+    double total_eroded;      /**< height removed by erosion: sum of D per visited site */
+    double total_slid;        /**< height removed by mud slides */
+} cdyn_lattice_counters;
+
+/** The largest Strahler order reported in cdyn_lattice_stats. */
+#define CDYN_LATTICE_MAX_ORDER 32
+
+/** Options of the network statistics. Fill with
+ *  cdyn_lattice_stats_options_init, then change what you need. A bound of 0
+ *  means "choose automatically" (see each field). */
+typedef struct cdyn_lattice_stats_options {
+    size_t size;              /**< set by the init function */
+    /** Fit range of P(A >= a) in drainage area (sites). Default 0, 0:
+     *  [10, max drainage / 100]. */
+    double area_min, area_max;
+    /** Fit range of Hack's law in drainage area (sites). Default 0, 0: the
+     *  same as the area range. */
+    double hack_min, hack_max;
+    /** Sampling of the fits: points (area) or bins (Hack) per decade of
+     *  area, 1..1000; default 10. */
+    double points_per_decade;
+    /** Sites with drainage >= this form the network whose Strahler orders
+     *  are counted; 0 = the lattice's R (cdyn_lattice_compute_stats) or 1
+     *  (cdyn_lattice_stats_from_receivers). */
+    double threshold;
+} cdyn_lattice_stats_options;
+
+/** Statistics of a drainage network. Set @c size to
+ *  sizeof(cdyn_lattice_stats) before the call. A fitted value is NaN when
+ *  its range holds fewer than 3 usable points. */
+typedef struct cdyn_lattice_stats {
+    size_t size;                /**< set by the caller: sizeof(cdyn_lattice_stats) */
+    uint64_t sites;             /**< sites analysed */
+    uint64_t outlets;           /**< sites that are their own receiver */
+    uint64_t max_drainage;      /**< largest drainage area (sites) */
+    /** beta in P(A >= a) ~ a^-beta, least squares of ln P against ln a */
+    double area_exponent;
+    double tau;                 /**< 1 + beta: P(A = a) ~ a^-tau */
+    double area_fit_min, area_fit_max; /**< the range used */
+    uint64_t area_fit_points;   /**< points in the fit */
+    /** h in l ~ A^h: main-stream length l (sites on the longest upstream
+     *  path) against drainage area A, fitted on per-bin means of ln l, ln A */
+    double hack_exponent;
+    double hack_fit_min, hack_fit_max; /**< the range used */
+    uint64_t hack_fit_points;   /**< bins in the fit */
+    double threshold;           /**< the network threshold used */
+    uint64_t network_sites;     /**< sites with drainage >= threshold */
+    uint32_t max_order;         /**< highest Strahler order in the network */
+    /** streams[k - 1]: number of Strahler streams of order k (k = 1 ..
+     *  max_order, at most CDYN_LATTICE_MAX_ORDER) */
+    uint64_t streams[CDYN_LATTICE_MAX_ORDER];
+    /** exp(-slope) of ln streams[k-1] against k over k = 1 .. max_order - 1
+     *  (1 .. max_order when max_order < 3); NaN when max_order < 2 */
+    double bifurcation_ratio;
+} cdyn_lattice_stats;
+
+/** Creates a width x height lattice whose generator is seeded with @p seed,
+ *  with the default parameters, walls on the sides, and the default initial
+ *  surface: cdyn_lattice_init_tilted(lat, 0.5, 1.0).
+ *  @param alloc  allocator for every allocation of this lattice, copied; NULL
+ *                for malloc/free.
+ *  @param out    receives the new lattice (owned by the caller, free it with
+ *                cdyn_lattice_destroy); untouched on failure.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT if @p out is NULL, width or
+ *  height < 2, W * H > UINT32_MAX or W * H * sizeof(double) overflows, or
+ *  @p alloc lacks alloc or free; CDYN_ERR_NO_MEMORY.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_create(size_t width, size_t height, uint64_t seed,
+                                         const cdyn_allocator *alloc,
+                                         cdyn_lattice **out);
+
+/** Frees the lattice and everything it allocated. NULL is a no-op.
+ *  @since 0.1 */
+CDYN_API void cdyn_lattice_destroy(cdyn_lattice *lat);
+
+/** The message of the last failed call on @p lat ("" if none); a string
+ *  owned by the lattice, valid until the next call on it. Never NULL, also
+ *  for a NULL @p lat. @since 0.1 */
+CDYN_API const char *cdyn_lattice_last_error(const cdyn_lattice *lat);
+
+/** Width and height in sites. Either pointer may be NULL.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT if @p lat is NULL.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_size(const cdyn_lattice *lat, size_t *width,
+                                           size_t *height);
+
+/** Sets a model parameter; bounds and defaults at cdyn_lattice_param.
+ *  Changing M or S makes the next rain first relax the whole surface.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat, an unknown
+ *  @p param, or a value out of bounds (NaN included): nothing changed.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_param(cdyn_lattice *lat, cdyn_lattice_param param,
+                                            double value);
+
+/** Reads a model parameter into @p value.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or an
+ *  unknown @p param. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat,
+                                            cdyn_lattice_param param, double *value);
+
+/** Sets the walk cap: a drop that has made @p cap moves without reaching
+ *  y = 0 stops there, erodes the sites it visited and is counted in
+ *  capped_walks. Default 16 * (W + H). @p cap >= 1.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or cap 0.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_walk_cap(cdyn_lattice *lat, uint64_t cap);
+
+/** Reads the walk cap into @p cap.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_walk_cap(const cdyn_lattice *lat, uint64_t *cap);
+
+/** Sets the side boundary (walls by default).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat, an unknown
+ *  value, or CDYN_LATTICE_PERIODIC with W < 3. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_boundary(cdyn_lattice *lat,
+                                               cdyn_lattice_boundary boundary);
+
+/** Reads the side boundary into @p boundary.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_boundary(const cdyn_lattice *lat,
+                                               cdyn_lattice_boundary *boundary);
+
+/** Re-seeds the lattice's generator (xoshiro256** seeded through
+ *  splitmix64). Heights and counters are kept.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_seed(cdyn_lattice *lat, uint64_t seed);
+
+/** Sets the initial surface of step 1: h(x, y) = slope * y + noise * u with
+ *  u uniform in [0, 1), drawn from the lattice's generator in site order.
+ *  Heights are in height units, @p slope per row. Counters are kept.
+ *  @param slope  finite, >= 0
+ *  @param noise  finite, >= 0
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a value
+ *  out of bounds: nothing changed (the generator included). @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_init_tilted(cdyn_lattice *lat, double slope,
+                                              double noise);
+
+/** Copies W * H heights from @p heights (row-major, y = 0 first) into the
+ *  lattice. The pointer is not kept.
+ *  @param count  number of values in @p heights; must equal W * H
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer, a wrong
+ *  @p count or a non-finite height: nothing changed. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_heights(cdyn_lattice *lat, const double *heights,
+                                              size_t count);
+
+/** Copies the W * H heights into @p out (row-major, y = 0 first).
+ *  @param capacity  number of doubles @p out can hold; at least W * H
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or a
+ *  capacity below W * H. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_heights(const cdyn_lattice *lat, double *out,
+                                              size_t capacity);
+
+/** Rains @p n_drops drops (steps 2-6), each on a uniformly random site.
+ *  Before the first drop, a surface that has slopes steeper than M (new
+ *  heights, or a changed M or S) is relaxed by slides everywhere. A drop
+ *  costs O(its path + the sites its slides touch).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat;
+ *  CDYN_ERR_NO_MEMORY if the scratch space (about 21 bytes per site,
+ *  allocated by the first call and kept) cannot be had: nothing changed.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_rain(cdyn_lattice *lat, uint64_t n_drops);
+
+/** As cdyn_lattice_rain, with every drop starting at site (x, y).
+ *  @return as cdyn_lattice_rain; CDYN_ERR_INVALID_ARGUMENT also for x >= W
+ *  or y >= H. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_rain_at(cdyn_lattice *lat, size_t x, size_t y,
+                                          uint64_t n_drops);
+
+/** Copies the running totals into @p out; @p out->size must be set.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or an
+ *  @p out->size below sizeof(cdyn_lattice_counters). @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_counters(const cdyn_lattice *lat,
+                                               cdyn_lattice_counters *out);
+
+/** Computes the drainage of every site (step 7) and copies it into @p out:
+ *  the number of units of water that pass through the site when every site
+ *  sends one unit to y = 0, itself included. Each site drains to its
+ *  receiver: its lowest 4-neighbour on the depression-filled surface, the
+ *  flood's breadth-first choice on lakes and flats (docs/lattice.md). Every
+ *  unit reaches row 0, whose sites are the outlets. O(W H) time; the result
+ *  (8 bytes per site) is kept until the heights change, and the computation
+ *  takes 12 more bytes per site while it runs.
+ *  @param out       W * H counts, row-major; may be NULL to only compute
+ *  @param capacity  entries @p out can hold (ignored when @p out is NULL)
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a
+ *  capacity below W * H; CDYN_ERR_NO_MEMORY (heights and parameters
+ *  unchanged). @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_drainage(cdyn_lattice *lat, uint32_t *out,
+                                           size_t capacity);
+
+/** Copies the receiver of every site into @p out (computing the drainage
+ *  first if the heights changed): the index y * W + x of the site it drains
+ *  to, or its own index for an outlet (row 0).
+ *  @return as cdyn_lattice_drainage, with @p out required. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_receivers(cdyn_lattice *lat, uint32_t *out,
+                                                size_t capacity);
+
+/** Writes the river network as a mask: out[i] = 1 if the drainage of site i
+ *  is >= R, else 0 (computing the drainage first if the heights changed).
+ *  @return as cdyn_lattice_drainage, with @p out required. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_network(cdyn_lattice *lat, uint8_t *out,
+                                              size_t capacity);
+
+/** Fills @p opts with the defaults (all automatic, 10 points per decade).
+ *  NULL is a no-op. @since 0.1 */
+CDYN_API void cdyn_lattice_stats_options_init(cdyn_lattice_stats_options *opts);
+
+/** Statistics of the lattice's river network (computing the drainage first
+ *  if the heights changed): P(A >= a) with its fitted exponent, Hack's law,
+ *  Strahler orders and the bifurcation ratio.
+ *  @param opts  options, or NULL for the defaults; not kept
+ *  @param out   results; @p out->size must be set
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or @p out,
+ *  a wrong size field, or an option out of range; CDYN_ERR_NO_MEMORY.
+ *  Nothing in the lattice but its cached drainage changes. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_compute_stats(cdyn_lattice *lat,
+                                                const cdyn_lattice_stats_options *opts,
+                                                cdyn_lattice_stats *out);
+
+/** The same statistics for any drainage forest given by its receivers:
+ *  receivers[i] is the site that site i drains to, or i itself for an
+ *  outlet. Used to analyse networks built elsewhere (such as the Scheidegger
+ *  model) with the lattice's code.
+ *  @param n_sites    number of sites, 1 .. UINT32_MAX
+ *  @param receivers  n_sites indices; read only, not kept
+ *  @param alloc      allocator for the scratch space (about 22 bytes per
+ *                    site, freed before return); NULL for malloc/free
+ *  @param opts       options, or NULL for the defaults; not kept
+ *  @param out        results; @p out->size must be set
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer, a bad
+ *  size, an index >= n_sites, a cycle, or an option out of range;
+ *  CDYN_ERR_NO_MEMORY. @p out is written only on success. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_stats_from_receivers(
+    size_t n_sites, const uint32_t *receivers, const cdyn_allocator *alloc,
+    const cdyn_lattice_stats_options *opts, cdyn_lattice_stats *out);
+
+/** Drainage of any forest given by its receivers (as in
+ *  cdyn_lattice_stats_from_receivers): out[i] = 1 + the drainage of every
+ *  site whose receiver is i. O(n) time, 4 bytes per site of scratch.
+ *  @param out  n_sites counts; written only on success
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer, a bad
+ *  size, an index >= n_sites or a cycle; CDYN_ERR_NO_MEMORY. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_drainage_from_receivers(size_t n_sites,
+                                                          const uint32_t *receivers,
+                                                          const cdyn_allocator *alloc,
+                                                          uint32_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CDYN_LATTICE_H */

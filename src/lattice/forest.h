@@ -1,0 +1,22 @@
+/* Drainage forests given by receivers: receiver[i] is the site i drains to,
+ * i itself for an outlet. Shared by the statistics and the public
+ * drainage-from-receivers entry point. */
+#ifndef CDYN__LATTICE_FOREST_H
+#define CDYN__LATTICE_FOREST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes to @p order a topological order of the forest (every site before
+ * its receiver: sources first), using @p indeg (n entries) as scratch.
+ * Returns false when an index is >= n or the receivers contain a cycle. */
+bool cdyn__lattice_forest_order(size_t n, const uint32_t *recv, uint32_t *indeg,
+                                uint32_t *order);
+
+/* drain[i] = 1 + sum of the drainage of the sites whose receiver is i,
+ * following @p order from cdyn__lattice_forest_order. */
+void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint32_t *order,
+                                     uint32_t *drain);
+
+#endif

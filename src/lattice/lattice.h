@@ -1,0 +1,97 @@
+/* The lattice object: its state, its scratch space and the helpers every
+ * lattice source file shares. Never installed. */
+#ifndef CDYN__LATTICE_LATTICE_H
+#define CDYN__LATTICE_LATTICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cdyn/lattice.h"
+#include "rng.h"
+
+/* Receiver of a site not reached yet by the flood. Site indices are below it
+ * because W * H <= UINT32_MAX. */
+#define CDYN__LATTICE_UNSET UINT32_MAX
+
+struct cdyn_lattice {
+    cdyn_allocator alloc;
+    size_t w, h, n;          /* width, height, sites */
+    double *height;          /* n heights, row-major, y = 0 first */
+
+    double E, D, M, S, R;    /* model parameters (cdyn_lattice_param) */
+    uint64_t walk_cap;
+    bool periodic;
+    cdyn__rng rng;
+
+    cdyn_lattice_counters counters;
+    /* The surface may have slopes above M (new heights, changed M or S): the
+     * next rain relaxes every site before its first drop. */
+    bool needs_relax;
+
+    /* Rain scratch, allocated by the first rain and kept (see rain.c). */
+    uint32_t *stamp;         /* drop number that last visited each site */
+    uint32_t stamp_now;
+    uint32_t *list_a;        /* visited path, then the next slide round */
+    uint32_t *list_b;        /* the current slide round */
+    double *newh;            /* heights computed during a slide round */
+    uint8_t *queued;         /* site already in the next slide round */
+
+    /* Drainage result, kept while the heights are unchanged (drainage.c). */
+    uint32_t *recv;          /* receiver per site, own index at an outlet */
+    uint32_t *drain;         /* drainage per site */
+    bool drainage_valid;
+
+    char err[256];
+};
+
+/* Records a message in lat->err (printf format) and returns @p st. */
+cdyn_status cdyn__lattice_fail(cdyn_lattice *lat, cdyn_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Clears the last-error message; every public entry point calls it first. */
+void cdyn__lattice_ok(cdyn_lattice *lat);
+
+/* The 4-neighbours of site @p i, in the fixed order down (y - 1), left
+ * (x - 1), right (x + 1), up (y + 1), skipping those beyond a wall or the top
+ * and bottom rows. Returns how many were written to @p nb. */
+static inline int cdyn__lattice_neighbours(const cdyn_lattice *lat, size_t i,
+                                           uint32_t nb[4])
+{
+    size_t w = lat->w, x = i % w;
+    int k = 0;
+    if (i >= w)
+        nb[k++] = (uint32_t)(i - w);
+    if (x > 0)
+        nb[k++] = (uint32_t)(i - 1);
+    else if (lat->periodic)
+        nb[k++] = (uint32_t)(i + w - 1);
+    if (x + 1 < w)
+        nb[k++] = (uint32_t)(i + 1);
+    else if (lat->periodic)
+        nb[k++] = (uint32_t)(i + 1 - w);
+    if (i + w < lat->n)
+        nb[k++] = (uint32_t)(i + w);
+    return k;
+}
+
+/* Marks the cached drainage stale; called whenever the heights change. */
+static inline void cdyn__lattice_heights_changed(cdyn_lattice *lat)
+{
+    lat->drainage_valid = false;
+}
+
+/* Allocates the rain scratch if it is missing: false on failure, with
+ * nothing allocated. */
+bool cdyn__lattice_rain_scratch(cdyn_lattice *lat);
+
+/* Frees the rain scratch and the drainage result. */
+void cdyn__lattice_free_scratch(cdyn_lattice *lat);
+
+/* Computes lat->recv and lat->drain if they are stale. */
+cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat);
+
+#endif

@@ -1,0 +1,153 @@
+/* Rain (steps 2-6 of the seed): drops that walk, erode and set off slides. */
+#include "lattice.h"
+
+#include "alloc.h"
+#include "slide.h"
+#include "walk.h"
+
+bool cdyn__lattice_rain_scratch(cdyn_lattice *lat)
+{
+    if (lat->stamp)
+        return true;
+    const cdyn_allocator *a = &lat->alloc;
+    size_t n = lat->n;
+    uint32_t *stamp = cdyn__calloc_array(a, n, sizeof *stamp);
+    uint32_t *la = cdyn__alloc_array(a, n, sizeof *la);
+    uint32_t *lb = cdyn__alloc_array(a, n, sizeof *lb);
+    double *newh = cdyn__alloc_array(a, n, sizeof *newh);
+    uint8_t *queued = cdyn__calloc_array(a, n, sizeof *queued);
+    if (!stamp || !la || !lb || !newh || !queued) {
+        cdyn__free_array(a, stamp, n, sizeof *stamp);
+        cdyn__free_array(a, la, n, sizeof *la);
+        cdyn__free_array(a, lb, n, sizeof *lb);
+        cdyn__free_array(a, newh, n, sizeof *newh);
+        cdyn__free_array(a, queued, n, sizeof *queued);
+        return false;
+    }
+    lat->stamp = stamp;
+    lat->stamp_now = 0;
+    lat->list_a = la;
+    lat->list_b = lb;
+    lat->newh = newh;
+    lat->queued = queued;
+    return true;
+}
+
+void cdyn__lattice_free_scratch(cdyn_lattice *lat)
+{
+    const cdyn_allocator *a = &lat->alloc;
+    size_t n = lat->n;
+    cdyn__free_array(a, lat->stamp, n, sizeof *lat->stamp);
+    cdyn__free_array(a, lat->list_a, n, sizeof *lat->list_a);
+    cdyn__free_array(a, lat->list_b, n, sizeof *lat->list_b);
+    cdyn__free_array(a, lat->newh, n, sizeof *lat->newh);
+    cdyn__free_array(a, lat->queued, n, sizeof *lat->queued);
+    cdyn__free_array(a, lat->recv, n, sizeof *lat->recv);
+    cdyn__free_array(a, lat->drain, n, sizeof *lat->drain);
+    lat->stamp = lat->list_a = lat->list_b = NULL;
+    lat->newh = NULL;
+    lat->queued = NULL;
+    lat->recv = lat->drain = NULL;
+}
+
+/* One drop from site @p start: walk to row 0 (or the cap), lower every
+ * visited site by D once, then slide from the neighbours of the path. */
+static void drop(cdyn_lattice *lat, uint32_t start)
+{
+    cdyn_lattice_counters *c = &lat->counters;
+    uint32_t *stamp = lat->stamp, *path = lat->list_a;
+    size_t w = lat->w, np = 0;
+
+    /* A fresh stamp marks the sites this drop visits, so that each is
+     * eroded once however often the walk passes it. */
+    if (++lat->stamp_now == 0) {
+        for (size_t i = 0; i < lat->n; i++)
+            stamp[i] = 0;
+        lat->stamp_now = 1;
+    }
+    uint32_t now = lat->stamp_now;
+
+    uint32_t cur = start, prev = CDYN__LATTICE_UNSET;
+    stamp[cur] = now;
+    path[np++] = cur;
+    uint64_t steps = 0, cap = lat->walk_cap;
+    while (cur >= w) { /* y > 0 */
+        if (steps == cap) {
+            c->capped_walks++;
+            break;
+        }
+        bool pit;
+        uint32_t next = cdyn__lattice_walk_choose(lat, &lat->rng, cur, prev, &pit);
+        c->pit_moves += pit;
+        steps++;
+        prev = cur;
+        cur = next;
+        if (stamp[cur] != now) {
+            stamp[cur] = now;
+            path[np++] = cur;
+        }
+    }
+    c->drops++;
+    c->walk_steps += steps;
+    c->sites_eroded += np;
+
+    double *h = lat->height, D = lat->D;
+    for (size_t k = 0; k < np; k++) {
+        h[path[k]] -= D;
+        c->total_eroded += D;
+    }
+    /* Only a neighbour of an eroded site can now stand more than M above
+     * it: those are the first slide round. */
+    uint32_t *round = lat->list_b;
+    size_t nr = 0;
+    for (size_t k = 0; k < np; k++) {
+        uint32_t nb[4];
+        int nn = cdyn__lattice_neighbours(lat, path[k], nb);
+        for (int i = 0; i < nn; i++) {
+            if (!lat->queued[nb[i]]) {
+                lat->queued[nb[i]] = 1;
+                round[nr++] = nb[i];
+            }
+        }
+    }
+    cdyn__lattice_slide(lat, nr);
+}
+
+static cdyn_status rain(cdyn_lattice *lat, bool fixed, uint32_t site, uint64_t n_drops)
+{
+    if (!cdyn__lattice_rain_scratch(lat))
+        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
+                                  "no memory for the rain scratch (%zu sites)", lat->n);
+    if (lat->needs_relax) {
+        cdyn__lattice_slide_all(lat);
+        lat->needs_relax = false;
+        cdyn__lattice_heights_changed(lat);
+    }
+    for (uint64_t d = 0; d < n_drops; d++) {
+        uint32_t start = fixed ? site : (uint32_t)cdyn__lattice_rng_below(&lat->rng, lat->n);
+        drop(lat, start);
+    }
+    if (n_drops > 0)
+        cdyn__lattice_heights_changed(lat);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_lattice_rain(cdyn_lattice *lat, uint64_t n_drops)
+{
+    if (!lat)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn__lattice_ok(lat);
+    return rain(lat, false, 0, n_drops);
+}
+
+cdyn_status cdyn_lattice_rain_at(cdyn_lattice *lat, size_t x, size_t y, uint64_t n_drops)
+{
+    if (!lat)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn__lattice_ok(lat);
+    if (x >= lat->w || y >= lat->h)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
+                                  "site (%zu, %zu) outside the %zu x %zu lattice", x, y,
+                                  lat->w, lat->h);
+    return rain(lat, true, (uint32_t)(y * lat->w + x), n_drops);
+}
