@@ -14,5 +14,6 @@
 #include "particle.h"
 #include "force.h"
 #include "diagnostics.h"
+#include "lattice.h"
 
 #endif /* CDYN_CDYN_H */
