@@ -15,5 +15,6 @@
 #include "force.h"
 #include "diagnostics.h"
 #include "lattice.h"
+#include "shapes.h"
 
 #endif /* CDYN_CDYN_H */
