@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "constraint/constraint.h"
 #include "force.h"
 #include "system.h"
 
@@ -14,7 +15,7 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *x, co
     double *f = sys->ws.f;
     memset(f, 0, n * d * sizeof *f);
     cdyn_status st = cdyn__forces_apply(sys, t, x, v, f);
-    if (st)
+    if (st || (st = cdyn__constraints_apply(sys, x, v, f)))
         return st;
     const double *w = sys->inv_mass;
     for (size_t i = 0; i < n; i++)
@@ -25,5 +26,5 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *x, co
 
 int cdyn__dynamics_velocity_dependent(const cdyn_system *sys)
 {
-    return sys->n_velocity_dependent > 0;
+    return sys->n_velocity_dependent > 0 || (sys->cons && sys->cons->n_rows > 0);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "constraint/constraint.h"
 #include "dynamics.h"
 #include "system.h"
 
@@ -150,8 +151,9 @@ cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
         sys->time += dt;
         return CDYN_OK;
     }
-    if ((st = cdyn__workspace_ensure(sys)))
+    if ((st = cdyn__workspace_ensure(sys)) || (st = cdyn__constraints_prepare(sys)))
         return st;
+    sys->step_dt = dt;
     sys->in_step = true;
     st = dispatch(sys, dt);
     sys->in_step = false;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cdyn/particle.h"
+#include "constraint/constraint.h"
 #include "system.h"
 
 cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot)
@@ -84,6 +85,7 @@ cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
     if ((st = cdyn__particle_slot(sys, p, &i)))
         return st;
     cdyn__forces_detach_particle(sys, i);
+    cdyn__constraints_detach_particle(sys, i);
     size_t d = (size_t)sys->dim;
     memset(sys->x + i * d, 0, d * sizeof(double));
     memset(sys->v + i * d, 0, d * sizeof(double));
@@ -202,6 +204,8 @@ cdyn_status cdyn_particle_set_fixed(cdyn_system *sys, cdyn_particle p, bool fixe
     cdyn_status st = lookup_mut(sys, p, &fixed, "particle_set_fixed", &i);
     if (st)
         return st;
+    if (sys->fixed[i] != (uint8_t)fixed)
+        cdyn__constraints_touch(sys); /* fixed particles couple no rows */
     sys->fixed[i] = fixed ? 1 : 0;
     sys->inv_mass[i] = fixed ? 0.0 : 1.0 / sys->mass[i];
     return CDYN_OK;

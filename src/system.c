@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "constraint/constraint.h"
 
 cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
 {
@@ -93,6 +94,7 @@ void cdyn_system_destroy(cdyn_system *sys)
     size_t fsizes[] = {sizeof(cdyn__force)};
     cdyn__slots_free(&sys->forces, &a, 1, farrays, fsizes);
     cdyn__workspace_free(sys);
+    cdyn__constraints_destroy(sys);
     a.free(sys, sizeof *sys, a.user);
 }
 

@@ -47,6 +47,9 @@ struct cdyn_system {
     uint32_t n_velocity_dependent;
 
     cdyn__workspace ws;
+    double step_dt; /* dt of the step in progress (or the last one) */
+
+    struct cdyn__constraints *cons; /* NULL until the first constraint */
 
     char error[CDYN__ERROR_LEN];
 };

@@ -7,6 +7,9 @@
 
 #include <cdyn/types.h>
 
+/* pi, which strict C11 <math.h> does not define. */
+#define TS_PI 3.14159265358979323846
+
 /* |got - want| <= tol, with both values in the message (cmocka 1.1.5 has no
  * double assertion). Use after including cmocka.h and math.h. */
 #define assert_near(got, want, tol)                                                          \

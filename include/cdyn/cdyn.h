@@ -14,6 +14,7 @@
 #include "particle.h"
 #include "force.h"
 #include "diagnostics.h"
+#include "constraint.h"
 #include "lattice.h"
 #include "shapes.h"
 

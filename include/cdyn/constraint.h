@@ -1,0 +1,222 @@
+/* cdyn: implicit holonomic constraints g(x) = 0 and their solver.
+ *
+ * Every force evaluation solves (design.md section 3)
+ *
+ *     (G W G^T + C) lambda = -G' v - G W F - ks g - kd g'
+ *
+ * for the multipliers lambda (one per constraint row), with G = dg/dx the
+ * Jacobian, W the inverse masses, F the applied forces and C the
+ * compliances, then adds the constraint force G^T lambda to F. The forces
+ * do no work on motions that keep g' = 0. ks, kd feed drift back (Baumgarte).
+ *
+ * The built-in constraints use the quadratic forms of seeds 003 and 004
+ * (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
+ * length; cdyn_constraint_get_force gives the Cartesian force in newtons.
+ *
+ * A constraint owns its rows; a particle removed from the system removes
+ * every constraint that touches it (their handles become stale).
+ */
+#ifndef CDYN_CONSTRAINT_H
+#define CDYN_CONSTRAINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export.h"
+#include "status.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Kinds of constraint. Values are pinned. */
+typedef enum cdyn_constraint_kind {
+    CDYN_CONSTRAINT_DISTANCE = 1, /**< |x_b - x_a| = L between two particles */
+    CDYN_CONSTRAINT_ANCHOR = 2,   /**< |x - b| = L from a fixed point b (a rod) */
+    CDYN_CONSTRAINT_PIN = 3,      /**< x = p: dim rows */
+    CDYN_CONSTRAINT_PLANE = 4,    /**< n.x = c: a plane in 3-D, a line in 2-D */
+    CDYN_CONSTRAINT_USER = 5,     /**< rows, Jacobian and G'v from a callback */
+    CDYN_CONSTRAINT_IMPLICIT = 6  /**< c(x) = 0 for one particle, from a callback */
+} cdyn_constraint_kind;
+
+/** Linear solvers for the multipliers. Values are pinned. */
+typedef enum cdyn_constraint_solver {
+    /** Sparse LDL^T with a fill-reducing order; chains and trees factor
+     *  with no fill. Exact; the default. */
+    CDYN_SOLVER_DIRECT = 1,
+    /** Jacobi-preconditioned conjugate gradients, warm-started from the
+     *  previous multipliers; for very large loopy systems. */
+    CDYN_SOLVER_CG = 2
+} cdyn_constraint_solver;
+
+/** A user constraint of @p n_rows equations on @p n_particles particles.
+ *  @p x and @p v hold the particles' positions and velocities in the order
+ *  given at creation (n_particles * dim values each). Write g (n_rows
+ *  values), the Jacobian dg/dx (n_rows * n_particles * dim values, row r's
+ *  block for particle j at (r * n_particles + j) * dim) and the term
+ *  (dG/dt) v (n_rows values; equal to v^T Hess(g_r) v for each row).
+ *  Return 0 on success; anything else fails the step (CDYN_ERR_CALLBACK). */
+typedef int (*cdyn_constraint_fn)(const double *x, const double *v, size_t n_particles, int dim,
+                                  size_t n_rows, double *g, double *jacobian, double *jdot_v,
+                                  void *user);
+
+/** An implicit curve (2-D) or surface (3-D) c(x) = 0 for one particle: write
+ *  c, its gradient (dim values) and its Hessian (dim * dim values, row-major).
+ *  Return 0 on success; anything else fails the step (CDYN_ERR_CALLBACK). */
+typedef int (*cdyn_implicit_fn)(const double *x, int dim, double *c, double *gradient,
+                                double *hessian, void *user);
+
+/** Solver report, filled by cdyn_system_get_solver_stats. Set @c size to
+ *  sizeof(cdyn_solver_stats) before the call; fields beyond it are not
+ *  written, so the struct may grow. */
+typedef struct cdyn_solver_stats {
+    size_t size;
+    size_t rows;                /**< constraint rows in the last solve */
+    size_t iterations;          /**< CG iterations of the last solve (0: direct) */
+    double residual;            /**< relative residual of the last solve */
+    size_t redundant_rows;      /**< rows dropped as redundant in the last solve */
+    uint64_t solves;            /**< solves since the system was created */
+    uint64_t redundant_solves;  /**< solves that met redundant rows (a warning) */
+    uint64_t cg_not_converged;  /**< CG solves that hit the iteration cap (a warning) */
+    cdyn_constraint last_redundant; /**< a constraint of the last redundant row; 0 if none */
+    size_t factor_nonzeros;     /**< entries of L below the diagonal (direct solver) */
+} cdyn_solver_stats;
+
+/** A rod of @p length L (finite, > 0) between particles @p a and @p b:
+ *  g = (|x_b - x_a|^2 - L^2) / 2. CDYN_ERR_INVALID_ARGUMENT for a == b, a
+ *  bad length or NULL @p out; handle statuses for bad particles;
+ *  CDYN_ERR_NO_MEMORY. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particle a,
+                                                  cdyn_particle b, double length,
+                                                  cdyn_constraint *out);
+
+/** A rod of @p length L (> 0) from the fixed point @p anchor (dim finite
+ *  values, copied): g = (|x - b|^2 - L^2) / 2 (seed 004, eq. 8). @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p,
+                                                const double *anchor, double length,
+                                                cdyn_constraint *out);
+
+/** Holds @p p at @p point (dim finite values): dim rows g = x - point.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p,
+                                             const double *point, cdyn_constraint *out);
+
+/** Keeps @p p on the plane (3-D) or line (2-D) n.x = offset; @p normal
+ *  (dim finite values, not zero) is normalized, @p offset scaled with it.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p,
+                                               const double *normal, double offset,
+                                               cdyn_constraint *out);
+
+/** A user constraint of @p n_rows (1..64) equations on the @p n_particles
+ *  (1..64) distinct particles listed in @p particles (copied). @p fn is
+ *  called at every force evaluation; @p user is passed back and never
+ *  dereferenced. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_particle *particles,
+                                              size_t n_particles, size_t n_rows,
+                                              cdyn_constraint_fn fn, void *user,
+                                              cdyn_constraint *out);
+
+/** Keeps @p p on c(x) = 0 given by @p fn (one row; G = grad c,
+ *  G'v = v^T Hess(c) v). Seed 002's parabola is c = x^2 + 100 y. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p,
+                                                  cdyn_implicit_fn fn, void *user,
+                                                  cdyn_constraint *out);
+
+/** Removes a constraint. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_remove(cdyn_system *sys, cdyn_constraint c);
+
+/** true when @p c is a live constraint of @p sys. @since 0.1 */
+CDYN_API bool cdyn_constraint_is_valid(const cdyn_system *sys, cdyn_constraint c);
+
+/** The kind of @p c. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_kind(const cdyn_system *sys, cdyn_constraint c,
+                                              cdyn_constraint_kind *out);
+
+/** Number of rows (equations) of @p c. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_row_count(const cdyn_system *sys, cdyn_constraint c,
+                                                   size_t *out);
+
+/** Enables or disables @p c; a disabled constraint keeps its settings but
+ *  takes no part in the solve. Constraints start enabled. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint c,
+                                                 bool enabled);
+
+/** Whether @p c is enabled. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_enabled(const cdyn_system *sys, cdyn_constraint c,
+                                                 bool *out);
+
+/** Compliance alpha >= 0 (inverse stiffness, units of g per multiplier) of
+ *  every row of @p c; 0 (the default) is rigid. A compliant row acts as a
+ *  spring of energy g^2 / (2 alpha), treated implicitly over the step dt:
+ *  it solves (G W G^T + alpha / dt^2) lambda = -G'v - G W F - g / dt^2
+ *  - g' / dt, which tends to the rigid constraint as alpha -> 0 and to the
+ *  force -g / alpha for large alpha. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint c,
+                                                    double compliance);
+
+/** The compliance of @p c. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_compliance(const cdyn_system *sys, cdyn_constraint c,
+                                                    double *out);
+
+/** The multipliers of @p c (one per row) from the most recent force
+ *  evaluation (the last stage of the last step, or cdyn_system_evaluate).
+ *  @p capacity must be >= the row count. Zero before any evaluation.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constraint c,
+                                                     double *out, size_t capacity);
+
+/** The Cartesian force (N, dim values) that @p c exerts on particle @p p
+ *  at the most recent force evaluation. CDYN_ERR_INVALID_ARGUMENT when @p p
+ *  is not one of its particles. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint c,
+                                               cdyn_particle p, double *out);
+
+/** Drift-feedback gains: ks (1/s^2) >= 0 and kd (1/s) >= 0, finite.
+ *  Defaults ks = 100, kd = 20: a critically damped return of the error with
+ *  a time constant of 0.1 s, stable for dt up to about 0.05 s with the
+ *  explicit integrators. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_constraint_gains(cdyn_system *sys, double ks, double kd);
+
+/** The feedback gains. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_constraint_gains(const cdyn_system *sys, double *ks,
+                                                      double *kd);
+
+/** Selects the linear solver (default CDYN_SOLVER_DIRECT). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys,
+                                                       cdyn_constraint_solver solver);
+
+/** CG options: relative tolerance (finite, > 0; default 1e-10) and
+ *  iteration cap (>= 1; default 1000). A solve that hits the cap keeps its
+ *  last iterate and is counted in cdyn_solver_stats.cg_not_converged.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance,
+                                                size_t max_iterations);
+
+/** Evaluates forces, constraint multipliers and accelerations at the
+ *  committed state without stepping; accelerations (index count * dim
+ *  values, layout of cdyn_system_get_positions) go to @p accelerations
+ *  when it is not NULL (then @p capacity must be large enough). Statuses as
+ *  for a step (callback, singular); the state never changes. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations,
+                                          size_t capacity);
+
+/** The worst constraint residuals at the committed state, over every
+ *  enabled row: |g| / |G_row| (a distance, m, for rods and pins) and
+ *  |G v| / |G_row| (a speed, m/s). Calls user callbacks. Either pointer may
+ *  be NULL. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
+                                                          double *velocity);
+
+/** Fills @p out (whose size field the caller set) with the solver report.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys,
+                                                  cdyn_solver_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CDYN_CONSTRAINT_H */

@@ -1,0 +1,381 @@
+/* Constraint handles: adding, removing, enabling, per-constraint settings. */
+#include "constraint/constraint.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "system.h"
+
+cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
+{
+    if (sys->cons)
+        return CDYN_OK;
+    cdyn__constraints *k = cdyn__calloc_array(&sys->alloc, 1, sizeof *k);
+    if (!k)
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "constraint: out of memory");
+    k->ks = 100.0;
+    k->kd = 20.0;
+    k->solver = CDYN_SOLVER_DIRECT;
+    k->cg_tol = 1e-10;
+    k->cg_max_iter = 1000;
+    k->dirty = true;
+    cdyn__symmat_init(&k->a);
+    cdyn__ldlt_init(&k->ldlt);
+    cdyn__cg_init(&k->cg);
+    sys->cons = k;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot)
+{
+    if (!sys->cons)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_HANDLE,
+                          "constraint handle 0x%016llx is not a constraint of this system",
+                          (unsigned long long)h);
+    cdyn_status st = cdyn__slots_resolve(&sys->cons->slots, h, CDYN__KIND_CONSTRAINT, sys->salt, slot);
+    if (st == CDYN_ERR_STALE_HANDLE)
+        return cdyn__fail(sys, st, "constraint handle 0x%016llx refers to a removed constraint",
+                          (unsigned long long)h);
+    if (st)
+        return cdyn__fail(sys, st, "constraint handle 0x%016llx is not a constraint of this system",
+                          (unsigned long long)h);
+    return CDYN_OK;
+}
+
+uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint32_t j)
+{
+    return c->particles ? c->particles[j] : c->particle[j];
+}
+
+void cdyn__constraints_touch(cdyn_system *sys)
+{
+    if (sys->cons)
+        sys->cons->dirty = true;
+}
+
+static void free_one(cdyn_system *sys, cdyn__constraint *c)
+{
+    if (c->particles)
+        cdyn__free_array(&sys->alloc, c->particles, c->n_particles, sizeof *c->particles);
+    memset(c, 0, sizeof *c);
+}
+
+void cdyn__constraints_destroy(cdyn_system *sys)
+{
+    cdyn__constraints *k = sys->cons;
+    if (!k)
+        return;
+    for (uint32_t i = 0; i < k->slots.count; i++)
+        if (k->slots.alive[i])
+            free_one(sys, &k->c[i]);
+    cdyn__constraints_free_topology(sys);
+    void **arrays[] = {(void **)&k->c};
+    size_t sizes[] = {sizeof(cdyn__constraint)};
+    cdyn__slots_free(&k->slots, &sys->alloc, 1, arrays, sizes);
+    cdyn__free_array(&sys->alloc, k, 1, sizeof *k);
+    sys->cons = NULL;
+}
+
+/* Validates the particle handles of a new constraint into slots: live,
+ * distinct. */
+static cdyn_status resolve_particles(cdyn_system *sys, const cdyn_particle *ps, size_t n,
+                                     uint32_t *slots, const char *what)
+{
+    for (size_t j = 0; j < n; j++) {
+        cdyn_status st = cdyn__particle_slot(sys, ps[j], &slots[j]);
+        if (st)
+            return st;
+        for (size_t i = 0; i < j; i++)
+            if (slots[i] == slots[j])
+                return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                                  "%s: particle %zu appears twice in one constraint", what, j);
+    }
+    return CDYN_OK;
+}
+
+/* Stores @p proto with its particle list and hands out the handle. */
+static cdyn_status insert(cdyn_system *sys, const cdyn__constraint *proto, const uint32_t *slots,
+                          cdyn_constraint *out, const char *what)
+{
+    cdyn_status st = cdyn__constraints_ensure(sys);
+    if (st)
+        return st;
+    cdyn__constraints *k = sys->cons;
+    uint32_t *owned = NULL;
+    if (proto->n_particles > 2) {
+        owned = cdyn__alloc_array(&sys->alloc, proto->n_particles, sizeof *owned);
+        if (!owned)
+            return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory", what);
+        memcpy(owned, slots, proto->n_particles * sizeof *owned);
+    }
+    if (cdyn__slots_full(&k->slots)) {
+        void **arrays[] = {(void **)&k->c};
+        size_t sizes[] = {sizeof(cdyn__constraint)};
+        uint32_t cap = cdyn__grown_capacity(k->slots.capacity, k->slots.capacity + 1u);
+        if (cdyn__slots_grow(&k->slots, &sys->alloc, cap, 1, arrays, sizes)) {
+            cdyn__free_array(&sys->alloc, owned, proto->n_particles, sizeof *owned);
+            return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory", what);
+        }
+    }
+    uint32_t i = cdyn__slots_take(&k->slots);
+    k->c[i] = *proto;
+    k->c[i].enabled = 1;
+    k->c[i].particles = owned;
+    if (!owned)
+        for (uint32_t j = 0; j < proto->n_particles; j++)
+            k->c[i].particle[j] = slots[j];
+    k->dirty = true;
+    *out = cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt, k->slots.generation[i], i);
+    return CDYN_OK;
+}
+
+static cdyn_status prologue(cdyn_system *sys, const void *out, const char *what)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, what);
+    if (st)
+        return st;
+    if (!out)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    return CDYN_OK;
+}
+
+static bool valid_length(double l)
+{
+    return isfinite(l) && l > 0;
+}
+
+cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
+                                         double length, cdyn_constraint *out)
+{
+    const char *what = "constraint_add_distance";
+    cdyn_status st = prologue(sys, out, what);
+    uint32_t s[2];
+    if (st || (st = resolve_particles(sys, (cdyn_particle[]){a, b}, 2, s, what)))
+        return st;
+    if (!valid_length(length))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
+                          what, length);
+    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_DISTANCE, .n_particles = 2, .n_rows = 1,
+                          .p = {length}};
+    return insert(sys, &c, s, out, what);
+}
+
+cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p, const double *anchor,
+                                       double length, cdyn_constraint *out)
+{
+    const char *what = "constraint_add_anchor";
+    cdyn_status st = prologue(sys, out, what);
+    uint32_t s[1];
+    if (st || (st = resolve_particles(sys, &p, 1, s, what)))
+        return st;
+    if (!anchor || !cdyn__all_finite(anchor, (size_t)sys->dim))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: anchor must be %d finite values",
+                          what, sys->dim);
+    if (!valid_length(length))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
+                          what, length);
+    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_ANCHOR, .n_particles = 1, .n_rows = 1};
+    memcpy(c.p, anchor, (size_t)sys->dim * sizeof(double));
+    c.p[3] = length;
+    return insert(sys, &c, s, out, what);
+}
+
+cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p, const double *point,
+                                    cdyn_constraint *out)
+{
+    const char *what = "constraint_add_pin";
+    cdyn_status st = prologue(sys, out, what);
+    uint32_t s[1];
+    if (st || (st = resolve_particles(sys, &p, 1, s, what)))
+        return st;
+    if (!point || !cdyn__all_finite(point, (size_t)sys->dim))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: point must be %d finite values",
+                          what, sys->dim);
+    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PIN, .n_particles = 1,
+                          .n_rows = (uint32_t)sys->dim};
+    memcpy(c.p, point, (size_t)sys->dim * sizeof(double));
+    return insert(sys, &c, s, out, what);
+}
+
+cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const double *normal,
+                                      double offset, cdyn_constraint *out)
+{
+    const char *what = "constraint_add_plane";
+    cdyn_status st = prologue(sys, out, what);
+    uint32_t s[1];
+    if (st || (st = resolve_particles(sys, &p, 1, s, what)))
+        return st;
+    double len = 0;
+    if (normal && cdyn__all_finite(normal, (size_t)sys->dim))
+        for (int k = 0; k < sys->dim; k++)
+            len += normal[k] * normal[k];
+    len = sqrt(len);
+    if (!(len > 0) || !isfinite(len) || !isfinite(offset))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "%s: normal must be %d finite values, not all zero, and the offset "
+                          "finite", what, sys->dim);
+    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PLANE, .n_particles = 1, .n_rows = 1};
+    for (int k = 0; k < sys->dim; k++)
+        c.p[k] = normal[k] / len;
+    c.p[3] = offset / len;
+    return insert(sys, &c, s, out, what);
+}
+
+cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_particle *particles,
+                                     size_t n_particles, size_t n_rows, cdyn_constraint_fn fn,
+                                     void *user, cdyn_constraint *out)
+{
+    const char *what = "constraint_add_user";
+    cdyn_status st = prologue(sys, out, what);
+    if (st)
+        return st;
+    if (!particles || !fn || n_particles == 0 || n_particles > CDYN__CONSTRAINT_MAX_PARTICLES ||
+        n_rows == 0 || n_rows > CDYN__CONSTRAINT_MAX_ROWS)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "%s: need a function and 1..%d particles and rows (got %zu, %zu)", what,
+                          CDYN__CONSTRAINT_MAX_PARTICLES, n_particles, n_rows);
+    uint32_t s[CDYN__CONSTRAINT_MAX_PARTICLES];
+    if ((st = resolve_particles(sys, particles, n_particles, s, what)))
+        return st;
+    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_USER, .n_particles = (uint32_t)n_particles,
+                          .n_rows = (uint32_t)n_rows, .fn = fn, .user = user};
+    return insert(sys, &c, s, out, what);
+}
+
+cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p, cdyn_implicit_fn fn,
+                                         void *user, cdyn_constraint *out)
+{
+    const char *what = "constraint_add_implicit";
+    cdyn_status st = prologue(sys, out, what);
+    uint32_t s[1];
+    if (st || (st = resolve_particles(sys, &p, 1, s, what)))
+        return st;
+    if (!fn)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL function", what);
+    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_IMPLICIT, .n_particles = 1, .n_rows = 1,
+                          .ifn = fn, .user = user};
+    return insert(sys, &c, s, out, what);
+}
+
+static void erase(cdyn_system *sys, uint32_t i)
+{
+    free_one(sys, &sys->cons->c[i]);
+    cdyn__slots_release(&sys->cons->slots, i);
+    sys->cons->dirty = true;
+}
+
+cdyn_status cdyn_constraint_remove(cdyn_system *sys, cdyn_constraint h)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "constraint_remove");
+    uint32_t i;
+    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+        return st;
+    erase(sys, i);
+    return CDYN_OK;
+}
+
+void cdyn__constraints_detach_particle(cdyn_system *sys, uint32_t slot)
+{
+    cdyn__constraints *k = sys->cons;
+    if (!k)
+        return;
+    for (uint32_t i = 0; i < k->slots.count; i++) {
+        if (!k->slots.alive[i])
+            continue;
+        for (uint32_t j = 0; j < k->c[i].n_particles; j++)
+            if (cdyn__constraint_particle(&k->c[i], j) == slot) {
+                erase(sys, i);
+                break;
+            }
+    }
+}
+
+bool cdyn_constraint_is_valid(const cdyn_system *sys, cdyn_constraint h)
+{
+    uint32_t i;
+    return sys && sys->cons &&
+           cdyn__slots_resolve(&sys->cons->slots, h, CDYN__KIND_CONSTRAINT, sys->salt, &i) == CDYN_OK;
+}
+
+/* Common prologue of the per-constraint getters. */
+static cdyn_status lookup(const cdyn_system *sys, cdyn_constraint h, const void *out,
+                          const char *what, uint32_t *slot)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (!out)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    return cdyn__constraint_slot(sys, h, slot);
+}
+
+cdyn_status cdyn_constraint_get_kind(const cdyn_system *sys, cdyn_constraint h,
+                                     cdyn_constraint_kind *out)
+{
+    uint32_t i;
+    cdyn_status st = lookup(sys, h, out, "constraint_get_kind", &i);
+    if (!st)
+        *out = (cdyn_constraint_kind)sys->cons->c[i].kind;
+    return st;
+}
+
+cdyn_status cdyn_constraint_get_row_count(const cdyn_system *sys, cdyn_constraint h, size_t *out)
+{
+    uint32_t i;
+    cdyn_status st = lookup(sys, h, out, "constraint_get_row_count", &i);
+    if (!st)
+        *out = sys->cons->c[i].n_rows;
+    return st;
+}
+
+cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint h, bool enabled)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "constraint_set_enabled");
+    uint32_t i;
+    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+        return st;
+    if (sys->cons->c[i].enabled != (uint8_t)enabled) {
+        sys->cons->c[i].enabled = enabled ? 1 : 0;
+        sys->cons->dirty = true;
+    }
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_constraint_get_enabled(const cdyn_system *sys, cdyn_constraint h, bool *out)
+{
+    uint32_t i;
+    cdyn_status st = lookup(sys, h, out, "constraint_get_enabled", &i);
+    if (!st)
+        *out = sys->cons->c[i].enabled != 0;
+    return st;
+}
+
+cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint h, double compliance)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "constraint_set_compliance");
+    uint32_t i;
+    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+        return st;
+    if (!isfinite(compliance) || compliance < 0)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "constraint_set_compliance: %g must be finite and >= 0", compliance);
+    sys->cons->c[i].compliance = compliance;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_constraint_get_compliance(const cdyn_system *sys, cdyn_constraint h, double *out)
+{
+    uint32_t i;
+    cdyn_status st = lookup(sys, h, out, "constraint_get_compliance", &i);
+    if (!st)
+        *out = sys->cons->c[i].compliance;
+    return st;
+}

@@ -1,0 +1,209 @@
+/* System-wide constraint settings and what the solver did. */
+#include <math.h>
+#include <string.h>
+
+#include "constraint/constraint.h"
+#include "dynamics.h"
+#include "system.h"
+
+cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constraint h,
+                                            double *out, size_t capacity)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    uint32_t i;
+    cdyn_status st = cdyn__constraint_slot(sys, h, &i);
+    if (st)
+        return st;
+    const cdyn__constraints *k = sys->cons;
+    const cdyn__constraint *c = &k->c[i];
+    if (!out || capacity < c->n_rows)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "constraint_get_multipliers: need room for %u values", c->n_rows);
+    bool live = k->evaluated && !k->dirty && c->enabled;
+    for (uint32_t r = 0; r < c->n_rows; r++)
+        out[r] = live ? k->lambda[c->row + r] : 0.0;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h, cdyn_particle p,
+                                      double *out)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    uint32_t i, s;
+    cdyn_status st = cdyn__constraint_slot(sys, h, &i);
+    if (st || (st = cdyn__particle_slot(sys, p, &s)))
+        return st;
+    if (!out)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "constraint_get_force: NULL argument");
+    const cdyn__constraints *k = sys->cons;
+    const cdyn__constraint *c = &k->c[i];
+    size_t d = (size_t)sys->dim;
+    uint32_t j = 0;
+    while (j < c->n_particles && cdyn__constraint_particle(c, j) != s)
+        j++;
+    if (j == c->n_particles)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "constraint_get_force: the particle is not held by this constraint");
+    memset(out, 0, d * sizeof *out);
+    if (!k->evaluated || k->dirty || !c->enabled)
+        return CDYN_OK;
+    for (uint32_t r = 0; r < c->n_rows; r++) {
+        const double *jb = k->jac + ((size_t)c->blk + (size_t)r * c->n_particles + j) * d;
+        for (size_t q = 0; q < d; q++)
+            out[q] += k->lambda[c->row + r] * jb[q];
+    }
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_set_constraint_gains(cdyn_system *sys, double ks, double kd)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "set_constraint_gains");
+    if (st)
+        return st;
+    if (!isfinite(ks) || !isfinite(kd) || ks < 0 || kd < 0)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "set_constraint_gains: ks %g and kd %g must be finite and >= 0", ks, kd);
+    if ((st = cdyn__constraints_ensure(sys)))
+        return st;
+    sys->cons->ks = ks;
+    sys->cons->kd = kd;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_constraint_gains(const cdyn_system *sys, double *ks, double *kd)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (ks)
+        *ks = sys->cons ? sys->cons->ks : 100.0;
+    if (kd)
+        *kd = sys->cons ? sys->cons->kd : 20.0;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys, cdyn_constraint_solver solver)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "set_constraint_solver");
+    if (st)
+        return st;
+    if (solver != CDYN_SOLVER_DIRECT && solver != CDYN_SOLVER_CG)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_constraint_solver: unknown solver %d",
+                          (int)solver);
+    if ((st = cdyn__constraints_ensure(sys)))
+        return st;
+    if (sys->cons->solver != solver) {
+        sys->cons->solver = solver;
+        sys->cons->dirty = true;
+    }
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_t max_iterations)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "set_cg_options");
+    if (st)
+        return st;
+    if (!isfinite(tolerance) || !(tolerance > 0) || max_iterations < 1 ||
+        max_iterations > UINT32_MAX)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "set_cg_options: tolerance %g must be finite and > 0, iterations >= 1",
+                          tolerance);
+    if ((st = cdyn__constraints_ensure(sys)))
+        return st;
+    sys->cons->cg_tol = tolerance;
+    sys->cons->cg_max_iter = (uint32_t)max_iterations;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "evaluate");
+    if (st)
+        return st;
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    if (accelerations && capacity < n)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "evaluate: capacity %zu < %zu doubles needed", capacity, n);
+    if (n == 0)
+        return CDYN_OK;
+    if ((st = cdyn__workspace_ensure(sys)) || (st = cdyn__constraints_prepare(sys)))
+        return st;
+    /* The acceleration lands in the candidate-state buffer, which no one
+     * reads between steps. */
+    double *a = sys->ws.x_new;
+    sys->in_step = true;
+    st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
+    sys->in_step = false;
+    if (!st && accelerations)
+        memcpy(accelerations, a, n * sizeof *a);
+    return st;
+}
+
+cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
+                                                 double *velocity)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "get_constraint_residuals");
+    if (st || (st = cdyn__constraints_prepare(sys)))
+        return st;
+    double worst_p = 0, worst_v = 0;
+    cdyn__constraints *k = sys->cons;
+    size_t d = (size_t)sys->dim;
+    for (uint32_t a = 0; k && a < k->n_active; a++) {
+        cdyn__constraint *c = &k->c[k->active[a]];
+        double *jac = k->res_jac + (size_t)c->blk * d;
+        sys->in_step = true;
+        st = cdyn__constraint_eval(sys, c, sys->x, sys->v, k->res_g + c->row, jac,
+                                   k->res_bias + c->row);
+        sys->in_step = false;
+        if (st)
+            return st;
+        for (uint32_t r = 0; r < c->n_rows; r++) {
+            double norm2 = 0, gd = 0;
+            for (uint32_t j = 0; j < c->n_particles; j++) {
+                const double *jb = jac + ((size_t)r * c->n_particles + j) * d;
+                const double *vp = sys->v + cdyn__constraint_particle(c, j) * d;
+                for (size_t q = 0; q < d; q++) {
+                    norm2 += jb[q] * jb[q];
+                    gd += jb[q] * vp[q];
+                }
+            }
+            double scale = norm2 > 0 ? 1.0 / sqrt(norm2) : 1.0;
+            worst_p = fmax(worst_p, fabs(k->res_g[c->row + r]) * scale);
+            worst_v = fmax(worst_v, fabs(gd) * scale);
+        }
+    }
+    if (position)
+        *position = worst_p;
+    if (velocity)
+        *velocity = worst_v;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys, cdyn_solver_stats *out)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (!out || out->size < sizeof(size_t))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "get_solver_stats: NULL or size field not set");
+    cdyn_solver_stats s;
+    memset(&s, 0, sizeof s);
+    if (sys->cons)
+        s = sys->cons->stats;
+    size_t n = out->size < sizeof s ? out->size : sizeof s;
+    s.size = out->size;
+    memcpy(out, &s, n);
+    return CDYN_OK;
+}
