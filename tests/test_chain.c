@@ -1,0 +1,172 @@
+/* The direct and CG solvers agree on large systems: a 1000-link chain (the
+ * standard chain of design.md section 11) and a 30 x 30 cloth of rods. CG
+ * stops at a relative residual tol; the error of its multipliers is then
+ * bounded by cond(A) * tol, estimated here from the structure. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <cdyn/cdyn.h>
+
+#include "support.h"
+
+typedef struct scene {
+    cdyn_system *sys;
+    cdyn_constraint *rods;
+    size_t n_rods;
+} scene;
+
+static void standard_chain(scene *s, int n, cdyn_constraint_solver solver)
+{
+    assert_int_equal(cdyn_system_create(2, &s->sys), CDYN_OK);
+    cdyn_system_set_constraint_solver(s->sys, solver);
+    cdyn_particle prev, p;
+    cdyn_particle_add(s->sys, 1.0, (double[]){0, 0}, NULL, &prev);
+    cdyn_particle_set_fixed(s->sys, prev, true);
+    s->rods = malloc((size_t)n * sizeof *s->rods);
+    s->n_rods = (size_t)n;
+    for (int i = 1; i <= n; i++) {
+        cdyn_particle_add(s->sys, 1.0, (double[]){0.1 * i, 0}, NULL, &p);
+        assert_int_equal(cdyn_constraint_add_distance(s->sys, prev, p, 0.1, &s->rods[i - 1]), CDYN_OK);
+        prev = p;
+    }
+    cdyn_force g;
+    cdyn_force_add_gravity(s->sys, (double[]){0, -9.81}, &g);
+}
+
+/* N x N particles, rods along grid edges, two opposite corners fixed. (Two
+ * corners of one edge would make that edge a taut line of rods between
+ * fixed points: a self-stress, i.e. redundant rows, which is another test.) */
+static void cloth(scene *s, int n, cdyn_constraint_solver solver)
+{
+    assert_int_equal(cdyn_system_create(3, &s->sys), CDYN_OK);
+    cdyn_system_set_constraint_solver(s->sys, solver);
+    cdyn_particle *p = malloc((size_t)(n * n) * sizeof *p);
+    const double h = 0.05;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            cdyn_particle_add(s->sys, 0.01, (double[]){h * i, 0, -h * j}, NULL, &p[j * n + i]);
+    cdyn_particle_set_fixed(s->sys, p[0], true);
+    cdyn_particle_set_fixed(s->sys, p[n * n - 1], true);
+    s->rods = malloc((size_t)(2 * n * (n - 1)) * sizeof *s->rods);
+    s->n_rods = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            if (i + 1 < n)
+                cdyn_constraint_add_distance(s->sys, p[j * n + i], p[j * n + i + 1], h,
+                                             &s->rods[s->n_rods++]);
+            if (j + 1 < n)
+                cdyn_constraint_add_distance(s->sys, p[j * n + i], p[(j + 1) * n + i], h,
+                                             &s->rods[s->n_rods++]);
+        }
+    /* Swing it: a sideways velocity field and gravity. */
+    for (int k = 0; k < n * n; k++)
+        cdyn_particle_set_velocity(s->sys, p[k], (double[]){0, 0.3 * (k % n) / n, 0});
+    cdyn_force g;
+    cdyn_force_add_gravity(s->sys, (double[]){0, 0, -9.81}, &g);
+    free(p);
+}
+
+static void multipliers(const scene *s, double *out)
+{
+    assert_int_equal(cdyn_system_evaluate(s->sys, NULL, 0), CDYN_OK);
+    for (size_t i = 0; i < s->n_rods; i++)
+        assert_int_equal(cdyn_constraint_get_multipliers(s->sys, s->rods[i], &out[i], 1), CDYN_OK);
+}
+
+static void destroy(scene *s)
+{
+    cdyn_system_destroy(s->sys);
+    free(s->rods);
+}
+
+static double rel_diff(const double *a, const double *b, size_t n)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        num += (a[i] - b[i]) * (a[i] - b[i]);
+        den += a[i] * a[i];
+    }
+    return sqrt(num / den);
+}
+
+static void compare(void (*build)(scene *, int, cdyn_constraint_solver), int n, double cond,
+                    const char *name)
+{
+    /* A residual much below cond(A) * eps (about 1e-10 here) is out of
+     * reach of CG in double precision. */
+    const double tol = 1e-10;
+    scene d, c;
+    build(&d, n, CDYN_SOLVER_DIRECT);
+    build(&c, n, CDYN_SOLVER_CG);
+    cdyn_system_set_cg_options(c.sys, tol, 100000);
+    /* Move both a little first so the state is not the symmetric start. */
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(cdyn_system_step(d.sys, 1e-3), CDYN_OK);
+        assert_int_equal(cdyn_system_step(c.sys, 1e-3), CDYN_OK);
+    }
+    double *ld = malloc(d.n_rods * sizeof *ld), *lc = malloc(c.n_rods * sizeof *lc);
+    multipliers(&d, ld);
+    multipliers(&c, lc);
+    cdyn_solver_stats st = {.size = sizeof st};
+    cdyn_system_get_solver_stats(c.sys, &st);
+    double diff = rel_diff(lc, ld, d.n_rods);
+    print_message("%s: %zu rods, CG %zu iterations, relative residual %.2e, "
+                  "multiplier difference %.2e (bound cond * tol = %.1e)\n",
+                  name, d.n_rods, st.iterations, st.residual, diff, cond * tol);
+    assert_true(st.residual <= tol);
+    assert_true(st.cg_not_converged == 0);
+    assert_true(diff <= cond * tol);
+    /* And the trajectories stay together over a further run. */
+    size_t nn;
+    cdyn_system_get_index_count(d.sys, &nn);
+    int dim = cdyn_system_get_dimension(d.sys);
+    double *xd = malloc(nn * (size_t)dim * sizeof *xd), *xc = malloc(nn * (size_t)dim * sizeof *xc);
+    for (int i = 0; i < 50; i++) {
+        cdyn_system_step(d.sys, 1e-3);
+        cdyn_system_step(c.sys, 1e-3);
+    }
+    cdyn_system_get_positions(d.sys, xd, nn * (size_t)dim);
+    cdyn_system_get_positions(c.sys, xc, nn * (size_t)dim);
+    double worst = 0;
+    for (size_t i = 0; i < nn * (size_t)dim; i++)
+        worst = fmax(worst, fabs(xd[i] - xc[i]));
+    print_message("%s: positions differ by at most %.2e after 70 steps\n", name, worst);
+    assert_true(worst < 1e-8);
+    free(xd), free(xc), free(ld), free(lc);
+    destroy(&d);
+    destroy(&c);
+}
+
+/* G W G^T of a chain hanging from a fixed pivot is L^2 times the tridiagonal
+ * (2, -1) matrix with a 1 in the last corner: its condition number is below
+ * (4 N / pi)^2 (eigenvalues from 2 - 2 cos). */
+static void test_chain_1000(void **state)
+{
+    (void)state;
+    const int n = 1000;
+    compare(standard_chain, n, 4.0 * (4.0 * n / TS_PI) * (4.0 * n / TS_PI), "chain");
+}
+
+/* The cloth's rod graph is a grid; the Laplacian-like A has a condition
+ * number of order (path length)^2 = (2 N)^2 with a constant that the
+ * varying rod directions change; take 16 (2 N)^2. */
+static void test_cloth_30(void **state)
+{
+    (void)state;
+    const int n = 30;
+    compare(cloth, n, 16.0 * (2.0 * n) * (2.0 * n), "cloth");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chain_1000),
+        cmocka_unit_test(test_cloth_30),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

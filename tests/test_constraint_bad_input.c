@@ -1,0 +1,140 @@
+/* Bad input to the constraint API: a status, a message, and nothing changed. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cdyn/cdyn.h>
+
+#include "support.h"
+
+static size_t count_constraints_effect(cdyn_system *sys)
+{
+    /* A constraint that exists shows up as rows in the next solve. */
+    cdyn_system_evaluate(sys, NULL, 0);
+    cdyn_solver_stats st = {.size = sizeof st};
+    cdyn_system_get_solver_stats(sys, &st);
+    return st.rows;
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    cdyn_particle a, b, gone;
+    cdyn_particle_add(sys, 1, (double[]){0, 0}, NULL, &a);
+    cdyn_particle_add(sys, 1, (double[]){1, 0}, NULL, &b);
+    cdyn_particle_add(sys, 1, (double[]){2, 0}, NULL, &gone);
+    cdyn_particle_remove(sys, gone);
+    cdyn_constraint c = 0;
+    assert_int_equal(cdyn_constraint_add_distance(sys, a, b, 0.0, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_distance(sys, a, b, -1.0, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_distance(sys, a, b, NAN, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_distance(sys, a, a, 1.0, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "twice"));
+    assert_int_equal(cdyn_constraint_add_distance(sys, a, gone, 1.0, &c), CDYN_ERR_STALE_HANDLE);
+    assert_int_equal(cdyn_constraint_add_distance(sys, a, 0, 1.0, &c), CDYN_ERR_INVALID_HANDLE);
+    assert_int_equal(cdyn_constraint_add_distance(sys, a, b, 1.0, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_anchor(sys, a, (double[]){NAN, 0}, 1.0, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_anchor(sys, a, NULL, 1.0, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_anchor(sys, a, (double[]){0, 0}, INFINITY, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_pin(sys, a, (double[]){0, INFINITY}, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_plane(sys, a, (double[]){0, 0}, 1.0, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_plane(sys, a, (double[]){0, 1}, NAN, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_implicit(sys, a, NULL, NULL, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_user(sys, (cdyn_particle[]){a, b, a}, 3, 1,
+                                              (cdyn_constraint_fn)1, NULL, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_user(sys, (cdyn_particle[]){a}, 1, 0, (cdyn_constraint_fn)1,
+                                              NULL, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_user(sys, (cdyn_particle[]){a}, 1, 1, NULL, NULL, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_true(c == 0);
+    assert_int_equal(count_constraints_effect(sys), 0);
+    /* Handles of other kinds are refused. */
+    cdyn_force f;
+    cdyn_force_add_gravity(sys, (double[]){0, -1}, &f);
+    assert_int_equal(cdyn_constraint_remove(sys, f), CDYN_ERR_INVALID_HANDLE);
+    assert_int_equal(cdyn_constraint_remove(sys, 0), CDYN_ERR_INVALID_HANDLE);
+    assert_false(cdyn_constraint_is_valid(sys, a));
+    cdyn_system_destroy(sys);
+}
+
+typedef struct behaviour {
+    int rc;
+    bool nan;
+} behaviour;
+
+static int bad_curve(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+{
+    const behaviour *b = user;
+    *c = x[1];
+    grad[0] = 0, grad[1] = 1;
+    for (int i = 0; i < dim * dim; i++)
+        hess[i] = 0;
+    if (b->nan)
+        grad[0] = NAN;
+    return b->rc;
+}
+
+static int bad_user(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
+                    double *jac, double *jdot_v, void *user)
+{
+    (void)x, (void)v, (void)np, (void)nr;
+    const behaviour *b = user;
+    g[0] = b->nan ? NAN : 0.0;
+    for (int k = 0; k < dim; k++)
+        jac[k] = k == 1;
+    jdot_v[0] = 0;
+    return b->rc;
+}
+
+static void test_failing_callbacks_change_nothing(void **state)
+{
+    (void)state;
+    const behaviour cases[] = {{7, false}, {0, true}};
+    for (int kind = 0; kind < 2; kind++)
+        for (int k = 0; k < 2; k++) {
+            cdyn_system *sys;
+            assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+            cdyn_particle p;
+            cdyn_particle_add(sys, 1, (double[]){0.5, 0}, (double[]){1, 0}, &p);
+            cdyn_constraint c;
+            if (kind == 0)
+                assert_int_equal(cdyn_constraint_add_implicit(sys, p, bad_curve, (void *)&cases[k], &c),
+                                 CDYN_OK);
+            else
+                assert_int_equal(cdyn_constraint_add_user(sys, &p, 1, 1, bad_user, (void *)&cases[k], &c),
+                                 CDYN_OK);
+            double x0[2], x1[2], t0, t1;
+            cdyn_particle_get_position(sys, p, x0);
+            cdyn_system_get_time(sys, &t0);
+            assert_int_equal(cdyn_system_step(sys, 1e-2), CDYN_ERR_CALLBACK);
+            assert_true(strlen(cdyn_system_last_error(sys)) > 0);
+            cdyn_particle_get_position(sys, p, x1);
+            cdyn_system_get_time(sys, &t1);
+            assert_memory_equal(x0, x1, sizeof x0);
+            assert_true(t0 == t1);
+            cdyn_system_destroy(sys);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_failing_callbacks_change_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
