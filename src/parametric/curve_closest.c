@@ -1,5 +1,6 @@
 #include "curve_closest.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "vec.h"
@@ -38,7 +39,7 @@ static cdyn_status refine(const cdyn__curve *c, const double x[3], double lo, do
     if (st != CDYN_OK)
         return st;
     cdyn__v3_sub(e, r, x);
-    double d = cdyn__v3_dot(e, e);
+    double d = cdyn__v3_dot(e, e), xn = cdyn__v3_norm(x);
     for (int it = 0; it < 100; it++) {
         double g = cdyn__v3_dot(dr, e);
         double gn = cdyn__v3_dot(dr, dr);
@@ -48,14 +49,18 @@ static cdyn_status refine(const cdyn__curve *c, const double x[3], double lo, do
         if (!(h > 0.0) || g == 0.0 || (q <= lo && g > 0.0) || (q >= hi && g < 0.0))
             break;
         double step = -g / h, tol = 1e-15 * fmax(fabs(q), scale);
+        /* D is flat at its minimum and r - x cancels: a change of D below its
+         * rounding counts as no increase, so that Newton's method can finish. */
+        double noise = 1e-14 * d + 32.0 * DBL_EPSILON * sqrt(d) * (cdyn__v3_norm(r) + xn);
         double qn = q, dn = d;
         bool accepted = false;
         for (int ls = 0; ls < 60; ls++) {
             qn = fmin(hi, fmax(lo, q + step));
             if ((st = dist2(c, x, qn, &dn)) != CDYN_OK)
                 return st;
-            if (dn <= d || fabs(qn - q) <= tol) {
-                accepted = dn <= d;
+            bool ok = dn <= d + noise;
+            if (ok || fabs(qn - q) <= tol) {
+                accepted = ok;
                 break;
             }
             step *= 0.5;

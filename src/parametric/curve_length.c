@@ -154,9 +154,10 @@ static cdyn_status callback_inverse(const cdyn__curve *c, double q0, double s, d
     }
     if (it == 64)
         return CDYN_ERR_NOT_CONVERGED;
-    /* Root of L(t) - target on [a, b] (in the direction of travel). */
-    double t = a, lt = la;
-    double lo = a, hi = b; /* lo: length below target, hi: above */
+    /* Root of L(t) - target on [a, b] (in the direction of travel). Lengths
+     * are measured from lo, the last point known to lie short of the target,
+     * so that a piece beyond the root never feeds back into them. */
+    double t = a, lt = la, lo = a, llo = la, hi = b;
     for (it = 0; it < 200; it++) {
         if ((st = callback_speed(c, t, &v)) != CDYN_OK)
             return st;
@@ -170,14 +171,16 @@ static cdyn_status callback_inverse(const cdyn__curve *c, double q0, double s, d
         if (tn == t || fabs(hi - lo) <= 4e-16 * fmax(1.0, fabs(t)))
             break;
         double piece;
-        if ((st = callback_length(c, t, tn, &piece)) != CDYN_OK)
+        if ((st = callback_length(c, lo, tn, &piece)) != CDYN_OK)
             return st;
-        lt += dir * piece;
         t = tn;
-        if (lt > target)
+        lt = llo + dir * piece;
+        if (lt > target) {
             hi = t;
-        else
+        } else {
             lo = t;
+            llo = lt;
+        }
         if (fabs(lt - target) <= 1e-15 * target)
             break;
     }

@@ -1,5 +1,6 @@
 #include "surface_closest.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "vec.h"
@@ -54,7 +55,7 @@ static cdyn_status refine(const cdyn__surface *s, const double x[3], const box *
     if (st != CDYN_OK)
         return st;
     cdyn__v3_sub(e, w[0], x);
-    double d = cdyn__v3_dot(e, e);
+    double d = cdyn__v3_dot(e, e), xn = cdyn__v3_norm(x);
     for (int it = 0; it < 100; it++) {
         double g[2] = {cdyn__v3_dot(w[1], e), cdyn__v3_dot(w[2], e)};
         double G00 = cdyn__v3_dot(w[1], w[1]), G01 = cdyn__v3_dot(w[1], w[2]);
@@ -83,6 +84,9 @@ static cdyn_status refine(const cdyn__surface *s, const double x[3], const box *
         double tol[2] = {1e-15 * fmax(fabs(p[0]), b->b[0] - b->a[0]),
                          1e-15 * fmax(fabs(p[1]), b->b[1] - b->a[1])};
         double pn[2] = {p[0], p[1]}, dn = d;
+        /* D is flat at its minimum and r - x cancels: a change of D below its
+         * rounding counts as no increase, so that Newton's method can finish. */
+        double noise = 1e-14 * d + 32.0 * DBL_EPSILON * sqrt(d) * (cdyn__v3_norm(w[0]) + xn);
         bool accepted = false, tiny = false;
         for (int ls = 0; ls < 60; ls++) {
             double t[2] = {p[0] + step[0], p[1] + step[1]};
@@ -90,8 +94,9 @@ static cdyn_status refine(const cdyn__surface *s, const double x[3], const box *
             tiny = fabs(pn[0] - p[0]) <= tol[0] && fabs(pn[1] - p[1]) <= tol[1];
             if ((st = dist2(s, x, pn, &dn)) != CDYN_OK)
                 return st;
-            if (dn <= d || tiny) {
-                accepted = dn <= d;
+            bool ok = dn <= d + noise;
+            if (ok || tiny) {
+                accepted = ok;
                 break;
             }
             step[0] *= 0.5;
