@@ -11,7 +11,9 @@
  * machine, smaller when other processes compete for the processors), the
  * wall time per particle and per spring, the peak
  * resident set size of the process that ran that size, and the bytes the
- * library allocated for it (peak, through a counting allocator) per particle.
+ * library holds for it per particle (through a counting allocator: what the
+ * system holds while stepping, and the peak while it was built, when a
+ * growing array and its replacement both exist).
  * Each size runs in its own child process so that its peak RSS is its own.
  *
  * Default: N = 10^2, 10^3, 10^4 in 2-D and 3-D. --full adds 10^5 and 10^6.
@@ -98,7 +100,7 @@ typedef struct result {
     size_t n, springs;
     long steps;
     double ms_per_step, cpu_ms_per_step, ns_particle, ns_spring;
-    double peak_rss_mb, bytes_per_particle;
+    double peak_rss_mb, bytes_per_particle, peak_bytes_per_particle;
     int ok;
 } result;
 
@@ -196,7 +198,8 @@ static result run(size_t n, int dim, int repeats, double seconds)
     r.ns_particle = 1e9 * per_step / (double)n;
     r.ns_spring = 1e9 * per_step / (double)r.springs;
     r.peak_rss_mb = (double)bench_peak_rss() / (1024.0 * 1024.0);
-    r.bytes_per_particle = (double)cnt.peak / (double)n;
+    r.bytes_per_particle = (double)cnt.live / (double)n;
+    r.peak_bytes_per_particle = (double)cnt.peak / (double)n;
     /* The net must still be a sane net: finite energy. */
     double ke;
     CHECK(cdyn_system_get_kinetic_energy(sys, &ke));
@@ -211,9 +214,10 @@ done:
 
 static void print_row(int dim, const result *r)
 {
-    printf("%3d %8zu %8zu %7ld %10.4f %10.4f %11.1f %9.2f %9.1f %9.1f%s\n", dim, r->n,
+    printf("%3d %8zu %8zu %7ld %10.4f %10.4f %11.1f %9.2f %9.1f %9.0f %9.0f%s\n", dim, r->n,
            r->springs, r->steps, r->ms_per_step, r->cpu_ms_per_step, r->ns_particle,
-           r->ns_spring, r->peak_rss_mb, r->bytes_per_particle, r->ok ? "" : "  FAILED");
+           r->ns_spring, r->peak_rss_mb, r->bytes_per_particle, r->peak_bytes_per_particle,
+           r->ok ? "" : "  FAILED");
     fflush(stdout);
 }
 
@@ -294,10 +298,12 @@ int main(int argc, char **argv)
     }
     printf("bench_springs: RK4, dt = %g s, m = %g kg, S = %g N/m, D = %g N s/m, "
            "median of %d runs of ~%g s\n", DT, MASS, STIFFNESS, DAMPING, repeats, seconds);
-    printf("%3s %8s %8s %7s %10s %10s %11s %9s %9s %9s\n", "dim", "N", "springs", "steps",
-           "step", "step CPU", "ns/particle", "ns/spring", "peak RSS", "bytes/");
-    printf("%3s %8s %8s %7s %10s %10s %11s %9s %9s %9s\n", "", "", "", "per run", "(ms)",
-           "(ms)", "per step", "per step", "(MB)", "particle");
+    printf("%3s %8s %8s %7s %10s %10s %11s %9s %9s %9s %9s\n", "dim", "N", "springs", "steps",
+           "step", "step CPU", "ns/particle", "ns/spring", "peak RSS", "bytes/", "bytes/");
+    printf("%3s %8s %8s %7s %10s %10s %11s %9s %9s %9s %9s\n", "", "", "", "per run", "(ms)",
+           "(ms)", "per step", "per step", "(MB)", "particle", "particle");
+    printf("%3s %8s %8s %7s %10s %10s %11s %9s %9s %9s %9s\n", "", "", "", "", "median",
+           "median", "", "", "", "held", "peak");
     int failed = 0;
     for (int dim = 2; dim <= 3; dim++) {
         if (dims && dim != dims)
