@@ -1,143 +1,283 @@
 /* The river network (step 7 of the seed): receivers by priority-flood from
- * the outlet row, then drainage accumulated in reverse flood order.
+ * the outlet row, then drainage by walks down the receivers.
  *
- * The flood expands sites in order of their level, the height at which
- * water leaves them (their own height, or the spill height of the
- * depression they lie in). The site that first reaches a neighbour becomes
- * that neighbour's receiver: since sites are expanded in order of level, it
- * is a neighbour of lowest level, i.e. steepest descent on the filled
- * surface. A site no higher than the current level (in a depression, or on a
- * flat) gets that level and joins a FIFO: lakes and flats are crossed
- * breadth-first from where the flood entered them, towards their spill
- * point. The expansion order is a topological order of the receiver forest
- * (every receiver is expanded before its donors), so the accumulation is one
- * reverse pass: no per-site walk, no sort. */
+ * The level of a site is the height at which its water leaves: the lowest,
+ * over all paths to row 0, of the highest height on the path (its own
+ * height, or the spill height of the depression it lies in). The flood
+ * (Barnes et al. 2014) expands sites in order of level, ties by site index;
+ * a site no higher than the level being expanded is drowned at that level
+ * and joins a FIFO, so a lake or a flat is crossed breadth-first from every
+ * site where the flood entered it at once. Each site's receiver is the
+ * neighbour that first reached it: since levels are expanded in order, that
+ * is a neighbour of lowest level (steepest descent on the filled surface),
+ * and on a flat the next step of a shortest path to where the flood entered,
+ * i.e. towards the spill point. Every receiver is expanded before its
+ * donors, so the receivers form a forest rooted in row 0.
+ *
+ * Drainage: from every site with no donor left, walk down the receivers
+ * adding up, stopping at a site that still waits for a donor; each site is
+ * passed once (O(W H)), with a donor count as the only state.
+ */
 #include "lattice.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
+#ifdef PROFILE
+#include <stdio.h>
+#include "bench_util.h"
+#endif
 
-/* A heap entry packs the top 32 bits of an order-preserving image of the
- * height with the site index; equal heads fall back on the exact height,
- * then the index, so the order is total and the same everywhere. */
-static inline uint64_t entry(const double *h, uint32_t i)
+/* The heap orders sites by level through an order-preserving 64-bit image
+ * of the level, so comparisons are integer and need no look-up. Sites of
+ * equal level leave the heap together and are then sorted by index, so the
+ * heap itself need not break ties. */
+static inline uint64_t key_of(double v)
 {
-    double v = h[i] + 0.0; /* -0 becomes +0: equal heights, equal keys */
+    v += 0.0; /* -0 becomes +0: equal levels, equal keys */
     uint64_t u;
     memcpy(&u, &v, sizeof u);
-    u = (u >> 63) ? ~u : (u | 0x8000000000000000ULL);
-    return (u & 0xFFFFFFFF00000000ULL) | i;
+    return (u >> 63) ? ~u : (u | 0x8000000000000000ULL);
 }
 
-static inline bool before(const double *h, uint64_t a, uint64_t b)
+typedef struct hentry {
+    uint64_t key;
+    uint64_t site;
+} hentry;
+
+static inline bool less(const hentry *a, const hentry *b)
 {
-    if ((a ^ b) >> 32)
-        return a < b;
-    double ha = h[(uint32_t)a], hb = h[(uint32_t)b];
-    if (ha != hb)
-        return ha < hb;
-    return a < b;
+    return a->key < b->key;
 }
 
+/* A 4-ary min-heap (shallower than a binary one, and its four children
+ * share a cache line), growing through the lattice's allocator. */
 typedef struct heap {
-    uint64_t *e;
-    size_t n;
+    hentry *e;
+    size_t n, cap;
+    const cdyn_allocator *a;
 } heap;
 
-static inline void heap_push(heap *q, const double *h, uint64_t v)
+static bool heap_push(heap *q, uint64_t key, uint32_t site)
 {
+    if (q->n == q->cap) {
+        size_t cap = q->cap * 2;
+        hentry *e = cdyn__alloc_array(q->a, cap, sizeof *e);
+        if (!e)
+            return false;
+        memcpy(e, q->e, q->n * sizeof *e);
+        cdyn__free_array(q->a, q->e, q->cap, sizeof *e);
+        q->e = e;
+        q->cap = cap;
+    }
+    hentry v = {key, site};
     size_t i = q->n++;
     while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!before(h, v, q->e[p]))
+        size_t p = (i - 1) / 4;
+        if (!less(&v, &q->e[p]))
             break;
         q->e[i] = q->e[p];
         i = p;
     }
     q->e[i] = v;
+    return true;
 }
 
-static inline uint64_t heap_pop(heap *q, const double *h)
+static uint32_t heap_pop(heap *q)
 {
-    uint64_t top = q->e[0];
-    uint64_t last = q->e[--q->n];
+    hentry *e = q->e;
+    uint32_t top = (uint32_t)e[0].site;
+    hentry last = e[--q->n];
     size_t n = q->n, i = 0;
     if (n == 0)
         return top;
-    /* Floyd's bottom-up pop: walk the hole down to a leaf along the smaller
-     * children, then sift the last entry up from there (fewer comparisons
-     * than testing it at every level, since it usually belongs low). */
     for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
+        size_t c = 4 * i + 1;
+        if (c + 3 < n) {
+            size_t c01 = c + less(&e[c + 1], &e[c]);
+            size_t c23 = c + 2 + less(&e[c + 3], &e[c + 2]);
+            c = less(&e[c23], &e[c01]) ? c23 : c01;
+        } else {
+            if (c >= n)
+                break;
+            for (size_t j = c + 1; j < n; j++)
+                if (less(&e[j], &e[c]))
+                    c = j;
+        }
+        if (!less(&e[c], &last))
             break;
-        if (c + 1 < n && before(h, q->e[c + 1], q->e[c]))
-            c++;
-        q->e[i] = q->e[c];
+        e[i] = e[c];
         i = c;
     }
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!before(h, last, q->e[p]))
-            break;
-        q->e[i] = q->e[p];
-        i = p;
-    }
-    q->e[i] = last;
+    e[i] = last;
     return top;
 }
 
-/* Fills lat->recv and @p order (the expansion order, n sites). */
-static void flood(cdyn_lattice *lat, uint32_t *order, heap *q)
+/* Hints that the flood will soon read around site @p s (the rows above and
+ * below too): the flood front wanders over the whole lattice, so on large
+ * lattices most expansions miss the cache, and asking early hides part of
+ * the wait. No effect on results. */
+static inline void prefetch_site(const double *h, const uint32_t *recv, size_t s, size_t w,
+                                 size_t n)
 {
-    const double *h = lat->height;
-    uint32_t *recv = lat->recv;
-    size_t w = lat->w, n = lat->n;
-    bool periodic = lat->periodic;
-
-    memset(recv, 0xFF, n * sizeof *recv); /* CDYN__LATTICE_UNSET everywhere */
-    q->n = 0;
-    for (size_t x = 0; x < w; x++) {
-        recv[x] = (uint32_t)x;
-        heap_push(q, h, entry(h, (uint32_t)x));
+#if defined(__GNUC__)
+    __builtin_prefetch(h + s);
+    __builtin_prefetch(recv + s);
+    if (s >= w) {
+        __builtin_prefetch(h + s - w);
+        __builtin_prefetch(recv + s - w);
     }
-    size_t head = 0, tail = 0;
-    while (q->n > 0) {
-        /* Every site at the lowest level waiting in the heap starts the
-         * FIFO at once, so a flat is crossed from all its entries alike. */
-        uint32_t c = (uint32_t)heap_pop(q, h);
-        double level = h[c];
-        order[tail++] = c;
-        while (q->n > 0 && h[(uint32_t)q->e[0]] == level)
-            order[tail++] = (uint32_t)heap_pop(q, h);
-        while (head < tail) {
-            size_t s = order[head++];
-            size_t x = s % w;
-            uint32_t nb[4];
-            int k = 0;
-            if (s >= w)
-                nb[k++] = (uint32_t)(s - w);
-            if (x > 0)
-                nb[k++] = (uint32_t)(s - 1);
-            else if (periodic)
-                nb[k++] = (uint32_t)(s + w - 1);
-            if (x + 1 < w)
-                nb[k++] = (uint32_t)(s + 1);
-            else if (periodic)
-                nb[k++] = (uint32_t)(s + 1 - w);
-            if (s + w < n)
-                nb[k++] = (uint32_t)(s + w);
-            for (int i = 0; i < k; i++) {
-                uint32_t m = nb[i];
-                if (recv[m] != CDYN__LATTICE_UNSET)
-                    continue;
-                recv[m] = (uint32_t)s;
-                if (h[m] <= level)
-                    order[tail++] = m; /* drowned at this level: FIFO */
-                else
-                    heap_push(q, h, entry(h, m));
-            }
+    if (s + w < n) {
+        __builtin_prefetch(h + s + w);
+        __builtin_prefetch(recv + s + w);
+    }
+#else
+    (void)h, (void)recv, (void)s, (void)w, (void)n;
+#endif
+}
+
+/* Neighbours in the order down, left, right, up (as
+ * cdyn__lattice_neighbours, with x = s % w given). */
+static inline int nbrs(size_t s, size_t x, size_t w, size_t n, bool periodic, uint32_t nb[4])
+{
+    int k = 0;
+    if (s >= w)
+        nb[k++] = (uint32_t)(s - w);
+    if (x > 0)
+        nb[k++] = (uint32_t)(s - 1);
+    else if (periodic)
+        nb[k++] = (uint32_t)(s + w - 1);
+    if (x + 1 < w)
+        nb[k++] = (uint32_t)(s + 1);
+    else if (periodic)
+        nb[k++] = (uint32_t)(s + 1 - w);
+    if (s + w < n)
+        nb[k++] = (uint32_t)(s + w);
+    return k;
+}
+
+typedef struct flood {
+    const double *h;
+    uint32_t *recv;  /* CDYN__LATTICE_UNSET until the flood reaches the site */
+    uint32_t *fifo;  /* ring of n entries (the drainage array, free until then) */
+    size_t fhead, fcount;
+    heap q;
+    size_t w, n;
+    bool periodic;
+} flood;
+
+static inline void fifo_push(flood *f, uint32_t s)
+{
+    size_t at = f->fhead + f->fcount++;
+    f->fifo[at < f->n ? at : at - f->n] = s;
+}
+
+/* Expands @p s at level @p lv: its unreached neighbours drain to it; those
+ * no higher than lv are drowned at lv (FIFO), the others wait in the heap
+ * with their own height as level. */
+static bool expand(flood *f, uint32_t s, double lv)
+{
+    const double *h = f->h;
+    uint32_t *recv = f->recv;
+    uint32_t nb[4];
+    int k = nbrs(s, s % (uint32_t)f->w, f->w, f->n, f->periodic, nb);
+    for (int i = 0; i < k; i++) {
+        uint32_t m = nb[i];
+        if (recv[m] != CDYN__LATTICE_UNSET)
+            continue;
+        recv[m] = s;
+        double hm = h[m];
+        if (hm <= lv)
+            fifo_push(f, m);
+        else if (!heap_push(&f->q, key_of(hm), m))
+            return false;
+    }
+    return true;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts a batch of sites by index (distinct keys: any sort gives the same
+ * order). Batches are nearly always one site long. */
+static void sort_sites(uint32_t *v, size_t n)
+{
+    if (n > 16) {
+        qsort(v, n, sizeof *v, cmp_site);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint32_t t = v[i];
+        size_t j = i;
+        for (; j > 0 && v[j - 1] > t; j--)
+            v[j] = v[j - 1];
+        v[j] = t;
+    }
+}
+
+static bool run_flood(flood *f)
+{
+    const double *h = f->h;
+    memset(f->recv, 0xFF, f->n * sizeof *f->recv); /* CDYN__LATTICE_UNSET */
+    for (size_t x = 0; x < f->w; x++) {
+        f->recv[x] = (uint32_t)x;
+        if (!heap_push(&f->q, key_of(h[x]), (uint32_t)x))
+            return false;
+    }
+    while (f->q.n > 0) {
+        /* Every site waiting at the lowest level starts the FIFO at once,
+         * so a flat is crossed from all its entries alike. */
+        uint64_t key = f->q.e[0].key;
+        double lv = h[f->q.e[0].site];
+        f->fhead = 0; /* the FIFO is empty: the batch is f->fifo[0 .. fcount) */
+        while (f->q.n > 0 && f->q.e[0].key == key)
+            fifo_push(f, heap_pop(&f->q));
+        sort_sites(f->fifo, f->fcount);
+        if (f->q.n > 0)
+            prefetch_site(h, f->recv, (size_t)f->q.e[0].site, f->w, f->n);
+        while (f->fcount > 0) {
+            uint32_t s = f->fifo[f->fhead];
+            f->fhead = f->fhead + 1 == f->n ? 0 : f->fhead + 1;
+            f->fcount--;
+            if (!expand(f, s, lv))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Drainage by walks down the receivers; @p donors (n bytes) is scratch. */
+static void accumulate(size_t n, const uint32_t *recv, uint8_t *donors, uint32_t *drain)
+{
+    memset(donors, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        drain[i] = 1;
+        if (recv[i] != i)
+            donors[recv[i]]++; /* at most 4 */
+    }
+    /* Top row first: water mostly runs down, so a walk usually stops a row
+     * or two below where it started, at a site whose other donors come
+     * later in the scan, and the scan stays within a few rows of memory. */
+    for (size_t i = n; i-- > 0;) {
+        if (donors[i] != 0)
+            continue;
+        /* i has all its water: pass it down while the receiver then has all
+         * of its own; 0xFF marks a site done so the scan skips it. */
+        uint32_t s = (uint32_t)i;
+        donors[s] = 0xFF;
+        for (;;) {
+            uint32_t r = recv[s];
+            if (r == s)
+                break;
+            drain[r] += drain[s];
+            if (--donors[r] != 0)
+                break;
+            donors[r] = 0xFF;
+            s = r;
         }
     }
 }
@@ -153,35 +293,40 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
         recv = cdyn__alloc_array(a, n, sizeof *recv);
     if (!drain)
         drain = cdyn__alloc_array(a, n, sizeof *drain);
-    uint32_t *order = cdyn__alloc_array(a, n, sizeof *order);
-    /* Each site enters the heap at most once: n entries never overflow,
-     * and only the flood's frontier is ever touched. */
-    heap q = {cdyn__alloc_array(a, n, sizeof(uint64_t)), 0};
-    if (!recv || !drain || !order || !q.e) {
+    uint8_t *donors = cdyn__alloc_array(a, n, 1);
+    size_t cap0 = 4096;
+    hentry *e = cdyn__alloc_array(a, cap0, sizeof *e);
+    if (!recv || !drain || !donors || !e) {
         if (recv != lat->recv)
             cdyn__free_array(a, recv, n, sizeof *recv);
         if (drain != lat->drain)
             cdyn__free_array(a, drain, n, sizeof *drain);
-        cdyn__free_array(a, order, n, sizeof *order);
-        cdyn__free_array(a, q.e, n, sizeof(uint64_t));
+        cdyn__free_array(a, donors, n, 1);
+        cdyn__free_array(a, e, cap0, sizeof *e);
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
                                   "no memory for the drainage (%zu sites)", n);
     }
     lat->recv = recv;
     lat->drain = drain;
 
-    flood(lat, order, &q);
-    cdyn__free_array(a, q.e, n, sizeof(uint64_t));
-
-    /* Reverse expansion order visits donors before their receivers. */
-    for (size_t i = 0; i < n; i++)
-        drain[i] = 1;
-    for (size_t k = n; k-- > 0;) {
-        uint32_t s = order[k], r = recv[s];
-        if (r != s)
-            drain[r] += drain[s];
-    }
-    cdyn__free_array(a, order, n, sizeof *order);
+    flood f = {lat->height, recv, drain, 0, 0, {e, 0, cap0, a}, lat->w, n, lat->periodic};
+#ifdef PROFILE
+    double t0 = bench_now();
+#endif
+    bool ok = run_flood(&f);
+#ifdef PROFILE
+    double t1 = bench_now();
+#endif
+    cdyn__free_array(a, f.q.e, f.q.cap, sizeof *f.q.e);
+    if (ok)
+        accumulate(n, recv, donors, drain);
+#ifdef PROFILE
+    fprintf(stderr, "flood %.4f accum %.4f\n", t1 - t0, bench_now() - t1);
+#endif
+    cdyn__free_array(a, donors, n, 1);
+    if (!ok)
+        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
+                                  "no memory for the flood's heap (%zu sites)", n);
     lat->drainage_valid = true;
     return CDYN_OK;
 }
