@@ -1,7 +1,8 @@
 /* spring_network: a thrown jelly (seed 001, section 1.1).
  *
- * A disc of point masses on a triangular lattice, each joined to its nearest
- * and next-nearest neighbours by springs with dashpots (seed 001, eq. 6), is
+ * A disc of point masses on a triangulated mesh (a centre and rings of 6k
+ * masses), each joined to its nearest and next-nearest neighbours by springs
+ * with dashpots (seed 001, eq. 6), is
  * squeezed flat by the hand that throws it and launched upwards with a spin.
  * In flight only gravity, the springs, their dashpots and a weak linear air
  * drag act: the jelly spins, wobbles between wide and tall, and the wobble
@@ -10,7 +11,7 @@
  * Writes into the current directory:
  *   spring_network.svg         outlines at several instants, coloured from
  *                              early (blue) to late (red), the centre-of-mass
- *                              path, and the lattice at launch and at the end
+ *                              path, and the springs at launch and at the end
  *   spring_network_energy.svg  kinetic, potential, total energy, the energy
  *                              dissipated by dashpots and drag, and their sum
  * and prints the energies at intervals and the checks at the end:
@@ -166,7 +167,7 @@ static int parse_args(int argc, char **argv, params *p)
     return 0;
 }
 
-/* ---- the lattice -------------------------------------------------------- */
+/* ---- the mesh ----------------------------------------------------------- */
 
 typedef struct spring_info {
     size_t a, b;      /* indices into the particle arrays */
@@ -608,13 +609,14 @@ int main(int argc, char **argv)
     cdyn_system *sys = NULL;
     size_t n_rec = (size_t)p.steps + 1;
     cdyn_particle *handles = malloc(j.n * sizeof *handles);
+    size_t *index = malloc(j.n * sizeof *index);
     double *x = malloc(2 * j.n * sizeof *x), *v = malloc(2 * j.n * sizeof *v);
     double *x_first = malloc(2 * j.n * sizeof *x_first);
     double *rec_t = malloc(n_rec * sizeof *rec_t);
     double *path_xy = malloc(2 * n_rec * sizeof *path_xy);
     snapshot *snaps = calloc((size_t)p.snapshots, sizeof *snaps);
     double *rec[R_COUNT] = {0};
-    int oom = !handles || !x || !v || !x_first || !rec_t || !path_xy || !snaps;
+    int oom = !handles || !index || !x || !v || !x_first || !rec_t || !path_xy || !snaps;
     for (int k = 0; k < R_COUNT; k++)
         oom |= !(rec[k] = malloc(n_rec * sizeof *rec[k]));
     for (int k = 0; !oom && k < p.snapshots; k++)
@@ -647,6 +649,23 @@ int main(int argc, char **argv)
         CHECK(cdyn_force_add_spring(sys, handles[s->a], handles[s->b], stiff, p.damping,
                                     sqrt(dx * dx + dy * dy), &f));
     }
+    /* From here on the springs and the outline refer to particles by their
+     * library index, the position of their entries in bulk arrays. */
+    size_t n_index;
+    CHECK(cdyn_system_get_index_count(sys, &n_index));
+    if (n_index != j.n) {
+        fprintf(stderr, "spring_network: %zu indices for %zu particles\n", n_index, j.n);
+        goto fail;
+    }
+    for (size_t i = 0; i < j.n; i++)
+        CHECK(cdyn_particle_get_index(sys, handles[i], &index[i]));
+    for (size_t k = 0; k < j.n_springs; k++) {
+        j.springs[k].a = index[j.springs[k].a];
+        j.springs[k].b = index[j.springs[k].b];
+    }
+    for (size_t i = 0; i < j.n_outline; i++)
+        j.outline[i] = index[j.outline[i]];
+
     cdyn_force gravity, drag;
     CHECK(cdyn_force_add_gravity(sys, g, &gravity));
     CHECK(cdyn_force_add_drag(sys, p.drag, &drag));
@@ -817,6 +836,7 @@ fail:
     free(x_first);
     free(v);
     free(x);
+    free(index);
     free(handles);
     jelly_free(&j);
     return exit_code;
