@@ -250,10 +250,5 @@ cdyn_status cdyn__curve_total_length(const cdyn__curve *c, double *len)
 {
     if (!cdyn__domain_is_bounded(&c->dom))
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (c->kind == CDYN_CURVE_SPLINE && c->dom.lo == 0.0 &&
-        c->dom.hi == (double)c->spline.n_seg) {
-        *len = c->spline.length;
-        return CDYN_OK;
-    }
     return cdyn__curve_arc_length(c, c->dom.lo, c->dom.hi, len);
 }

@@ -14,6 +14,12 @@ static size_t planes(cdyn_heightfield_interpolation mode)
     return mode == CDYN_HEIGHTFIELD_BICUBIC ? 4 : 1;
 }
 
+double cdyn__heightfield_desc_far(const cdyn_heightfield_desc *d, int axis)
+{
+    size_t n = axis == 0 ? d->nx : d->ny;
+    return d->origin[axis] + (double)(n - 1) * d->spacing[axis];
+}
+
 cdyn_status cdyn__heightfield_check(const cdyn_heightfield_desc *d)
 {
     if (!d || d->size < HF_DESC_MIN_SIZE || d->size > sizeof(cdyn_heightfield_desc))
@@ -27,8 +33,7 @@ cdyn_status cdyn__heightfield_check(const cdyn_heightfield_desc *d)
     if (d->up_axis < 0 || d->up_axis > 2 || !d->samples)
         return CDYN_ERR_INVALID_ARGUMENT;
     for (int k = 0; k < 2; k++) {
-        size_t n = k == 0 ? d->nx : d->ny;
-        double far = d->origin[k] + (double)(n - 1) * d->spacing[k];
+        double far = cdyn__heightfield_desc_far(d, k);
         if (!isfinite(d->origin[k]) || !isfinite(d->spacing[k]) || !(d->spacing[k] > 0.0) ||
             !isfinite(far) || !(far > d->origin[k]))
             return CDYN_ERR_INVALID_ARGUMENT;
@@ -93,8 +98,7 @@ cdyn_status cdyn__heightfield_init(cdyn__heightfield *h, const cdyn_heightfield_
         return CDYN_ERR_NO_MEMORY;
     cdyn__heightfield hf = {
         nx, ny, d->origin[0], d->origin[1], d->spacing[0], d->spacing[1],
-        d->origin[0] + (double)(nx - 1) * d->spacing[0],
-        d->origin[1] + (double)(ny - 1) * d->spacing[1],
+        cdyn__heightfield_desc_far(d, 0), cdyn__heightfield_desc_far(d, 1),
         d->interpolation, d->up_axis, block, NULL, NULL, NULL};
     memcpy(hf.f, d->samples, nn * sizeof(double));
     if (np == 4) {

@@ -41,6 +41,9 @@ typedef struct cdyn__heightfield {
  * up_axis). */
 cdyn_status cdyn__heightfield_check(const cdyn_heightfield_desc *d);
 
+/* The far end of the grid along axis 0 (x) or 1 (y): origin + (n - 1) spacing. */
+double cdyn__heightfield_desc_far(const cdyn_heightfield_desc *d, int axis);
+
 /* Builds the height field (copying the samples). CDYN_ERR_INVALID_ARGUMENT as
  * cdyn__heightfield_check, CDYN_ERR_NO_MEMORY. *h written only on success. */
 cdyn_status cdyn__heightfield_init(cdyn__heightfield *h, const cdyn_heightfield_desc *d,

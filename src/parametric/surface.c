@@ -61,11 +61,9 @@ static cdyn_status init_shape(cdyn__surface *s, const cdyn_surface_desc *d)
         s->axis_up = h->up_axis;
         s->axis_u = h->up_axis == 0 ? 1 : 0;
         s->axis_v = h->up_axis == 2 ? 1 : 2;
-        s->du = cdyn__domain_interval(h->origin[0],
-                                      h->origin[0] + (double)(h->nx - 1) * h->spacing[0],
+        s->du = cdyn__domain_interval(h->origin[0], cdyn__heightfield_desc_far(h, 0),
                                       CDYN__END_HARD, CDYN__END_HARD);
-        s->dv = cdyn__domain_interval(h->origin[1],
-                                      h->origin[1] + (double)(h->ny - 1) * h->spacing[1],
+        s->dv = cdyn__domain_interval(h->origin[1], cdyn__heightfield_desc_far(h, 1),
                                       CDYN__END_HARD, CDYN__END_HARD);
         return CDYN_OK;
     }
