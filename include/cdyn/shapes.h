@@ -54,8 +54,11 @@
  * is axis1 made orthogonal to e3 (the direction of u = 0 on the equator) and
  * e2 = e3 x e1. The sphere's poles v = 0 and v = pi are coordinate
  * singularities (r_u = 0 there): the surface goes on, the coordinates do not.
- * A system holding a particle on a sphere moves the poles away from the
- * particle when it comes near one, so a particle never stops at a pole.
+ * They are not hard ends. Choose axis2 so that the poles lie away from where a
+ * particle moves; the library can also re-chart a sphere internally (turn its
+ * frame so that a point near a pole lies on the new equator, keeping position
+ * and velocity), which parametric constraints use where their documentation
+ * says so.
  *
  * Height fields: samples on a regular nx x ny grid, interpolated bilinearly or
  * by a C2 bicubic spline (see cdyn_heightfield_interpolation); outside the grid
@@ -324,8 +327,9 @@ CDYN_API cdyn_status cdyn_surface_closest_parameters(const cdyn_surface_desc *de
  *  the grid the point is clamped to it: the height is that of the nearest
  *  grid point and the derivatives across the edge are 0. On a cell edge the
  *  cell above (larger index) is used, which matters only for the bilinear
- *  gradient. Allocates its interpolation tables for BICUBIC on every call (O(nx ny));
- *  a ground holds them once.
+ *  gradient. Allocates (with malloc, freed before returning) a copy of the
+ *  samples and, for BICUBIC, its interpolation tables, in O(nx ny) time, on
+ *  every call: a height-field ground or surface builds them once.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (NULL or bad @p desc: a size
  *  below 2 x 2, nx * ny overflowing, non-finite or non-positive spacing,
  *  NULL or non-finite samples, bad interpolation or up_axis; non-finite x or
