@@ -244,11 +244,12 @@ cdyn_status cdyn__curve_closest(const cdyn__curve *c, const double x[3], const d
         closest_parabola(c, x, p, &best_q, &best_d);
         break;
     case CDYN_CURVE_HELIX: {
-        double h = cdyn__v3_dot(p, c->e3);
-        double rho = hypot(cdyn__v3_dot(p, c->e1), cdyn__v3_dot(p, c->e2));
-        double half = (c->radius + rho) / fabs(c->rise), a, b;
-        window(d, h / c->rise, half, &a, &b);
-        st = search(c, x, a, b, false, sample_count(b - a, TWO_PI / 16.0), &best_q, &best_d);
+        /* D(q) >= (R - rho)^2 + (h - b q)^2, with equality at the angle of x
+         * on every turn; one of those lies within pi of h / b, so no q
+         * farther than pi from h / b can win. */
+        double h = cdyn__v3_dot(p, c->e3), a, b;
+        window(d, h / c->rise, 0.5 * TWO_PI, &a, &b);
+        st = search(c, x, a, b, false, 32, &best_q, &best_d);
         break;
     }
     case CDYN_CURVE_CYCLOID: {

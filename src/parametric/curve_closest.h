@@ -3,7 +3,9 @@
  * Exact for the line (projection), the circle (angle of the projection onto
  * its plane) and the parabola (real roots of the cubic r'.(r - x) = 0). The
  * other kinds sample a window that must hold the global minimum of |r - x|
- * (helix: |axial offset| <= R + rho; cycloid: |x - R q| <= sqrt(D0) + R;
+ * (helix: |q - h / b| <= pi, h the axial coordinate of x and b the rise per
+ * radian; cycloid: |x - R q| <= sqrt(D0) + R with D0 the squared distance at
+ * q = x / R, at most 4096 samples;
  * spline: the domain, 8 samples per segment; callback: the domain, or [-8, 8]
  * about an anchor when unbounded) and refine each local minimum of the
  * samples by Newton's method on D(q) = |r - x|^2 / 2 (D' = r'.(r - x), D'' =
