@@ -1,0 +1,639 @@
+/* bead_on_parabola: seed 002's bead on the wire x^2 + 100 y = 0, implicit form.
+ *
+ * A bead of mass m slides without friction on the parabola
+ *
+ *     c(x, y) = x^2 + 100 y = 0,
+ *
+ * given to the library as an implicit constraint: a few lines of user code
+ * returning c, its gradient (2x, 100) and its Hessian [[2, 0], [0, 0]]
+ * (parabola() below). Every force evaluation then solves
+ *
+ *     (grad c . grad c / m) lambda = -v^T Hess(c) v - grad c . F / m
+ *                                    - ks c - kd grad c . v
+ *
+ * for the wire's force lambda grad c (Witkin's method, seed 002).
+ *
+ * Which way is down. The curve is y = -x^2 / 100, which opens towards -y.
+ * The seed draws in screen coordinates, y pointing DOWN, with gravity
+ * m g [0, 1] along +y: there the wire is a bowl, and its parametric form
+ * q'' = (-q q'^2 - 50 g q) / (2500 + q^2) is a restoring force. This example
+ * keeps the seed's equation and its convention: y points down, gravity is
+ * +9.81 along y, and the height of the bead above the bottom of the bowl is
+ * h = -y = x^2 / 100. (With y up and gravity along -y the same equation is a
+ * hill and the bead slides off to infinity.)
+ *
+ * The bead starts at rest at x = 50 (h = 25) and oscillates between x = -50
+ * and x = 50 (period about 18 s) with RK4, dt = 1e-3 s, twice: without drift
+ * feedback (cdyn_system_set_constraint_gains(sys, 0, 0)), where the
+ * integrator's error lets c drift away from 0 -- the drift of the implicit
+ * form that seed 002 reports -- and with the library's default feedback
+ * (ks = 100 /s^2, kd = 20 /s), which holds it.
+ *
+ * What to expect. With RK4 at dt = 1e-3 both errors are tiny (distances of
+ * 1e-12 .. 1e-10 m on a 50 m bowl) but they behave differently. Without
+ * feedback nothing pulls the bead back: each pass leaves it a little further
+ * off the wire, on the same side, and the distance grows steadily (about as
+ * t^1.8). With feedback the error is a fixed offset that follows the bead's
+ * speed (the feedback terms, felt at RK4's off-wire intermediate stages, add
+ * their own truncation error, larger than RK4's on this slow oscillation),
+ * bounded at about 1e-11 m for ever. The unbounded drift passes the bounded
+ * offset after about 55 s, so the run lasts 200 s (--time 20 shows the
+ * first 20 s, where the feedback run is still the further off); a larger
+ * --dt shows the same at larger sizes (both errors scale as dt^4).
+ *
+ * Writes into the current directory:
+ *   bead_on_parabola.svg       |c| and the distance to the curve |c| / |grad c|
+ *                              against time, log scale, both runs
+ *   bead_on_parabola_path.svg  the wire and the bead's path
+ * and prints the drift and energy figures of each run.
+ *
+ * Each way of solving is one function (run_implicit) filling a common
+ * record, listed in METHODS; another method (the parametric form of seed
+ * 002) is added by writing its function and listing it.
+ *
+ * Run with --help for the options.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cdyn/cdyn.h>
+
+#include "svg.h"
+
+/* ---- the wire: the user code the implicit constraint needs ---------------- */
+
+/* c(x, y) = x^2 + 100 y, its gradient and its Hessian (row-major). */
+static int parabola(const double *x, int dim, double *c, double *gradient, double *hessian,
+                    void *user)
+{
+    (void)dim; /* the system is 2-D */
+    (void)user;
+    *c = x[0] * x[0] + 100.0 * x[1];
+    gradient[0] = 2.0 * x[0];
+    gradient[1] = 100.0;
+    hessian[0] = 2.0, hessian[1] = 0.0;
+    hessian[2] = 0.0, hessian[3] = 0.0;
+    return 0;
+}
+
+/* ---- parameters --------------------------------------------------------- */
+
+typedef struct params {
+    double dt;       /* s */
+    double duration; /* s */
+    double x0;       /* m, start (at rest, on the wire) */
+    double mass;     /* kg */
+    double gravity;  /* m/s^2, along +y (down) */
+    cdyn_integrator integrator;
+    const char *integrator_name;
+} params;
+
+static const struct {
+    const char *name;
+    cdyn_integrator value;
+} INTEGRATORS[] = {
+    {"euler", CDYN_INTEGRATOR_EXPLICIT_EULER},
+    {"symplectic", CDYN_INTEGRATOR_SYMPLECTIC_EULER},
+    {"verlet", CDYN_INTEGRATOR_VELOCITY_VERLET},
+    {"rk4", CDYN_INTEGRATOR_RK4},
+    {"rk45", CDYN_INTEGRATOR_RK45},
+};
+
+static void usage(FILE *out, const params *d)
+{
+    fprintf(out,
+            "usage: bead_on_parabola [options]\n"
+            "Seed 002's bead on the wire x^2 + 100 y = 0 (y down, gravity along +y) as an\n"
+            "implicit constraint, without and with drift feedback; writes bead_on_parabola.svg\n"
+            "and bead_on_parabola_path.svg into the current directory.\n"
+            "  --dt DT            step in seconds (default %g)\n"
+            "  --time T           simulated time in seconds (default %g)\n"
+            "  --x0 X             starting x (not 0), at rest on the wire (default %g)\n"
+            "  --integrator NAME  rk4 | symplectic | verlet | rk45 | euler (default %s)\n"
+            "  --help             this text\n",
+            d->dt, d->duration, d->x0, d->integrator_name);
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* 0: run; 1: exit successfully (help); -1: bad usage. */
+static int parse_args(int argc, char **argv, params *p)
+{
+    params defaults = *p;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, &defaults);
+            return 1;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "bead_on_parabola: unknown option or missing value: %s\n", a);
+            usage(stderr, &defaults);
+            return -1;
+        }
+        const char *val = argv[++i];
+        int bad = 0;
+        if (strcmp(a, "--dt") == 0) {
+            bad = parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 1);
+        } else if (strcmp(a, "--time") == 0) {
+            bad = parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 1e4);
+        } else if (strcmp(a, "--x0") == 0) {
+            bad = parse_double(val, &p->x0) || !(fabs(p->x0) <= 1000) || p->x0 == 0;
+        } else if (strcmp(a, "--integrator") == 0) {
+            bad = 1;
+            for (size_t k = 0; k < sizeof INTEGRATORS / sizeof INTEGRATORS[0]; k++)
+                if (strcmp(val, INTEGRATORS[k].name) == 0) {
+                    p->integrator = INTEGRATORS[k].value;
+                    p->integrator_name = INTEGRATORS[k].name;
+                    bad = 0;
+                }
+        } else {
+            fprintf(stderr, "bead_on_parabola: unknown option %s\n", a);
+            usage(stderr, &defaults);
+            return -1;
+        }
+        if (bad) {
+            fprintf(stderr, "bead_on_parabola: bad value for %s: %s\n", a, val);
+            return -1;
+        }
+    }
+    if (p->dt * 10 > p->duration) {
+        fprintf(stderr, "bead_on_parabola: --time must cover at least 10 steps\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- what every method records ------------------------------------------ */
+
+typedef struct record {
+    size_t n;        /* samples, one per step and the start */
+    double *t;       /* s */
+    double *c;       /* |c(x)|, m^2 */
+    double *dist;    /* distance to the wire, |c| / |grad c| (m) */
+    double *speed;   /* speed across the wire, |grad c . v| / |grad c| (m/s) */
+    double *energy;  /* |E(t) - E(0)| / E(0) */
+    double *xy;      /* path, 2 per sample */
+} record;
+
+static void record_free(record *r)
+{
+    free(r->t);
+    free(r->c);
+    free(r->dist);
+    free(r->speed);
+    free(r->energy);
+    free(r->xy);
+    memset(r, 0, sizeof *r);
+}
+
+static int record_alloc(record *r, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    r->t = malloc(n * sizeof *r->t);
+    r->c = malloc(n * sizeof *r->c);
+    r->dist = malloc(n * sizeof *r->dist);
+    r->speed = malloc(n * sizeof *r->speed);
+    r->energy = malloc(n * sizeof *r->energy);
+    r->xy = malloc(2 * n * sizeof *r->xy);
+    if (!r->t || !r->c || !r->dist || !r->speed || !r->energy || !r->xy) {
+        record_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+/* Energy with y down: kinetic + m g h, h = -y the height above the bottom. */
+static double bead_energy(const params *p, const double *x, const double *v)
+{
+    return 0.5 * p->mass * (v[0] * v[0] + v[1] * v[1]) - p->mass * p->gravity * x[1];
+}
+
+/* ---- method 1: the implicit constraint (cdyn_constraint_add_implicit) ---- */
+
+/* A method fills @p rec (allocated for the run's samples) and returns 0, or
+ * prints why it failed and returns -1. */
+typedef int (*method_fn)(const params *p, const void *arg, record *rec);
+
+typedef struct implicit_arg {
+    int feedback; /* 0: gains (0, 0); 1: the library's defaults */
+} implicit_arg;
+
+#define CHECK(call)                                                                       \
+    do {                                                                                  \
+        cdyn_status st_ = (call);                                                         \
+        if (st_ != CDYN_OK) {                                                             \
+            fprintf(stderr, "bead_on_parabola: %s failed: %s (%s)\n", #call,              \
+                    cdyn_status_name(st_), cdyn_system_last_error(sys));                  \
+            goto fail;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+static int run_implicit(const params *p, const void *varg, record *rec)
+{
+    const implicit_arg *arg = varg;
+    int rc = -1;
+    cdyn_system *sys = NULL;
+    CHECK(cdyn_system_create(2, &sys));
+    CHECK(cdyn_system_set_integrator(sys, p->integrator));
+    if (!arg->feedback)
+        CHECK(cdyn_system_set_constraint_gains(sys, 0.0, 0.0));
+    /* On the wire, at rest. */
+    const double start[2] = {p->x0, -p->x0 * p->x0 / 100.0};
+    cdyn_particle bead;
+    cdyn_constraint wire;
+    cdyn_force gravity;
+    CHECK(cdyn_particle_add(sys, p->mass, start, NULL, &bead));
+    CHECK(cdyn_constraint_add_implicit(sys, bead, parabola, NULL, &wire));
+    CHECK(cdyn_force_add_gravity(sys, (double[]){0.0, p->gravity}, &gravity));
+
+    double e0 = 0;
+    for (size_t i = 0;; i++) {
+        double x[2], v[2], c, grad[2], hess[4];
+        CHECK(cdyn_particle_get_position(sys, bead, x));
+        CHECK(cdyn_particle_get_velocity(sys, bead, v));
+        CHECK(cdyn_system_get_time(sys, &rec->t[i]));
+        parabola(x, 2, &c, grad, hess, NULL);
+        /* The library's residuals: |c| / |grad c| and |grad c . v| / |grad c|. */
+        CHECK(cdyn_system_get_constraint_residuals(sys, &rec->dist[i], &rec->speed[i]));
+        double e = bead_energy(p, x, v);
+        if (i == 0)
+            e0 = e;
+        rec->c[i] = fabs(c);
+        rec->energy[i] = fabs(e - e0) / fabs(e0);
+        rec->xy[2 * i] = x[0];
+        rec->xy[2 * i + 1] = x[1];
+        if (i + 1 == rec->n)
+            break;
+        cdyn_status st = cdyn_system_step(sys, p->dt);
+        if (st != CDYN_OK) {
+            fprintf(stderr, "bead_on_parabola: step %zu at t = %g failed: %s (%s)\n", i,
+                    rec->t[i], cdyn_status_name(st), cdyn_system_last_error(sys));
+            goto fail;
+        }
+    }
+    rc = 0;
+fail:
+    cdyn_system_destroy(sys);
+    return rc;
+}
+
+/* The methods, run in this order; label, function, argument, colour, dash. */
+static const implicit_arg NO_FEEDBACK = {0}, FEEDBACK = {1};
+
+static const struct method {
+    const char *label;
+    method_fn run;
+    const void *arg;
+    const char *color;
+    const char *dash;
+} METHODS[] = {
+    {"implicit, no feedback (ks = kd = 0)", run_implicit, &NO_FEEDBACK, "#d62728", NULL},
+    {"implicit, default feedback (ks = 100, kd = 20)", run_implicit, &FEEDBACK, "#1f77b4", NULL},
+};
+enum { N_METHODS = sizeof METHODS / sizeof METHODS[0] };
+
+/* ---- pictures ----------------------------------------------------------- */
+
+/* A polyline of up to ~1000 points through the largest value of each bin
+ * (the envelope of a noisy error), in log scale; values <= 0 leave gaps. */
+static void log_series(FILE *f, const double *t, const double *y, size_t n, double t0,
+                       double t1, double dlo, double dhi, double px, double py, double pw,
+                       double ph, const char *color, double width, const char *dash)
+{
+    size_t bin = n > 1000 ? n / 1000 : 1;
+    int open = 0;
+    for (size_t i = 0; i < n; i += bin) {
+        double yv = 0, tv = t[i];
+        for (size_t j = i; j < i + bin && j < n; j++)
+            if (y[j] > yv)
+                yv = y[j], tv = t[j];
+        if (!(yv > 0)) {
+            if (open)
+                fputs("\"/>\n", f);
+            open = 0;
+            continue;
+        }
+        if (!open)
+            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s%s%s points=\"",
+                    color, width, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
+                    dash ? "\"" : "");
+        open = 1;
+        double ly = fmin(fmax(log10(yv), dlo), dhi);
+        fprintf(f, "%.2f,%.2f ", px + (tv - t0) / (t1 - t0) * pw,
+                py + ph - (ly - dlo) / (dhi - dlo) * ph);
+    }
+    if (open)
+        fputs("\"/>\n", f);
+}
+
+/* One log-scale panel: one quantity (offset @p field in record) of every run. */
+static void log_panel(FILE *f, double px, double py, double pw, double ph, const char *title,
+                      const record *recs, size_t field)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < N_METHODS; k++) {
+        const double *y = *(double *const *)((const char *)&recs[k] + field);
+        for (size_t i = 0; i < recs[k].n; i++)
+            if (y[i] > 0)
+                lo = fmin(lo, y[i]), hi = fmax(hi, y[i]);
+    }
+    if (!(hi >= lo))
+        lo = 1e-16, hi = 1;
+    double dlo = floor(log10(lo)), dhi = ceil(log10(hi));
+    if (dhi <= dlo)
+        dhi = dlo + 1;
+    double t0 = recs[0].t[0], t1 = recs[0].t[recs[0].n - 1];
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+               "stroke=\"black\"/>\n", px, py, pw, ph);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"14\">%s</text>\n",
+            px, py - 8, title);
+    int every = dhi - dlo > 10 ? 2 : 1;
+    for (double e = dlo; e <= dhi + 0.5; e += 1) {
+        double yy = py + ph - (e - dlo) / (dhi - dlo) * ph;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", px,
+                yy, px + pw, yy);
+        if ((long)(e - dlo) % every == 0)
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
+                       "text-anchor=\"end\">1e%d</text>\n", px - 6, yy + 4, (int)e);
+    }
+    double ts = (t1 - t0) / 5, p10 = pow(10, floor(log10(ts))), r = ts / p10;
+    ts = (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p10;
+    for (double tv = ceil(t0 / ts) * ts; tv <= t1 + 1e-9 * ts; tv += ts)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
+                   "text-anchor=\"middle\">%g</text>\n", px + (tv - t0) / (t1 - t0) * pw,
+                py + ph + 15, tv);
+    for (int k = 0; k < N_METHODS; k++) {
+        const double *y = *(double *const *)((const char *)&recs[k] + field);
+        log_series(f, recs[k].t, y, recs[k].n, t0, t1, dlo, dhi, px, py, pw, ph,
+                   METHODS[k].color, 1.5, METHODS[k].dash);
+    }
+}
+
+static int write_drift_chart(const char *path, const record *recs, const params *p)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"1000\" "
+               "viewBox=\"0 0 1000 1000\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"70\" y=\"28\" font-family=\"sans-serif\" font-size=\"16\">"
+               "Bead on x^2 + 100 y = 0 (seed 002), implicit form, %s, dt = %g s: drift "
+               "against time (s)</text>\n", p->integrator_name, p->dt);
+    for (int k = 0; k < N_METHODS; k++) {
+        double ly = 50 + 18 * (double)k;
+        fprintf(f, "<line x1=\"70\" y1=\"%.1f\" x2=\"110\" y2=\"%.1f\" stroke=\"%s\" "
+                   "stroke-width=\"2\"/>\n", ly - 4, ly - 4, METHODS[k].color);
+        fprintf(f, "<text x=\"118\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\">%s"
+                   "</text>\n", ly, METHODS[k].label);
+    }
+    log_panel(f, 70, 110, 880, 240, "|c(x)| = |x^2 + 100 y|  (m^2)", recs,
+              offsetof(record, c));
+    log_panel(f, 70, 400, 880, 240,
+              "distance to the wire |c| / |grad c|  (m; cdyn_system_get_constraint_residuals)",
+              recs, offsetof(record, dist));
+    log_panel(f, 70, 690, 880, 240, "relative energy error |E(t) - E(0)| / E(0)", recs,
+              offsetof(record, energy));
+    fprintf(f, "<text x=\"510\" y=\"975\" font-family=\"sans-serif\" font-size=\"12\" "
+               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Signed distance of (x, y) from the wire, c / |grad c| (m), positive on
+ * the side c > 0 (below the wire, y down). */
+static double offset(const double *xy)
+{
+    double c, grad[2], hess[4];
+    parabola(xy, 2, &c, grad, hess, NULL);
+    return c / hypot(grad[0], grad[1]);
+}
+
+/* Top: the wire and the bead's path drawn with the height h = -y upwards
+ * (y points down), to scale. Bottom, aligned in x: the path's signed
+ * distance from the wire against x, the only way to see it leave the wire. */
+static int write_path_picture(const char *path, const record *recs, const params *p)
+{
+    const double W = 1000, H = 900, top = 110, bottom = 470; /* wire rows, pixels */
+    double xmax = 1.25 * fabs(p->x0) + 1e-9, hmax = xmax * xmax / 100.0;
+    /* Equal scales: k px per metre puts h in [-0.05, 1.25] hmax on rows
+     * [bottom, top]; the window's lower part stays empty for the panel. */
+    double k = (bottom - top) / (1.30 * hmax);
+    double yhi = 1.25 * hmax + (top - 20) / k, ylo = yhi - (H - 40) / k;
+    double xhalf = (W - 40) / (2 * k);
+    svg s;
+    if (svg_open(&s, path, W, H, -xhalf, xhalf, ylo, yhi, 0))
+        return -1;
+    char buf[256];
+    snprintf(buf, sizeof buf,
+             "bead on the wire x^2 + 100 y = 0 (seed 002): y points down, gravity %g m/s^2 "
+             "along +y (%s, dt = %g s, %g s)", p->gravity, p->integrator_name, p->dt,
+             recs[0].t[recs[0].n - 1]);
+    svg_text(&s, 20, 26, 15, buf);
+    svg_text(&s, 20, 46, 12,
+             "drawn to scale with the height h = -y = x^2 / 100 upwards; thick grey: the wire; "
+             "dots: the bead at 41 equal intervals,");
+    svg_text(&s, 20, 62, 12, "blue (start, at rest) to red (end); thin lines: the paths");
+    double wire[2 * 201];
+    for (int i = 0; i <= 200; i++) {
+        double x = -xmax + 2 * xmax * i / 200.0;
+        wire[2 * i] = x, wire[2 * i + 1] = x * x / 100.0;
+    }
+    svg_polyline(&s, wire, 201, 2, 0, "#bbb", 7, 1);
+    for (int m = 0; m < N_METHODS; m++) {
+        const record *r = &recs[m];
+        size_t stride = r->n > 4000 ? r->n / 4000 : 1;
+        fprintf(s.f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1\" points=\"",
+                METHODS[m].color);
+        for (size_t i = 0; i < r->n; i += stride)
+            fprintf(s.f, "%.2f,%.2f ", svg_px(&s, r->xy[2 * i]), svg_py(&s, -r->xy[2 * i + 1]));
+        fputs("\"/>\n", s.f);
+    }
+    const record *r0 = &recs[0];
+    size_t last = r0->n - 1;
+    for (int j = 0; j <= 40; j++) {
+        size_t i = (size_t)lround((double)last * j / 40.0);
+        char col[8];
+        svg_ramp(j / 40.0, col);
+        svg_circle(&s, r0->xy[2 * i], -r0->xy[2 * i + 1], 5, col);
+    }
+    double ax = -0.85 * xmax, ay = 1.05 * hmax, al = 0.25 * hmax;
+    svg_line(&s, ax, ay, ax, ay - al, "black", 2);
+    svg_line(&s, ax, ay - al, ax - 0.015 * xmax, ay - 0.8 * al, "black", 2);
+    svg_line(&s, ax, ay - al, ax + 0.015 * xmax, ay - 0.8 * al, "black", 2);
+    svg_text(&s, svg_px(&s, ax) + 8, svg_py(&s, ay - 0.5 * al), 12, "g (+y)");
+
+    /* The panel: signed distance against x, same x pixels as above. */
+    double py0 = 560, ph = 280, px0 = svg_px(&s, -xmax), pw = svg_px(&s, xmax) - px0;
+    double amp = 0;
+    for (int m = 0; m < N_METHODS; m++)
+        for (size_t i = 0; i < recs[m].n; i++)
+            amp = fmax(amp, fabs(offset(&recs[m].xy[2 * i])));
+    if (!(amp > 0))
+        amp = 1e-15;
+    double unit = pow(10, floor(log10(amp))), lim = ceil(amp / unit) * unit;
+#define PY(o) (py0 + ph / 2 - (o) / lim * ph / 2)
+    snprintf(buf, sizeof buf,
+             "the paths' signed distance from the wire, c / |grad c| (m), against x (> 0: "
+             "below the wire, outside the bowl)");
+    svg_text(&s, px0, py0 - 26, 13, buf);
+    for (int m = 0; m < N_METHODS; m++)
+        fprintf(s.f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-family=\"sans-serif\" "
+                     "font-size=\"12\">%s</text>\n", px0 + 440.0 * m, py0 - 8,
+                METHODS[m].color, METHODS[m].label);
+    fprintf(s.f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+                 "stroke=\"black\"/>\n", px0, py0, pw, ph);
+    for (int j = -2; j <= 2; j++) {
+        double o = lim * j / 2.0, yy = PY(o);
+        fprintf(s.f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+                px0, yy, px0 + pw, yy, j == 0 ? "#999" : "#ddd");
+        snprintf(buf, sizeof buf, "%.2g", o);
+        fprintf(s.f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
+                     "text-anchor=\"end\">%s</text>\n", px0 - 4, yy + 4, buf);
+    }
+    for (int j = -2; j <= 2; j++) {
+        double x = p->x0 * j / 2.0;
+        snprintf(buf, sizeof buf, "x = %g", x);
+        fprintf(s.f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
+                     "text-anchor=\"middle\">%s</text>\n", svg_px(&s, x), py0 + ph + 15, buf);
+    }
+    for (int m = 0; m < N_METHODS; m++) {
+        const record *r = &recs[m];
+        size_t stride = r->n > 20000 ? r->n / 20000 : 1;
+        fprintf(s.f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"0.6\" "
+                     "stroke-opacity=\"0.8\" points=\"", METHODS[m].color);
+        for (size_t i = 0; i < r->n; i += stride)
+            fprintf(s.f, "%.2f,%.2f ", svg_px(&s, r->xy[2 * i]), PY(offset(&r->xy[2 * i])));
+        fputs("\"/>\n", s.f);
+    }
+#undef PY
+    svg_close(&s);
+    return 0;
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    params p = {
+        .dt = 1e-3,
+        .duration = 200.0,
+        .x0 = 50.0,
+        .mass = 1.0,
+        .gravity = 9.81,
+        .integrator = CDYN_INTEGRATOR_RK4,
+        .integrator_name = "rk4",
+    };
+    int rc = parse_args(argc, argv, &p);
+    if (rc)
+        return rc > 0 ? 0 : 2;
+    long steps = lround(p.duration / p.dt);
+    size_t n = (size_t)steps + 1;
+
+    printf("bead_on_parabola: seed 002's bead on the wire c(x, y) = x^2 + 100 y = 0, implicit "
+           "form\n");
+    printf("  y points down (the seed's screen coordinates): gravity %g m/s^2 along +y, the "
+           "wire is a bowl y = -x^2 / 100\n", p.gravity);
+    printf("  bead of %g kg released at rest at (%g, %g); %s, dt = %g s, %ld steps (%g s)\n",
+           p.mass, p.x0, -p.x0 * p.x0 / 100.0, p.integrator_name, p.dt, steps,
+           (double)steps * p.dt);
+    printf("  |c| in m^2; distance = |c| / |grad c| (m) and speed across the wire "
+           "|grad c . v| / |grad c| (m/s)\n  from cdyn_system_get_constraint_residuals; "
+           "energy error relative to E(0) = m g h(0)\n\n");
+
+    int exit_code = 1;
+    record recs[N_METHODS];
+    memset(recs, 0, sizeof recs);
+    for (int k = 0; k < N_METHODS; k++)
+        if (record_alloc(&recs[k], n)) {
+            fprintf(stderr, "bead_on_parabola: out of memory\n");
+            goto done;
+        }
+    for (int k = 0; k < N_METHODS; k++)
+        if (METHODS[k].run(&p, METHODS[k].arg, &recs[k]))
+            goto done;
+
+    /* The table: ten intervals, each run's largest |c| and distance in the
+     * interval ending at t (the instantaneous values wobble with the bead). */
+    printf("%8s %9s", "t (s)", "x (m)");
+    for (int k = 0; k < N_METHODS; k++)
+        printf("   %-10s %-10s", k == 0 ? "|c| no fb" : "|c| fb", k == 0 ? "dist no fb" : "dist fb");
+    printf("\n");
+    size_t from = 0;
+    for (int row = 0; row <= 10; row++) {
+        size_t to = (size_t)lround((double)(n - 1) * row / 10.0);
+        printf("%8.2f %9.4f", recs[0].t[to], recs[0].xy[2 * to]);
+        for (int k = 0; k < N_METHODS; k++) {
+            double wc = 0, wd = 0;
+            for (size_t i = from; i <= to; i++)
+                wc = fmax(wc, recs[k].c[i]), wd = fmax(wd, recs[k].dist[i]);
+            printf("   %10.2e %10.2e", wc, wd);
+        }
+        printf("\n");
+        from = to;
+    }
+    printf("\nafter %g s:\n", recs[0].t[n - 1]);
+    for (int k = 0; k < N_METHODS; k++) {
+        const record *r = &recs[k];
+        double worst_c = 0, worst_d = 0, worst_v = 0, worst_e = 0;
+        for (size_t i = 0; i < n; i++) {
+            worst_c = fmax(worst_c, r->c[i]);
+            worst_d = fmax(worst_d, r->dist[i]);
+            worst_v = fmax(worst_v, r->speed[i]);
+            worst_e = fmax(worst_e, r->energy[i]);
+        }
+        printf("  %s:\n", METHODS[k].label);
+        printf("    final |c| %.3e m^2, distance %.3e m, speed across %.3e m/s, energy error "
+               "%.3e\n", r->c[n - 1], r->dist[n - 1], r->speed[n - 1], r->energy[n - 1]);
+        printf("    worst |c| %.3e m^2, distance %.3e m, speed across %.3e m/s, energy error "
+               "%.3e\n", worst_c, worst_d, worst_v, worst_e);
+    }
+    /* How the drift without feedback grows: the exponent p of t^p between
+     * the largest distances of the second and the fourth quarter of the run,
+     * and when it first exceeds the largest distance with feedback. */
+    {
+        double q2 = 0, q4 = 0, worst_fb = 0, t_cross = -1;
+        for (size_t i = 0; i < n; i++) {
+            if (4 * i >= n && 4 * i < 2 * n)
+                q2 = fmax(q2, recs[0].dist[i]);
+            if (4 * i >= 3 * n)
+                q4 = fmax(q4, recs[0].dist[i]);
+            worst_fb = fmax(worst_fb, recs[1].dist[i]);
+        }
+        for (size_t i = 0; i < n && t_cross < 0; i++)
+            if (recs[0].dist[i] > worst_fb)
+                t_cross = recs[0].t[i];
+        printf("  without feedback the distance keeps growing, about as t^%.2g (largest in the "
+               "second and in the last quarter of the run)\n", log(q4 / q2) / log(2.0));
+        if (t_cross >= 0)
+            printf("  it first exceeds the largest distance with feedback (%.3g m) at t = %.4g "
+                   "s\n", worst_fb, t_cross);
+        else
+            printf("  it stays below the largest distance with feedback (%.3g m) in this "
+                   "run: run longer (--time)\n", worst_fb);
+        printf("  final distance without / with feedback: %.3g times\n",
+               recs[0].dist[n - 1] / fmax(recs[1].dist[n - 1], 1e-300));
+    }
+
+    if (write_drift_chart("bead_on_parabola.svg", recs, &p) ||
+        write_path_picture("bead_on_parabola_path.svg", recs, &p)) {
+        fprintf(stderr, "bead_on_parabola: cannot write the pictures\n");
+        goto done;
+    }
+    printf("  wrote bead_on_parabola.svg and bead_on_parabola_path.svg\n");
+    exit_code = 0;
+done:
+    for (int k = 0; k < N_METHODS; k++)
+        record_free(&recs[k]);
+    return exit_code;
+}
