@@ -565,6 +565,7 @@ int main(int argc, char **argv)
 
     /* The table: ten intervals, each run's largest |c| and distance in the
      * interval ending at t (the instantaneous values wobble with the bead). */
+    printf("largest |c| (m^2) and distance (m) over each interval ending at t; x at t:\n");
     printf("%8s %9s", "t (s)", "x (m)");
     for (int k = 0; k < N_METHODS; k++)
         printf("   %-10s %-10s", k == 0 ? "|c| no fb" : "|c| fb", k == 0 ? "dist no fb" : "dist fb");
