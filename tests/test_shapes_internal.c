@@ -768,9 +768,8 @@ static void poly33(double x, double y, double out[6])
         }
 }
 
-/* Samples a function f(x, y, out[6]) on a grid, keeping only the terms of
- * degree < maxdeg in each variable (via the polynomial itself: callers pass
- * grids small enough that only the degree they reproduce matters). */
+/* A height-field description of nx x ny samples of f (value in out[0]) on a
+ * fixed grid; the caller frees the returned samples. */
 typedef void (*field_fn)(double x, double y, double out[6]);
 
 static double *sample_grid(cdyn_heightfield_desc *d, size_t nx, size_t ny, field_fn f,
@@ -906,7 +905,8 @@ static void test_heightfield_reproduction(void **state)
     assert_true(order > 3.5);
 }
 
-static void random_field(double x, double y, double out[6])
+/* Zero heights, for grids whose samples the caller then fills itself. */
+static void zero_field(double x, double y, double out[6])
 {
     (void)x;
     (void)y;
@@ -920,7 +920,7 @@ static void test_heightfield_smoothness(void **state)
     cdyn_allocator a = cdyn__allocator_default();
     cdyn_heightfield_desc d;
     for (int mode = 1; mode <= 2; mode++) {
-        double *smp = sample_grid(&d, 8, 7, random_field, (cdyn_heightfield_interpolation)mode);
+        double *smp = sample_grid(&d, 8, 7, zero_field, (cdyn_heightfield_interpolation)mode);
         for (size_t i = 0; i < 56; i++)
             smp[i] = uniform(&g, -1.0, 1.0);
         cdyn__heightfield h;
@@ -1048,7 +1048,7 @@ static cdyn_surface_desc surface_desc(cdyn_surface_kind kind, cdyn_heightfield_d
         break;
     case CDYN_SURFACE_HEIGHTFIELD: {
         free(g_hf_samples);
-        g_hf_samples = sample_grid(hd, 9, 8, random_field, CDYN_HEIGHTFIELD_BICUBIC);
+        g_hf_samples = sample_grid(hd, 9, 8, zero_field, CDYN_HEIGHTFIELD_BICUBIC);
         rng g = {31337};
         for (size_t i = 0; i < 72; i++)
             g_hf_samples[i] = uniform(&g, -0.5, 0.5);
