@@ -12,16 +12,17 @@
 
 size_t cdyn__integrator_stage_count(cdyn_integrator integrator)
 {
+    /* Accelerations may be computed in place of the force accumulator. */
     switch (integrator) {
     case CDYN_INTEGRATOR_EXPLICIT_EULER:
     case CDYN_INTEGRATOR_SYMPLECTIC_EULER:
-        return 1; /* a */
+        return 0;
     case CDYN_INTEGRATOR_VELOCITY_VERLET:
-        return 2; /* a, half-step velocity */
+        return 1; /* half-step velocity */
     case CDYN_INTEGRATOR_RK4:
-        return 3; /* stage x, stage v, a */
+        return 2; /* stage x, stage v */
     case CDYN_INTEGRATOR_RK45:
-        return 18; /* 7 stage velocities, 7 accelerations, working and candidate state */
+        return 16; /* 7 stage velocities, 7 accelerations, candidate state */
     }
     return 0;
 }
@@ -37,7 +38,7 @@ cdyn_status cdyn__workspace_ensure(cdyn_system *sys)
 {
     cdyn__workspace *ws = &sys->ws;
     size_t len = (size_t)sys->particles.capacity * (size_t)sys->dim;
-    size_t n_arrays = 3 + cdyn__integrator_stage_count(sys->integrator);
+    size_t n_arrays = 1 + cdyn__integrator_stage_count(sys->integrator);
     if (ws->block && ws->cap_len >= len && ws->n_arrays >= n_arrays)
         return CDYN_OK;
     if (len == 0)
@@ -56,17 +57,15 @@ cdyn_status cdyn__workspace_ensure(cdyn_system *sys)
     ws->n_arrays = n_arrays;
     ws->cap_len = len;
     ws->f = block;
-    ws->x_new = block + len;
-    ws->v_new = block + 2 * len;
-    for (size_t i = 0; i + 3 < n_arrays && i < sizeof ws->stage / sizeof ws->stage[0]; i++)
-        ws->stage[i] = block + (3 + i) * len;
+    for (size_t i = 0; i + 1 < n_arrays && i < sizeof ws->stage / sizeof ws->stage[0]; i++)
+        ws->stage[i] = block + (1 + i) * len;
     return CDYN_OK;
 }
 
 cdyn_status cdyn__step_explicit_euler(cdyn_system *sys, double dt)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    double *a = sys->ws.stage[0], *xn = sys->ws.x_new, *vn = sys->ws.v_new;
+    double *a = sys->ws.f, *xn = sys->x_new, *vn = sys->v_new;
     cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
     if (st)
         return st;
@@ -80,7 +79,7 @@ cdyn_status cdyn__step_explicit_euler(cdyn_system *sys, double dt)
 cdyn_status cdyn__step_symplectic_euler(cdyn_system *sys, double dt)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    double *a = sys->ws.stage[0], *xn = sys->ws.x_new, *vn = sys->ws.v_new;
+    double *a = sys->ws.f, *xn = sys->x_new, *vn = sys->v_new;
     cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
     if (st)
         return st;
@@ -97,8 +96,8 @@ cdyn_status cdyn__step_symplectic_euler(cdyn_system *sys, double dt)
 cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    double *a = sys->ws.stage[0], *vh = sys->ws.stage[1];
-    double *xn = sys->ws.x_new, *vn = sys->ws.v_new;
+    double *a = sys->ws.f, *vh = sys->ws.stage[0];
+    double *xn = sys->x_new, *vn = sys->v_new;
     double h2 = 0.5 * dt, t1 = sys->time + dt;
     cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
     if (st)
@@ -159,12 +158,14 @@ cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
     sys->in_step = false;
     if (st)
         return st;
-    if (!cdyn__all_finite(sys->ws.x_new, n) || !cdyn__all_finite(sys->ws.v_new, n))
+    if (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n))
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,
                           "step: non-finite state at t = %g with dt = %g; state kept", sys->time,
                           dt);
-    memcpy(sys->x, sys->ws.x_new, n * sizeof(double));
-    memcpy(sys->v, sys->ws.v_new, n * sizeof(double));
+    double *tmp = sys->x;
+    sys->x = sys->x_new, sys->x_new = tmp;
+    tmp = sys->v;
+    sys->v = sys->v_new, sys->v_new = tmp;
     sys->time += dt;
     return CDYN_OK;
 }

@@ -11,8 +11,8 @@ cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     const double *x = sys->x, *v = sys->v;
-    double *xs = sys->ws.stage[0], *vs = sys->ws.stage[1], *a = sys->ws.stage[2];
-    double *xn = sys->ws.x_new, *vn = sys->ws.v_new;
+    double *xs = sys->ws.stage[0], *vs = sys->ws.stage[1], *a = sys->ws.f;
+    double *xn = sys->x_new, *vn = sys->v_new;
     double t = sys->time, h2 = 0.5 * dt, h3 = dt / 3.0, h6 = dt / 6.0;
     cdyn_status st;
 
@@ -79,7 +79,7 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt)
         kv[k] = s[7 + k];
     }
     double *xc = s[14], *vc = s[15];
-    double *xw = sys->ws.x_new, *vw = sys->ws.v_new;
+    double *xw = sys->x_new, *vw = sys->v_new;
     memcpy(xw, sys->x, n * sizeof *xw);
     memcpy(vw, sys->v, n * sizeof *vw);
 

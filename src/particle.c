@@ -26,11 +26,12 @@ cdyn_status cdyn__particles_reserve(cdyn_system *sys)
     if (sys->particles.capacity >= UINT32_MAX - 1u)
         return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "particle_add: too many particles");
     size_t pd = (size_t)sys->dim * sizeof(double);
-    void **arrays[] = {(void **)&sys->x, (void **)&sys->v, (void **)&sys->mass,
-                       (void **)&sys->inv_mass, (void **)&sys->fixed};
-    size_t sizes[] = {pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t)};
+    void **arrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
+                       (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
+                       (void **)&sys->fixed};
+    size_t sizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t)};
     uint32_t cap = cdyn__grown_capacity(sys->particles.capacity, sys->particles.capacity + 1u);
-    cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, 5, arrays, sizes);
+    cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, 7, arrays, sizes);
     if (st)
         return cdyn__fail(sys, st, "particle_add: out of memory growing to %u particles", cap);
     return CDYN_OK;

@@ -18,9 +18,8 @@ typedef struct cdyn__workspace {
     double *block;
     size_t n_arrays;
     size_t cap_len;
-    double *f;            /* force accumulator of the current evaluation */
-    double *x_new, *v_new; /* the state being built; swapped in on success */
-    double *stage[24];    /* integrator-specific */
+    double *f;         /* force accumulator of the current evaluation */
+    double *stage[20]; /* integrator-specific */
 } cdyn__workspace;
 
 struct cdyn_system {
@@ -38,6 +37,7 @@ struct cdyn_system {
     /* particles: per-slot arrays, x and v hold dim doubles per slot */
     cdyn__slots particles;
     double *x, *v;
+    double *x_new, *v_new;   /* the state a step builds; swapped with x, v on success */
     double *mass, *inv_mass; /* inv_mass is 0 for fixed and removed slots */
     uint8_t *fixed;
 

@@ -415,6 +415,36 @@ static void test_solver_stats_and_settings(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* Residuals are lengths: a rod 1e-3 too long reports (l^2 - L^2) / (2 l),
+ * fixed end or not; a pin 0.02 off reports 0.02. */
+static void test_residuals_are_lengths(void **state)
+{
+    (void)state;
+    for (int fixed = 0; fixed < 2; fixed++) {
+        cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
+        cdyn_particle a, b;
+        cdyn_particle_add(sys, 1, (double[]){0, 0}, NULL, &a);
+        cdyn_particle_set_fixed(sys, a, fixed);
+        cdyn_particle_add(sys, 1, (double[]){0, 1.001}, (double[]){0, 0.5}, &b);
+        cdyn_constraint c;
+        cdyn_constraint_add_distance(sys, a, b, 1.0, &c);
+        double pos, vel;
+        assert_int_equal(cdyn_system_get_constraint_residuals(sys, &pos, &vel), CDYN_OK);
+        assert_near(pos, (1.001 * 1.001 - 1.0) / (2 * 1.001), 1e-15);
+        assert_near(vel, 0.5, 1e-15);
+        cdyn_system_destroy(sys);
+    }
+    cdyn_system *sys = make(3, CDYN_INTEGRATOR_RK4);
+    cdyn_particle p;
+    cdyn_particle_add(sys, 1, (double[]){1, 2, 3.02}, NULL, &p);
+    cdyn_constraint pin;
+    cdyn_constraint_add_pin(sys, p, (double[]){1, 2, 3}, &pin);
+    double pos;
+    assert_int_equal(cdyn_system_get_constraint_residuals(sys, &pos, NULL), CDYN_OK);
+    assert_near(pos, 0.02, 1e-15);
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_compliance_is_a_spring),
         cmocka_unit_test(test_user_constraint_matches_builtin),
         cmocka_unit_test(test_solver_stats_and_settings),
+        cmocka_unit_test(test_residuals_are_lengths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

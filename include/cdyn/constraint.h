@@ -2,12 +2,14 @@
  *
  * Every force evaluation solves (design.md section 3)
  *
- *     (G W G^T + C) lambda = -G' v - G W F - ks g - kd g'
+ *     (G W G^T) lambda = -G' v - G W F - ks g - kd g'
  *
  * for the multipliers lambda (one per constraint row), with G = dg/dx the
- * Jacobian, W the inverse masses, F the applied forces and C the
- * compliances, then adds the constraint force G^T lambda to F. The forces
- * do no work on motions that keep g' = 0. ks, kd feed drift back (Baumgarte).
+ * Jacobian, W the inverse masses and F the applied forces, then adds the
+ * constraint force G^T lambda to F. The forces do no work on motions that
+ * keep g' = 0. ks, kd feed drift back (Baumgarte). Compliant rows
+ * (cdyn_constraint_set_compliance) replace the feedback terms by an
+ * implicit spring over the step, adding alpha / dt^2 to their diagonal.
  *
  * The built-in constraints use the quadratic forms of seeds 003 and 004
  * (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
@@ -153,7 +155,10 @@ CDYN_API cdyn_status cdyn_constraint_get_enabled(const cdyn_system *sys, cdyn_co
  *  spring of energy g^2 / (2 alpha), treated implicitly over the step dt:
  *  it solves (G W G^T + alpha / dt^2) lambda = -G'v - G W F - g / dt^2
  *  - g' / dt, which tends to the rigid constraint as alpha -> 0 and to the
- *  force -g / alpha for large alpha. @since 0.1 */
+ *  force -g / alpha for large alpha. dt is the dt passed to the step in
+ *  progress (with RK45 the outer dt, not the internal step);
+ *  cdyn_system_evaluate uses the last step's dt, or 1e-3 s before the first
+ *  step. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint c,
                                                     double compliance);
 
@@ -204,9 +209,11 @@ CDYN_API cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *acceleration
                                           size_t capacity);
 
 /** The worst constraint residuals at the committed state, over every
- *  enabled row: |g| / |G_row| (a distance, m, for rods and pins) and
- *  |G v| / |G_row| (a speed, m/s). Calls user callbacks. Either pointer may
- *  be NULL. @since 0.1 */
+ *  enabled row: |g| / b and |G v| / b, with b the largest norm of the row's
+ *  blocks (one block per particle). For rods and anchors that is the length
+ *  error (m, to first order) and the rate of change of length (m/s); for
+ *  pins the distance from the point; for planes the distance from the
+ *  plane. Calls user callbacks. Either pointer may be NULL. @since 0.1 */
 CDYN_API cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
                                                           double *velocity);
 

@@ -107,6 +107,7 @@ CDYN_API cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_
  *  integrator. On any error the state (positions, velocities, time) is
  *  exactly as before the call. Returns CDYN_ERR_DIVERGED when the step gave
  *  a non-finite state, CDYN_ERR_CALLBACK when a callback failed,
+ *  CDYN_ERR_SINGULAR when constraints conflict (the message names one),
  *  CDYN_ERR_NO_MEMORY when scratch space for a changed shape could not be
  *  allocated, CDYN_ERR_NOT_CONVERGED when RK45 needed more than 10^6
  *  internal steps or a step below round-off, CDYN_ERR_BUSY from a callback.

@@ -43,11 +43,6 @@ cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uin
     return CDYN_OK;
 }
 
-uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint32_t j)
-{
-    return c->particles ? c->particles[j] : c->particle[j];
-}
-
 void cdyn__constraints_touch(cdyn_system *sys)
 {
     if (sys->cons)
@@ -56,8 +51,8 @@ void cdyn__constraints_touch(cdyn_system *sys)
 
 static void free_one(cdyn_system *sys, cdyn__constraint *c)
 {
-    if (c->particles)
-        cdyn__free_array(&sys->alloc, c->particles, c->n_particles, sizeof *c->particles);
+    if (c->n_particles > 2)
+        cdyn__free_array(&sys->alloc, c->u.particles, c->n_particles, sizeof *c->u.particles);
     memset(c, 0, sizeof *c);
 }
 
@@ -121,10 +116,11 @@ static cdyn_status insert(cdyn_system *sys, const cdyn__constraint *proto, const
     uint32_t i = cdyn__slots_take(&k->slots);
     k->c[i] = *proto;
     k->c[i].enabled = 1;
-    k->c[i].particles = owned;
-    if (!owned)
+    if (owned)
+        k->c[i].u.particles = owned;
+    else
         for (uint32_t j = 0; j < proto->n_particles; j++)
-            k->c[i].particle[j] = slots[j];
+            k->c[i].u.particle[j] = slots[j];
     k->dirty = true;
     *out = cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt, k->slots.generation[i], i);
     return CDYN_OK;
@@ -159,7 +155,7 @@ cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particle a, cdyn
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
                           what, length);
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_DISTANCE, .n_particles = 2, .n_rows = 1,
-                          .p = {length}};
+                          .d.p = {length}};
     return insert(sys, &c, s, out, what);
 }
 
@@ -178,8 +174,8 @@ cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p, const 
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
                           what, length);
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_ANCHOR, .n_particles = 1, .n_rows = 1};
-    memcpy(c.p, anchor, (size_t)sys->dim * sizeof(double));
-    c.p[3] = length;
+    memcpy(c.d.p, anchor, (size_t)sys->dim * sizeof(double));
+    c.d.p[3] = length;
     return insert(sys, &c, s, out, what);
 }
 
@@ -195,8 +191,8 @@ cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p, const dou
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: point must be %d finite values",
                           what, sys->dim);
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PIN, .n_particles = 1,
-                          .n_rows = (uint32_t)sys->dim};
-    memcpy(c.p, point, (size_t)sys->dim * sizeof(double));
+                          .n_rows = (uint16_t)sys->dim};
+    memcpy(c.d.p, point, (size_t)sys->dim * sizeof(double));
     return insert(sys, &c, s, out, what);
 }
 
@@ -219,8 +215,8 @@ cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const d
                           "finite", what, sys->dim);
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PLANE, .n_particles = 1, .n_rows = 1};
     for (int k = 0; k < sys->dim; k++)
-        c.p[k] = normal[k] / len;
-    c.p[3] = offset / len;
+        c.d.p[k] = normal[k] / len;
+    c.d.p[3] = offset / len;
     return insert(sys, &c, s, out, what);
 }
 
@@ -240,8 +236,9 @@ cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_particle *part
     uint32_t s[CDYN__CONSTRAINT_MAX_PARTICLES];
     if ((st = resolve_particles(sys, particles, n_particles, s, what)))
         return st;
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_USER, .n_particles = (uint32_t)n_particles,
-                          .n_rows = (uint32_t)n_rows, .fn = fn, .user = user};
+    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_USER, .n_particles = (uint16_t)n_particles,
+                          .n_rows = (uint16_t)n_rows,
+                          .d.cb = {.fn.user = fn, .user = user}};
     return insert(sys, &c, s, out, what);
 }
 
@@ -256,7 +253,7 @@ cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p, cdyn
     if (!fn)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL function", what);
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_IMPLICIT, .n_particles = 1, .n_rows = 1,
-                          .ifn = fn, .user = user};
+                          .d.cb = {.fn.implicit = fn, .user = user}};
     return insert(sys, &c, s, out, what);
 }
 

@@ -16,25 +16,35 @@
 #define CDYN__CONSTRAINT_MAX_PARTICLES 64
 
 typedef struct cdyn__constraint {
-    uint8_t kind;     /* cdyn_constraint_kind */
+    uint8_t kind;    /* cdyn_constraint_kind */
     uint8_t enabled;
-    uint32_t n_particles;
-    uint32_t n_rows;
-    uint32_t particle[2]; /* slots of built-in kinds */
-    uint32_t *particles;  /* slots of a user constraint (owned, n_particles) */
-    double p[4];          /* distance: L; anchor: b, L; pin: point; plane: n, c */
+    uint16_t n_particles;
+    uint16_t n_rows;
+    union {
+        uint32_t particle[2]; /* slots of built-in kinds */
+        uint32_t *particles;  /* slots of a user constraint (owned, n_particles > 2) */
+    } u;
     double compliance;
-    cdyn_constraint_fn fn;
-    cdyn_implicit_fn ifn;
-    void *user;
+    union {
+        double p[4]; /* distance: L; anchor: b, L; pin: point; plane: n, c */
+        struct {     /* user and implicit kinds */
+            union {
+                cdyn_constraint_fn user;
+                cdyn_implicit_fn implicit;
+            } fn;
+            void *user;
+        } cb;
+    } d;
     /* set by the topology pass */
     uint32_t row; /* first row */
     uint32_t blk; /* first Jacobian block: block (r, j) is blk + r * n_particles + j */
 } cdyn__constraint;
 
-/* One term of A = G W G^T: A.val[pos] += w(particle) * J[bi] . J[bj]. */
+/* An off-diagonal term of A = G W G^T, for two blocks on one particle:
+ * A.val[pos] += w(particle of bi) * J[bi] . J[bj]. Diagonal entries are
+ * formed row by row. */
 typedef struct cdyn__aterm {
-    uint32_t pos, bi, bj, particle;
+    uint32_t pos, bi, bj;
 } cdyn__aterm;
 
 typedef struct cdyn__constraints {
@@ -49,20 +59,20 @@ typedef struct cdyn__constraints {
 
     /* topology, rebuilt when dirty: rows of the enabled constraints */
     bool dirty;
-    uint32_t n_active, cap_active;
+    uint32_t n_active;
     uint32_t *active;      /* slots of enabled constraints, ascending */
-    uint32_t n_rows, cap_rows;
-    uint32_t *row_owner;   /* row -> constraint slot */
-    uint32_t n_blocks, cap_blocks;
+    uint32_t n_rows;
+    uint32_t n_blocks;
     uint32_t *blk_particle; /* block -> particle slot */
     double *jac;           /* n_blocks * dim */
-    size_t n_terms, cap_terms;
+    size_t n_terms;
     cdyn__aterm *terms;
     cdyn__symmat a;
     cdyn__ldlt ldlt;
     cdyn__cg cg;
-    double *g, *gdot, *bias, *rhs, *lambda, *diag; /* per row */
-    double *res_g, *res_bias, *res_jac; /* residual queries, apart from the solve's */
+    double *g, *rhs, *lambda, *diag; /* per row */
+    size_t scratch_len;
+    double *scratch;       /* one constraint's g, G'v and blocks, for residuals and callbacks */
     double *gather;        /* 2 * MAX_PARTICLES * 3: user callback x and v */
     bool has_compliance;
     bool evaluated;        /* lambda holds a solve of the current topology */
@@ -98,7 +108,13 @@ cdyn_status cdyn__constraint_eval(cdyn_system *sys, cdyn__constraint *c, const d
                                   const double *v, double *g, double *jac, double *bias);
 
 /* Slot of particle j of constraint c. */
-uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint32_t j);
+static inline uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint32_t j)
+{
+    return c->n_particles > 2 ? c->u.particles[j] : c->u.particle[j];
+}
+
+/* The constraint slot that owns @p row of the current topology. */
+uint32_t cdyn__constraints_row_owner(const cdyn__constraints *k, uint32_t row);
 
 /* Resolves a constraint handle, recording the message on failure. */
 cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot);

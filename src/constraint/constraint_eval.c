@@ -26,7 +26,7 @@ static cdyn_status eval_user(cdyn_system *sys, cdyn__constraint *c, const double
         memcpy(gx + j * d, x + s * d, d * sizeof *gx);
         memcpy(gv + j * d, v + s * d, d * sizeof *gv);
     }
-    int rc = c->fn(gx, gv, np, sys->dim, c->n_rows, g, jac, bias, c->user);
+    int rc = c->d.cb.fn.user(gx, gv, np, sys->dim, c->n_rows, g, jac, bias, c->d.cb.user);
     if (rc != 0)
         return cdyn__fail(sys, CDYN_ERR_CALLBACK, "constraint callback returned %d", rc);
     if (!cdyn__all_finite(g, c->n_rows) || !cdyn__all_finite(bias, c->n_rows) ||
@@ -39,10 +39,10 @@ static cdyn_status eval_implicit(cdyn_system *sys, cdyn__constraint *c, const do
                                  const double *v, double *g, double *jac, double *bias)
 {
     int dim = sys->dim;
-    const double *xp = x + (size_t)c->particle[0] * (size_t)dim;
-    const double *vp = v + (size_t)c->particle[0] * (size_t)dim;
+    const double *xp = x + (size_t)c->u.particle[0] * (size_t)dim;
+    const double *vp = v + (size_t)c->u.particle[0] * (size_t)dim;
     double hess[9];
-    int rc = c->ifn(xp, dim, g, jac, hess, c->user);
+    int rc = c->d.cb.fn.implicit(xp, dim, g, jac, hess, c->d.cb.user);
     if (rc != 0)
         return cdyn__fail(sys, CDYN_ERR_CALLBACK, "implicit constraint callback returned %d", rc);
     double q = 0;
@@ -63,8 +63,8 @@ cdyn_status cdyn__constraint_eval(cdyn_system *sys, cdyn__constraint *c, const d
     size_t d = (size_t)dim;
     switch ((cdyn_constraint_kind)c->kind) {
     case CDYN_CONSTRAINT_DISTANCE: {
-        const double *xa = x + c->particle[0] * d, *xb = x + c->particle[1] * d;
-        const double *va = v + c->particle[0] * d, *vb = v + c->particle[1] * d;
+        const double *xa = x + c->u.particle[0] * d, *xb = x + c->u.particle[1] * d;
+        const double *va = v + c->u.particle[0] * d, *vb = v + c->u.particle[1] * d;
         double dd[3], dv[3];
         for (int k = 0; k < dim; k++) {
             dd[k] = xb[k] - xa[k];
@@ -72,23 +72,23 @@ cdyn_status cdyn__constraint_eval(cdyn_system *sys, cdyn__constraint *c, const d
             jac[k] = -dd[k];
             jac[d + (size_t)k] = dd[k];
         }
-        g[0] = 0.5 * (dot(dd, dd, dim) - c->p[0] * c->p[0]);
+        g[0] = 0.5 * (dot(dd, dd, dim) - c->d.p[0] * c->d.p[0]);
         bias[0] = dot(dv, dv, dim);
         return CDYN_OK;
     }
     case CDYN_CONSTRAINT_ANCHOR: {
-        const double *xp = x + c->particle[0] * d, *vp = v + c->particle[0] * d;
+        const double *xp = x + c->u.particle[0] * d, *vp = v + c->u.particle[0] * d;
         double dd[3];
         for (int k = 0; k < dim; k++)
-            jac[k] = dd[k] = xp[k] - c->p[k];
-        g[0] = 0.5 * (dot(dd, dd, dim) - c->p[3] * c->p[3]);
+            jac[k] = dd[k] = xp[k] - c->d.p[k];
+        g[0] = 0.5 * (dot(dd, dd, dim) - c->d.p[3] * c->d.p[3]);
         bias[0] = dot(vp, vp, dim);
         return CDYN_OK;
     }
     case CDYN_CONSTRAINT_PIN: {
-        const double *xp = x + c->particle[0] * d;
+        const double *xp = x + c->u.particle[0] * d;
         for (size_t r = 0; r < d; r++) {
-            g[r] = xp[r] - c->p[r];
+            g[r] = xp[r] - c->d.p[r];
             bias[r] = 0;
             for (size_t k = 0; k < d; k++)
                 jac[r * d + k] = r == k ? 1.0 : 0.0;
@@ -96,9 +96,9 @@ cdyn_status cdyn__constraint_eval(cdyn_system *sys, cdyn__constraint *c, const d
         return CDYN_OK;
     }
     case CDYN_CONSTRAINT_PLANE: {
-        const double *xp = x + c->particle[0] * d;
-        memcpy(jac, c->p, d * sizeof *jac);
-        g[0] = dot(c->p, xp, dim) - c->p[3];
+        const double *xp = x + c->u.particle[0] * d;
+        memcpy(jac, c->d.p, d * sizeof *jac);
+        g[0] = dot(c->d.p, xp, dim) - c->d.p[3];
         bias[0] = 0;
         return CDYN_OK;
     }

@@ -140,7 +140,7 @@ cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t
         return st;
     /* The acceleration lands in the candidate-state buffer, which no one
      * reads between steps. */
-    double *a = sys->ws.x_new;
+    double *a = sys->x_new;
     sys->in_step = true;
     st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
     sys->in_step = false;
@@ -162,25 +162,29 @@ cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *posit
     size_t d = (size_t)sys->dim;
     for (uint32_t a = 0; k && a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
-        double *jac = k->res_jac + (size_t)c->blk * d;
+        /* Evaluated into scratch: the solve's arrays keep the last evaluation. */
+        double *g = k->scratch, *bias = g + c->n_rows, *jac = bias + c->n_rows;
         sys->in_step = true;
-        st = cdyn__constraint_eval(sys, c, sys->x, sys->v, k->res_g + c->row, jac,
-                                   k->res_bias + c->row);
+        st = cdyn__constraint_eval(sys, c, sys->x, sys->v, g, jac, bias);
         sys->in_step = false;
         if (st)
             return st;
         for (uint32_t r = 0; r < c->n_rows; r++) {
-            double norm2 = 0, gd = 0;
+            /* Scaled by the largest block of the row, so that a rod's
+             * residual is its length error whether or not an end is fixed. */
+            double block2 = 0, gd = 0;
             for (uint32_t j = 0; j < c->n_particles; j++) {
                 const double *jb = jac + ((size_t)r * c->n_particles + j) * d;
                 const double *vp = sys->v + cdyn__constraint_particle(c, j) * d;
+                double b2 = 0;
                 for (size_t q = 0; q < d; q++) {
-                    norm2 += jb[q] * jb[q];
+                    b2 += jb[q] * jb[q];
                     gd += jb[q] * vp[q];
                 }
+                block2 = fmax(block2, b2);
             }
-            double scale = norm2 > 0 ? 1.0 / sqrt(norm2) : 1.0;
-            worst_p = fmax(worst_p, fabs(k->res_g[c->row + r]) * scale);
+            double scale = block2 > 0 ? 1.0 / sqrt(block2) : 1.0;
+            worst_p = fmax(worst_p, fabs(g[r]) * scale);
             worst_v = fmax(worst_v, fabs(gd) * scale);
         }
     }

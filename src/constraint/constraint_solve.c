@@ -1,9 +1,13 @@
 /* The multiplier solve of one force evaluation (design.md sections 3-4):
  * evaluate g, G and G'v; assemble A = G W G^T and the right-hand side;
- * solve; add G^T lambda to the forces. Allocates nothing. */
+ * solve; add G^T lambda to the forces. Allocates nothing.
+ *
+ * Rods and anchors, the bulk of large systems, go through fused kernels
+ * specialised on the dimension; other kinds through their evaluator. */
 #include <math.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "constraint/constraint.h"
 #include "system.h"
 
@@ -13,73 +17,168 @@
 /* Pivots below this fraction of their diagonal mark a row as redundant. */
 #define REDUNDANT_PIVOT 1e-10
 
-static double dot(const double *a, const double *b, size_t d)
+/* Right-hand side of one row, rigid (feedback) or compliant (implicit spring). */
+typedef struct rhs_coef {
+    double ks, kd;        /* rigid rows */
+    double soft_g, soft_gd; /* compliant rows: 1/dt^2, 1/dt */
+} rhs_coef;
+
+static CDYN__ALWAYS_INLINE double row_rhs(cdyn__constraints *k, const rhs_coef *rc, double alpha, uint32_t row,
+                             double g, double gd, double bias, double gwf)
 {
-    double s = 0;
-    for (size_t k = 0; k < d; k++)
-        s += a[k] * b[k];
-    return s;
+    if (alpha > 0) {
+        k->diag[row] = alpha * rc->soft_g;
+        k->has_compliance = true;
+        return -bias - gwf - rc->soft_g * g - rc->soft_gd * gd;
+    }
+    k->diag[row] = 0;
+    return -bias - gwf - rc->ks * g - rc->kd * gd;
 }
 
-/* Evaluates every active constraint and forms g', the right-hand side and
- * the compliance diagonal, row by row. */
-static cdyn_status rows_and_rhs(cdyn_system *sys, const double *x, const double *v,
-                                const double *f)
+/* Rod between two particles: g = (|d|^2 - L^2)/2, G = (-d, d), G'v = |d'|^2. */
+static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constraint *c, const rhs_coef *rc,
+                           const double *x, const double *v, const double *f, const double *w,
+                           size_t D)
+{
+    uint32_t ia = c->u.particle[0], ib = c->u.particle[1];
+    const double *xa = x + ia * D, *xb = x + ib * D, *va = v + ia * D, *vb = v + ib * D;
+    const double *fa = f + ia * D, *fb = f + ib * D;
+    double wa = w[ia], wb = w[ib];
+    double *ja = k->jac + (size_t)c->blk * D;
+    double d2 = 0, dv2 = 0, gd = 0, gwf = 0;
+    for (size_t q = 0; q < D; q++) {
+        double dq = xb[q] - xa[q], vq = vb[q] - va[q];
+        ja[q] = -dq;
+        ja[D + q] = dq;
+        d2 += dq * dq;
+        dv2 += vq * vq;
+        gd += dq * vq;
+        gwf += dq * (wb * fb[q] - wa * fa[q]);
+    }
+    uint32_t r = c->row;
+    double g = 0.5 * (d2 - c->d.p[0] * c->d.p[0]);
+    k->g[r] = g;
+    k->a.val[k->a.colptr[r]] = (wa + wb) * d2;
+    k->rhs[r] = row_rhs(k, rc, c->compliance, r, g, gd, dv2, gwf);
+}
+
+/* Rod to a fixed point b: g = (|x - b|^2 - L^2)/2, G = x - b, G'v = |v|^2. */
+static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__constraint *c, const rhs_coef *rc,
+                              const double *x, const double *v, const double *f, const double *w,
+                              size_t D)
+{
+    uint32_t ip = c->u.particle[0];
+    const double *xp = x + ip * D, *vp = v + ip * D, *fp = f + ip * D;
+    double wp = w[ip];
+    double *jp = k->jac + (size_t)c->blk * D;
+    double d2 = 0, v2 = 0, gd = 0, gwf = 0;
+    for (size_t q = 0; q < D; q++) {
+        double dq = xp[q] - c->d.p[q];
+        jp[q] = dq;
+        d2 += dq * dq;
+        v2 += vp[q] * vp[q];
+        gd += dq * vp[q];
+        gwf += dq * wp * fp[q];
+    }
+    uint32_t r = c->row;
+    double g = 0.5 * (d2 - c->d.p[3] * c->d.p[3]);
+    k->g[r] = g;
+    k->a.val[k->a.colptr[r]] = wp * d2;
+    k->rhs[r] = row_rhs(k, rc, c->compliance, r, g, gd, v2, gwf);
+}
+
+/* Any kind, through its evaluator: G'v lands in the scratch buffer. */
+static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const rhs_coef *rc,
+                                const double *x, const double *v, const double *f)
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
     const double *w = sys->inv_mass;
+    double *jac = k->jac + (size_t)c->blk * d, *bias = k->scratch;
+    cdyn_status st = cdyn__constraint_eval(sys, c, x, v, k->g + c->row, jac, bias);
+    if (st)
+        return st;
+    uint32_t np = c->n_particles;
+    for (uint32_t r = 0; r < c->n_rows; r++) {
+        double gd = 0, gwf = 0, diag = 0;
+        for (uint32_t j = 0; j < np; j++) {
+            const double *jb = jac + ((size_t)r * np + j) * d;
+            uint32_t s = cdyn__constraint_particle(c, j);
+            const double *vp = v + s * d, *fp = f + s * d;
+            for (size_t q = 0; q < d; q++) {
+                gd += jb[q] * vp[q];
+                gwf += w[s] * jb[q] * fp[q];
+                diag += w[s] * jb[q] * jb[q];
+            }
+        }
+        uint32_t row = c->row + r;
+        k->a.val[k->a.colptr[row]] = diag;
+        k->rhs[row] = row_rhs(k, rc, c->compliance, row, k->g[row], gd, bias[r], gwf);
+    }
+    return CDYN_OK;
+}
+
+static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v, const double *f)
+{
+    cdyn__constraints *k = sys->cons;
+    const double *w = sys->inv_mass;
     double h = sys->step_dt > 0 ? sys->step_dt : 1e-3;
-    double soft_g = 1.0 / (h * h), soft_gd = 1.0 / h;
+    const rhs_coef rc = {k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
     k->has_compliance = false;
+    memset(k->a.val, 0, (size_t)k->a.nnz * sizeof *k->a.val);
+    const size_t D = (size_t)sys->dim;
     for (uint32_t a = 0; a < k->n_active; a++) {
-        cdyn__constraint *c = &k->c[k->active[a]];
-        double *jac = k->jac + (size_t)c->blk * d;
-        cdyn_status st = cdyn__constraint_eval(sys, c, x, v, k->g + c->row, jac, k->bias + c->row);
-        if (st)
-            return st;
-        uint32_t np = c->n_particles;
-        double alpha = c->compliance;
-        if (alpha > 0)
-            k->has_compliance = true;
-        for (uint32_t r = 0; r < c->n_rows; r++) {
-            double gd = 0, gwf = 0;
-            for (uint32_t j = 0; j < np; j++) {
-                const double *jb = jac + ((size_t)r * np + j) * d;
-                size_t s = cdyn__constraint_particle(c, j) * d;
-                gd += dot(jb, v + s, d);
-                gwf += w[s / d] * dot(jb, f + s, d);
-            }
-            uint32_t row = c->row + r;
-            k->gdot[row] = gd;
-            if (alpha > 0) {
-                k->rhs[row] = -k->bias[row] - gwf - soft_g * k->g[row] - soft_gd * gd;
-                k->diag[row] = alpha * soft_g;
-            } else {
-                k->rhs[row] = -k->bias[row] - gwf - k->ks * k->g[row] - k->kd * gd;
-                k->diag[row] = 0;
-            }
+        const cdyn__constraint *c = &k->c[k->active[a]];
+        switch (c->kind) {
+        case CDYN_CONSTRAINT_DISTANCE:
+            if (D == 2)
+                rod_row(k, c, &rc, x, v, f, w, 2);
+            else
+                rod_row(k, c, &rc, x, v, f, w, 3);
+            break;
+        case CDYN_CONSTRAINT_ANCHOR:
+            if (D == 2)
+                anchor_row(k, c, &rc, x, v, f, w, 2);
+            else
+                anchor_row(k, c, &rc, x, v, f, w, 3);
+            break;
+        default: {
+            cdyn_status st = generic_rows(sys, &k->c[k->active[a]], &rc, x, v, f);
+            if (st)
+                return st;
+        }
         }
     }
     return CDYN_OK;
 }
 
-static void assemble(cdyn_system *sys)
+/* Off-diagonal entries: pairs of blocks on one particle. */
+static void assemble_coupling(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
-    size_t d = (size_t)sys->dim;
+    const size_t d = (size_t)sys->dim;
     const double *w = sys->inv_mass, *jac = k->jac;
+    const uint32_t *bp = k->blk_particle;
     double *val = k->a.val;
-    memset(val, 0, (size_t)k->a.nnz * sizeof *val);
     const cdyn__aterm *t = k->terms;
-    for (size_t i = 0, n = k->n_terms; i < n; i++)
-        val[t[i].pos] += w[t[i].particle] * dot(jac + (size_t)t[i].bi * d, jac + (size_t)t[i].bj * d, d);
+    size_t n = k->n_terms;
+    if (d == 2) {
+        for (size_t i = 0; i < n; i++) {
+            const double *a = jac + 2 * (size_t)t[i].bi, *b = jac + 2 * (size_t)t[i].bj;
+            val[t[i].pos] += w[bp[t[i].bi]] * (a[0] * b[0] + a[1] * b[1]);
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            const double *a = jac + 3 * (size_t)t[i].bi, *b = jac + 3 * (size_t)t[i].bj;
+            val[t[i].pos] += w[bp[t[i].bi]] * (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
+        }
+    }
 }
 
 static cdyn_status conflict(cdyn_system *sys, uint32_t row, double rel)
 {
     cdyn__constraints *k = sys->cons;
-    uint32_t slot = k->row_owner[row];
+    uint32_t slot = cdyn__constraints_row_owner(k, row);
     unsigned long long h = cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt,
                                              k->slots.generation[slot], slot);
     return cdyn__fail(sys, CDYN_ERR_SINGULAR,
@@ -98,22 +197,19 @@ static cdyn_status solve_direct(cdyn_system *sys)
     k->stats.iterations = 0;
     k->stats.redundant_rows = k->ldlt.nredundant;
     k->stats.factor_nonzeros = k->ldlt.sym.lnz;
-    if (k->ldlt.nredundant) {
-        double rel;
-        uint32_t worst;
-        /* bias is free once the right-hand side is formed: use it as r. */
-        cdyn__symmat_residual(&k->a, diag, k->lambda, k->rhs, k->bias, &rel, &worst);
-        k->stats.residual = rel;
-        k->stats.redundant_solves++;
-        uint32_t slot = k->row_owner[k->ldlt.redundant[0]];
-        k->stats.last_redundant =
-            cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt, k->slots.generation[slot], slot);
-        if (!(rel <= CONFLICT_RESIDUAL))
-            return conflict(sys, worst, rel);
-    } else {
-        k->stats.residual = 0;
-    }
-    return CDYN_OK;
+    k->stats.residual = 0;
+    if (!k->ldlt.nredundant)
+        return CDYN_OK;
+    double rel;
+    uint32_t worst;
+    /* g is not needed once the right-hand side is formed: use it as r. */
+    cdyn__symmat_residual(&k->a, diag, k->lambda, k->rhs, k->g, &rel, &worst);
+    k->stats.residual = rel;
+    k->stats.redundant_solves++;
+    uint32_t slot = cdyn__constraints_row_owner(k, k->ldlt.redundant[0]);
+    k->stats.last_redundant =
+        cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt, k->slots.generation[slot], slot);
+    return rel <= CONFLICT_RESIDUAL ? CDYN_OK : conflict(sys, worst, rel);
 }
 
 static cdyn_status solve_cg(cdyn_system *sys)
@@ -128,6 +224,7 @@ static cdyn_status solve_cg(cdyn_system *sys)
     k->stats.iterations = rep.iterations;
     k->stats.residual = rep.relres;
     k->stats.redundant_rows = 0;
+    k->stats.factor_nonzeros = 0;
     if (st == CDYN_ERR_NOT_CONVERGED) {
         k->stats.cg_not_converged++;
         return CDYN_OK;
@@ -137,23 +234,47 @@ static cdyn_status solve_cg(cdyn_system *sys)
     return CDYN_OK;
 }
 
+/* f += lambda J for a rod: J = (-d, d). */
+static CDYN__ALWAYS_INLINE void rod_force(const cdyn__constraints *k, const cdyn__constraint *c,
+                                          double *f, size_t D)
+{
+    const double *jac = k->jac + (size_t)c->blk * D;
+    double lam = k->lambda[c->row];
+    double *fa = f + c->u.particle[0] * D, *fb = f + c->u.particle[1] * D;
+    for (size_t q = 0; q < D; q++) {
+        fa[q] += lam * jac[q];
+        fb[q] += lam * jac[D + q];
+    }
+}
+
+static void generic_force(const cdyn__constraints *k, const cdyn__constraint *c, double *f,
+                          size_t d)
+{
+    const double *jac = k->jac + (size_t)c->blk * d;
+    uint32_t np = c->n_particles;
+    for (uint32_t r = 0; r < c->n_rows; r++) {
+        double lam = k->lambda[c->row + r];
+        for (uint32_t j = 0; j < np; j++) {
+            const double *jb = jac + ((size_t)r * np + j) * d;
+            double *fp = f + cdyn__constraint_particle(c, j) * d;
+            for (size_t q = 0; q < d; q++)
+                fp[q] += lam * jb[q];
+        }
+    }
+}
+
 static void add_forces(cdyn_system *sys, double *f)
 {
     cdyn__constraints *k = sys->cons;
-    size_t d = (size_t)sys->dim;
+    const size_t d = (size_t)sys->dim;
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        const double *jac = k->jac + (size_t)c->blk * d;
-        uint32_t np = c->n_particles;
-        for (uint32_t r = 0; r < c->n_rows; r++) {
-            double lam = k->lambda[c->row + r];
-            for (uint32_t j = 0; j < np; j++) {
-                const double *jb = jac + ((size_t)r * np + j) * d;
-                double *fp = f + cdyn__constraint_particle(c, j) * d;
-                for (size_t q = 0; q < d; q++)
-                    fp[q] += lam * jb[q];
-            }
-        }
+        if (c->kind != CDYN_CONSTRAINT_DISTANCE)
+            generic_force(k, c, f, d);
+        else if (d == 2)
+            rod_force(k, c, f, 2);
+        else
+            rod_force(k, c, f, 3);
     }
 }
 
@@ -162,10 +283,10 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
         return CDYN_OK;
-    cdyn_status st = rows_and_rhs(sys, x, v, f);
+    cdyn_status st = rows_pass(sys, x, v, f);
     if (st)
         return st;
-    assemble(sys);
+    assemble_coupling(sys);
     st = k->solver == CDYN_SOLVER_CG ? solve_cg(sys) : solve_direct(sys);
     k->stats.rows = k->n_rows;
     k->stats.solves++;
