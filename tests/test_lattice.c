@@ -130,7 +130,7 @@ static void test_parameters(void **state)
 
     uint64_t cap;
     assert_int_equal(cdyn_lattice_get_walk_cap(lat, &cap), CDYN_OK);
-    assert_true(cap == 16 * (8 + 8));
+    assert_true(cap == 2 * (8 + 8));
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 0), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 5), CDYN_OK);
     assert_int_equal(cdyn_lattice_get_walk_cap(lat, &cap), CDYN_OK);
@@ -198,6 +198,8 @@ static void test_drop_rules(void **state)
     /* No slides: each drop lowers exactly the sites it visited, each by D
      * once, one of them (the last) in row 0, and they form a path. */
     cdyn_lattice *lat = make(9, 8, 5);
+    /* Noise below the tilt: no pits, so no walk is capped. */
+    assert_int_equal(cdyn_lattice_init_tilted(lat, 1.0, 0.75), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_M, INFINITY), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_D, 0.125), CDYN_OK);
     assert_int_equal(cdyn_lattice_rain(lat, 0), CDYN_OK);
@@ -510,7 +512,7 @@ static void test_drainage_follows_rain(void **state)
 }
 
 #ifndef PINNED_HASH
-#define PINNED_HASH 0x43840348f90f0f33ULL
+#define PINNED_HASH 0x5dc4502c36a2481bULL
 #endif
 
 static uint64_t run_hash(uint64_t seed, int periodic)

@@ -75,7 +75,7 @@ cdyn_status cdyn_lattice_create(size_t width, size_t height, uint64_t seed,
     lat->R = DEFAULT_R;
     /* A drop on a sloped surface needs about H moves plus a sideways
      * wander; 16 (W + H) only stops drops caught bouncing in a pit. */
-    lat->walk_cap = 16 * ((uint64_t)width + (uint64_t)height);
+    lat->walk_cap = 2 * ((uint64_t)width + (uint64_t)height);
     lat->periodic = false;
     lat->counters.size = sizeof lat->counters;
     cdyn__lattice_rng_seed(&lat->rng, seed);
