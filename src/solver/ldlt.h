@@ -89,8 +89,10 @@ cdyn_status cdyn__ldlt_solve(cdyn__ldlt *f, double *x);
 
 /* cdyn__ldlt_factor then cdyn__ldlt_solve(f, x), with the forward solve done
  * row by row inside the factorization: one pass over the data fewer, and on
- * a chain the two recurrences overlap. Same results bit for bit; statuses
- * of cdyn__ldlt_factor, and on error @p x is unchanged. */
+ * a chain the two recurrences overlap. The result agrees with the two calls
+ * to rounding (the forward solve multiplies in another order) and is
+ * deterministic. Statuses of cdyn__ldlt_factor; on error @p x is unchanged.
+ * This is the call for one right-hand side per step. */
 cdyn_status cdyn__ldlt_factor_solve(cdyn__ldlt *f, const cdyn__symmat *a,
                                     const double *diag_add, double eps_rel, double *x);
 

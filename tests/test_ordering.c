@@ -1,0 +1,514 @@
+/* Internal: fill-reducing orderings (src/solver/ordering.c) and the fill
+ * they give through the symbolic analysis (src/solver/symbolic.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <math.h>
+
+#include "alloc.h"
+#include "solver/ordering.h"
+#include "solver/symbolic.h"
+#include "solver/symmat.h"
+#include "support.h"
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL;
+
+static uint32_t next_below(uint32_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng % n);
+}
+
+/* A growable list of index pairs. */
+typedef struct pairs {
+    uint32_t *v;
+    size_t n, cap;
+} pairs;
+
+static void push(pairs *p, uint32_t a, uint32_t b)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->v = realloc(p->v, 2 * p->cap * sizeof *p->v);
+    }
+    p->v[2 * p->n] = a;
+    p->v[2 * p->n + 1] = b;
+    p->n++;
+}
+
+static cdyn__symmat from_pairs(uint32_t n, pairs *p)
+{
+    cdyn_allocator al = cdyn__allocator_default();
+    cdyn__symmat m;
+    cdyn__symmat_init(&m);
+    assert_int_equal(cdyn__symmat_build(&m, &al, n, p->n, p->v), CDYN_OK);
+    free(p->v);
+    memset(p, 0, sizeof *p);
+    return m;
+}
+
+static cdyn__symmat chain(uint32_t n)
+{
+    pairs p = {0};
+    for (uint32_t i = 0; i + 1 < n; i++)
+        push(&p, i, i + 1);
+    return from_pairs(n, &p);
+}
+
+/* A random tree on n nodes, labels shuffled so no order is natural. */
+static cdyn__symmat random_tree(uint32_t n)
+{
+    uint32_t *label = malloc(n * sizeof *label);
+    for (uint32_t i = 0; i < n; i++)
+        label[i] = i;
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = next_below(i), t = label[i - 1];
+        label[i - 1] = label[j];
+        label[j] = t;
+    }
+    pairs p = {0};
+    for (uint32_t i = 1; i < n; i++)
+        push(&p, label[i], label[next_below(i)]);
+    free(label);
+    return from_pairs(n, &p);
+}
+
+/* Rods along the edges (ends[2t], ends[2t + 1]) of np particles: the
+ * constraint graph, where two rods couple when they share a particle. */
+static cdyn__symmat line_graph(uint32_t np, uint32_t m, const uint32_t *ends)
+{
+    cdyn_allocator al = cdyn__allocator_default();
+    uint32_t *gp = calloc((size_t)np + 1, sizeof *gp), *gr = malloc(2 * (size_t)m * sizeof *gr);
+    uint32_t *cur = malloc((size_t)np * sizeof *cur);
+    for (uint32_t t = 0; t < 2 * m; t++)
+        gp[ends[t] + 1]++;
+    for (uint32_t i = 0; i < np; i++)
+        gp[i + 1] += gp[i];
+    memcpy(cur, gp, np * sizeof *cur);
+    for (uint32_t t = 0; t < 2 * m; t++)
+        gr[cur[ends[t]]++] = t / 2;
+    cdyn__symmat a;
+    cdyn__symmat_init(&a);
+    assert_int_equal(cdyn__symmat_build_groups(&a, &al, m, np, gp, gr), CDYN_OK);
+    free(gp);
+    free(gr);
+    free(cur);
+    return a;
+}
+
+/* The line graph of a random tree of np particles (a branched polymer). */
+static cdyn__symmat rod_tree(uint32_t np)
+{
+    uint32_t *ends = malloc(2 * (size_t)np * sizeof *ends);
+    for (uint32_t i = 1; i < np; i++) {
+        ends[2 * (i - 1)] = i;
+        ends[2 * (i - 1) + 1] = next_below(i);
+    }
+    cdyn__symmat a = line_graph(np, np - 1, ends);
+    free(ends);
+    return a;
+}
+
+/* Cloth: an N x N grid of particles with a rod on every grid edge. */
+static cdyn__symmat cloth(uint32_t n)
+{
+    uint32_t m = 2 * n * (n - 1), t = 0;
+    uint32_t *ends = malloc(2 * (size_t)m * sizeof *ends);
+    for (uint32_t y = 0; y < n; y++)
+        for (uint32_t x = 0; x < n; x++) {
+            uint32_t p = y * n + x;
+            if (x + 1 < n) {
+                ends[2 * t] = p;
+                ends[2 * t + 1] = p + 1;
+                t++;
+            }
+            if (y + 1 < n) {
+                ends[2 * t] = p;
+                ends[2 * t + 1] = p + n;
+                t++;
+            }
+        }
+    cdyn__symmat a = line_graph(n * n, m, ends);
+    free(ends);
+    return a;
+}
+
+static cdyn__symmat grid(uint32_t w, uint32_t h)
+{
+    pairs p = {0};
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            if (x + 1 < w)
+                push(&p, y * w + x, y * w + x + 1);
+            if (y + 1 < h)
+                push(&p, y * w + x, (y + 1) * w + x);
+        }
+    return from_pairs(w * h, &p);
+}
+
+static cdyn__symmat random_graph(uint32_t n, uint32_t edges)
+{
+    pairs p = {0};
+    for (uint32_t e = 0; e < edges; e++)
+        push(&p, next_below(n), next_below(n));
+    return from_pairs(n, &p);
+}
+
+static cdyn__symmat star(uint32_t n)
+{
+    pairs p = {0};
+    for (uint32_t i = 1; i < n; i++)
+        push(&p, n / 2, (n / 2 + i) % n);
+    return from_pairs(n, &p);
+}
+
+static cdyn__symmat clique(uint32_t n)
+{
+    pairs p = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < i; j++)
+            push(&p, i, j);
+    return from_pairs(n, &p);
+}
+
+static cdyn__symmat cycle(uint32_t n)
+{
+    pairs p = {0};
+    for (uint32_t i = 0; i < n; i++)
+        push(&p, i, (i + 1) % n);
+    return from_pairs(n, &p);
+}
+
+/* Several components of different kinds, plus isolated rows. */
+static cdyn__symmat mixture(void)
+{
+    pairs p = {0};
+    for (uint32_t i = 0; i + 1 < 30; i++)
+        push(&p, 2 * i, 2 * i + 2); /* a path on the even rows < 60 */
+    for (uint32_t i = 0; i < 20; i++)
+        push(&p, 61 + 2 * i, 61 + 2 * ((i + 1) % 20)); /* a cycle on odd rows */
+    for (uint32_t i = 0; i < 15; i++)
+        push(&p, 100 + i, 100 + next_below(i + 1)); /* a tree, with self pairs */
+    return from_pairs(130, &p);
+}
+
+static void destroy(cdyn__symmat *m)
+{
+    cdyn_allocator al = cdyn__allocator_default();
+    cdyn__symmat_destroy(m, &al);
+}
+
+static void assert_permutation(const uint32_t *perm, uint32_t n)
+{
+    unsigned char *seen = calloc(n ? n : 1, 1);
+    for (uint32_t k = 0; k < n; k++) {
+        assert_true(perm[k] < n);
+        assert_false(seen[perm[k]]);
+        seen[perm[k]] = 1;
+    }
+    free(seen);
+}
+
+/* nnz(L) below the diagonal for @p order (NULL: the default ordering). */
+static uint32_t fill_of(const cdyn__symmat *a, const uint32_t *order,
+                        cdyn__ordering_kind *kind)
+{
+    cdyn_allocator al = cdyn__allocator_default();
+    cdyn__symbolic s;
+    cdyn__symbolic_init(&s);
+    assert_int_equal(cdyn__symbolic_analyze(&s, a, &al, order), CDYN_OK);
+    assert_permutation(s.perm, s.n);
+    uint32_t lnz = s.lnz;
+    if (kind)
+        *kind = s.ordering;
+    cdyn__symbolic_destroy(&s, &al);
+    return lnz;
+}
+
+static uint32_t fill_amd(const cdyn__symmat *a)
+{
+    cdyn_allocator al = cdyn__allocator_default();
+    uint32_t *perm = malloc((a->n ? a->n : 1) * sizeof *perm);
+    assert_int_equal(cdyn__ordering_amd(a, &al, perm), CDYN_OK);
+    assert_permutation(perm, a->n);
+    uint32_t lnz = fill_of(a, perm, NULL);
+    free(perm);
+    return lnz;
+}
+
+static uint32_t fill_natural(const cdyn__symmat *a)
+{
+    uint32_t *perm = malloc((a->n ? a->n : 1) * sizeof *perm);
+    for (uint32_t i = 0; i < a->n; i++)
+        perm[i] = i;
+    uint32_t lnz = fill_of(a, perm, NULL);
+    free(perm);
+    return lnz;
+}
+
+static void test_valid_and_deterministic(void **state)
+{
+    (void)state;
+    cdyn_allocator al = cdyn__allocator_default();
+    cdyn__symmat mats[] = {chain(1),          chain(2),        chain(257),
+                           random_tree(300),  rod_tree(300),   cloth(12),
+                           grid(17, 9),       random_graph(200, 500),
+                           random_graph(300, 150), star(64), clique(25),
+                           cycle(40),         mixture()};
+    for (size_t t = 0; t < sizeof mats / sizeof mats[0]; t++) {
+        const uint32_t n = mats[t].n;
+        uint32_t *p1 = malloc(n * sizeof *p1), *p2 = malloc(n * sizeof *p2);
+        assert_int_equal(cdyn__ordering_amd(&mats[t], &al, p1), CDYN_OK);
+        assert_permutation(p1, n);
+        assert_int_equal(cdyn__ordering_amd(&mats[t], &al, p2), CDYN_OK);
+        assert_memory_equal(p1, p2, n * sizeof *p1);
+        cdyn__ordering_kind k1, k2;
+        assert_int_equal(cdyn__ordering_compute(&mats[t], &al, p1, &k1), CDYN_OK);
+        assert_permutation(p1, n);
+        assert_int_equal(cdyn__ordering_compute(&mats[t], &al, p2, &k2), CDYN_OK);
+        assert_int_equal(k1, k2);
+        assert_memory_equal(p1, p2, n * sizeof *p1);
+        int perfect = -1;
+        assert_int_equal(cdyn__ordering_mcs(&mats[t], &al, p1, &perfect), CDYN_OK);
+        assert_permutation(p1, n);
+        /* The default never fills more than AMD. */
+        assert_true(fill_of(&mats[t], NULL, NULL) <= fill_amd(&mats[t]));
+        free(p1);
+        free(p2);
+        destroy(&mats[t]);
+    }
+}
+
+static void test_kinds(void **state)
+{
+    (void)state;
+    struct {
+        cdyn__symmat m;
+        cdyn__ordering_kind kind;
+    } cases[] = {
+        {chain(1000), CDYN__ORDERING_PATHS},
+        {random_tree(500), CDYN__ORDERING_PERFECT},
+        {rod_tree(500), CDYN__ORDERING_PERFECT},
+        {clique(10), CDYN__ORDERING_PERFECT},
+        {cycle(3), CDYN__ORDERING_PERFECT}, /* a triangle is chordal */
+        {cycle(4), CDYN__ORDERING_AMD},
+        {cloth(10), CDYN__ORDERING_AMD},
+        {grid(5, 5), CDYN__ORDERING_AMD},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        cdyn__ordering_kind k;
+        uint32_t lnz = fill_of(&cases[t].m, NULL, &k);
+        assert_int_equal(k, cases[t].kind);
+        if (k != CDYN__ORDERING_AMD)
+            assert_int_equal(lnz, cases[t].m.nnz - cases[t].m.n);
+        destroy(&cases[t].m);
+    }
+    /* A caller's order is reported as such. */
+    cdyn__symmat c = chain(10);
+    uint32_t id[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    cdyn__ordering_kind k;
+    assert_int_equal(fill_of(&c, id, &k), 9);
+    assert_int_equal(k, CDYN__ORDERING_GIVEN);
+    destroy(&c);
+}
+
+/* The path order takes each path from both ends: consecutive pivots
+ * alternate between the two halves of a chain. */
+static void test_chain_two_ended(void **state)
+{
+    (void)state;
+    cdyn_allocator al = cdyn__allocator_default();
+    cdyn__symmat c = chain(9);
+    uint32_t perm[9];
+    cdyn__ordering_kind k;
+    assert_int_equal(cdyn__ordering_compute(&c, &al, perm, &k), CDYN_OK);
+    const uint32_t want[9] = {0, 8, 1, 7, 2, 6, 3, 5, 4};
+    assert_memory_equal(perm, want, sizeof want);
+    destroy(&c);
+}
+
+/* Baraff: a tree of constraints factors with no fill. Trees, chains and the
+ * line graphs of trees (rods meeting at particles) under the default order;
+ * trees and chains under AMD alone as well. */
+static void test_zero_fill_on_trees(void **state)
+{
+    (void)state;
+    for (uint32_t n = 2; n < 3000; n = n * 3 + 1) {
+        for (int rep = 0; rep < 3; rep++) {
+            cdyn__symmat t = random_tree(n);
+            assert_int_equal(fill_of(&t, NULL, NULL), n - 1);
+            assert_int_equal(fill_amd(&t), n - 1);
+            destroy(&t);
+            cdyn__symmat r = rod_tree(n + 1);
+            assert_int_equal(fill_of(&r, NULL, NULL), r.nnz - r.n);
+            destroy(&r);
+        }
+        cdyn__symmat c = chain(n);
+        assert_int_equal(fill_of(&c, NULL, NULL), n - 1);
+        assert_int_equal(fill_amd(&c), n - 1);
+        destroy(&c);
+        cdyn__symmat s = star(n);
+        assert_int_equal(fill_amd(&s), n - 1);
+        destroy(&s);
+    }
+    /* AMD on a clique: no fill possible, none made. */
+    cdyn__symmat q = clique(40);
+    assert_int_equal(fill_amd(&q), q.nnz - q.n);
+    destroy(&q);
+}
+
+/* Cloth (the line graph of an N x N grid of rods): the fill stays near
+ * n log n, where the natural order is far worse. */
+static void test_cloth_fill(void **state)
+{
+    (void)state;
+    const uint32_t sizes[] = {30, 60};
+    for (size_t t = 0; t < 2; t++) {
+        cdyn__symmat c = cloth(sizes[t]);
+        const double n = c.n, nlogn = n * log2(n);
+        uint32_t amd = fill_of(&c, NULL, NULL), nat = fill_natural(&c);
+        print_message("cloth %ux%u: n %u, nnz(A) below diag %u, nnz(L) below diag "
+                      "%u with AMD (%.2f n log2 n), %u natural (%.2f n log2 n)\n",
+                      sizes[t], sizes[t], c.n, c.nnz - c.n, amd, amd / nlogn, nat,
+                      nat / nlogn);
+        assert_true(amd <= 2.0 * nlogn);
+        assert_true(nat > 2.0 * nlogn); /* the bound does discriminate */
+        assert_true(3 * (uint64_t)amd < nat);
+        destroy(&c);
+    }
+    /* A plain grid graph too. */
+    cdyn__symmat g = grid(40, 40);
+    assert_true(fill_amd(&g) <= 2.0 * g.n * log2((double)g.n));
+    destroy(&g);
+}
+
+static void test_mcs_detects_chordality(void **state)
+{
+    (void)state;
+    cdyn_allocator al = cdyn__allocator_default();
+    struct {
+        cdyn__symmat m;
+        int chordal;
+    } cases[] = {
+        {cycle(3), 1}, {cycle(4), 0}, {cycle(50), 0}, {clique(12), 1},
+        {random_tree(100), 1}, {rod_tree(100), 1}, {grid(3, 3), 0}, {mixture(), 0},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        uint32_t *perm = malloc(cases[t].m.n * sizeof *perm);
+        int perfect = -1;
+        assert_int_equal(cdyn__ordering_mcs(&cases[t].m, &al, perm, &perfect), CDYN_OK);
+        assert_int_equal(perfect, cases[t].chordal);
+        if (perfect)
+            assert_int_equal(fill_of(&cases[t].m, perm, NULL), cases[t].m.nnz - cases[t].m.n);
+        else
+            assert_true(fill_of(&cases[t].m, perm, NULL) > cases[t].m.nnz - cases[t].m.n);
+        free(perm);
+        destroy(&cases[t].m);
+    }
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    cdyn_allocator al = cdyn__allocator_default();
+    cdyn__symmat c = chain(5);
+    uint32_t perm[5];
+    int perfect;
+    assert_int_equal(cdyn__ordering_amd(NULL, &al, perm), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__ordering_amd(&c, NULL, perm), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__ordering_amd(&c, &al, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__ordering_compute(&c, &al, NULL, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__ordering_mcs(&c, &al, perm, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__ordering_mcs(&c, &al, NULL, &perfect), CDYN_ERR_INVALID_ARGUMENT);
+    cdyn__symbolic s;
+    cdyn__symbolic_init(&s);
+    uint32_t dup[5] = {0, 1, 1, 3, 4}, big[5] = {0, 1, 2, 3, 5};
+    assert_int_equal(cdyn__symbolic_analyze(&s, &c, &al, dup), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__symbolic_analyze(&s, &c, &al, big), CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(s.perm);
+    cdyn__symmat empty;
+    cdyn__symmat_init(&empty);
+    assert_int_equal(cdyn__ordering_amd(&empty, &al, NULL), CDYN_OK);
+    assert_int_equal(cdyn__ordering_compute(&empty, &al, NULL, NULL), CDYN_OK);
+    assert_int_equal(cdyn__symbolic_analyze(&s, &empty, &al, NULL), CDYN_OK);
+    assert_int_equal(s.lnz, 0);
+    cdyn__symbolic_destroy(&s, &al);
+    destroy(&c);
+}
+
+/* Every allocation failure is reported and leaks nothing; an analysis
+ * that fails leaves the previous one in place. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    cdyn__symmat mats[] = {cloth(6), rod_tree(40), chain(30)};
+    for (size_t t = 0; t < 3; t++) {
+        const uint32_t n = mats[t].n;
+        uint32_t *perm = malloc(n * sizeof *perm);
+        for (int which = 0; which < 3; which++) {
+            int succeeded = 0;
+            for (size_t fail = 1; !succeeded; fail++) {
+                ts_counting_alloc ca = {0};
+                ca.fail_at = fail;
+                cdyn_allocator al = ts_counting_allocator(&ca);
+                cdyn_status st;
+                cdyn__symbolic s;
+                cdyn__symbolic_init(&s);
+                if (which == 0)
+                    st = cdyn__ordering_amd(&mats[t], &al, perm);
+                else if (which == 1)
+                    st = cdyn__ordering_compute(&mats[t], &al, perm, NULL);
+                else
+                    st = cdyn__symbolic_analyze(&s, &mats[t], &al, NULL);
+                if (st == CDYN_OK) {
+                    assert_false(ca.failed);
+                    succeeded = 1;
+                } else {
+                    assert_int_equal(st, CDYN_ERR_NO_MEMORY);
+                    assert_null(s.perm);
+                    assert_int_equal(ca.live_bytes, 0);
+                }
+                cdyn__symbolic_destroy(&s, &al);
+                assert_int_equal(ca.live_bytes, 0);
+            }
+        }
+        /* Re-analysis under failure keeps the old analysis intact. */
+        ts_counting_alloc ca = {0};
+        cdyn_allocator al = ts_counting_allocator(&ca);
+        cdyn__symbolic s;
+        cdyn__symbolic_init(&s);
+        assert_int_equal(cdyn__symbolic_analyze(&s, &mats[t], &al, NULL), CDYN_OK);
+        uint32_t lnz = s.lnz, *old_perm = s.perm;
+        ca.fail_at = ca.allocs + 2;
+        assert_int_equal(cdyn__symbolic_analyze(&s, &mats[t], &al, NULL), CDYN_ERR_NO_MEMORY);
+        assert_int_equal(s.lnz, lnz);
+        assert_ptr_equal(s.perm, old_perm);
+        cdyn__symbolic_destroy(&s, &al);
+        assert_int_equal(ca.live_bytes, 0);
+        free(perm);
+        destroy(&mats[t]);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_and_deterministic),
+        cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_chain_two_ended),
+        cmocka_unit_test(test_zero_fill_on_trees),
+        cmocka_unit_test(test_cloth_fill),
+        cmocka_unit_test(test_mcs_detects_chordality),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
