@@ -156,6 +156,16 @@ static void test_walk_pit_moves_to_lowest(void **state)
     /* Not straight back to where it came from: the next lowest. */
     assert_int_equal(cdyn__lattice_walk_choose(lat, &rng, 4, 5, &pit), 3);
     assert_true(pit);
+    /* A neighbour this drop has visited is passed over while another is
+     * not: the drop explores the rim of a depression. */
+    assert_true(cdyn__lattice_rain_scratch(lat));
+    lat->stamp_now = 5;
+    lat->stamp[5] = 5;
+    assert_int_equal(cdyn__lattice_walk_choose(lat, &rng, 4, UNSET, &pit), 3);
+    lat->stamp[1] = lat->stamp[3] = lat->stamp[7] = 5;
+    assert_int_equal(cdyn__lattice_walk_choose(lat, &rng, 4, UNSET, &pit), 5);
+    assert_int_equal(cdyn__lattice_walk_choose(lat, &rng, 4, 5, &pit), 3);
+    lat->stamp_now = 6;
     /* Equal lowest neighbours: the first in the order down, left, right, up. */
     const double g[9] = {9, 2, 9,
                          2, 1, 2,

@@ -61,7 +61,9 @@ void cdyn__lattice_ok(cdyn_lattice *lat);
 static inline int cdyn__lattice_neighbours(const cdyn_lattice *lat, size_t i,
                                            uint32_t nb[4])
 {
-    size_t w = lat->w, x = i % w;
+    /* 32-bit division: sites and widths are below 2^32, and it is the
+     * costly part of this function on common CPUs. */
+    size_t w = lat->w, x = (uint32_t)i % (uint32_t)w;
     int k = 0;
     if (i >= w)
         nb[k++] = (uint32_t)(i - w);

@@ -83,13 +83,27 @@ uint32_t cdyn__lattice_walk_choose(const cdyn_lattice *lat, cdyn__rng *rng, uint
     if (nc == 0) {
         if (prev_ok)
             return prev; /* the only move with a nonzero chance */
-        /* A pit: climb out over the lowest neighbour, not straight back. */
+        /* A pit: climb out over the lowest neighbour this drop has not
+         * visited yet (so that a drop caught in a depression explores its
+         * rim instead of bouncing between two sites), else the lowest one
+         * other than the site it came from. */
         *pit = true;
-        uint32_t best = CDYN__LATTICE_UNSET;
-        for (int i = 0; i < k; i++)
-            if (nb[i] != prev && (best == CDYN__LATTICE_UNSET || h[nb[i]] < h[best]))
-                best = nb[i];
-        return best != CDYN__LATTICE_UNSET ? best : prev;
+        const uint32_t *stamp = lat->stamp;
+        uint32_t now = lat->stamp_now;
+        uint32_t fresh = CDYN__LATTICE_UNSET, any = CDYN__LATTICE_UNSET;
+        for (int i = 0; i < k; i++) {
+            uint32_t m = nb[i];
+            if (m == prev)
+                continue;
+            if (any == CDYN__LATTICE_UNSET || h[m] < h[any])
+                any = m;
+            if ((!stamp || stamp[m] != now) &&
+                (fresh == CDYN__LATTICE_UNSET || h[m] < h[fresh]))
+                fresh = m;
+        }
+        if (fresh != CDYN__LATTICE_UNSET)
+            return fresh;
+        return any != CDYN__LATTICE_UNSET ? any : prev;
     }
     /* Weights exp(E dh) relative to the largest one, exp(E (dh_i - dh_ref))
      * <= 1: no overflow, and the reference weighs exactly 1. */
