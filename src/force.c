@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "pair/pair.h"
 #include "system.h"
 
 static cdyn_status force_slot(const cdyn_system *sys, cdyn_force f, uint32_t *slot)
@@ -39,6 +40,7 @@ static cdyn_status force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_for
 static void force_erase(cdyn_system *sys, uint32_t i)
 {
     sys->n_velocity_dependent -= sys->force[i].velocity_dependent;
+    cdyn__pair_free(sys, sys->force[i].pair);
     memset(&sys->force[i], 0, sizeof sys->force[i]);
     cdyn__slots_release(&sys->forces, i);
 }
@@ -185,6 +187,8 @@ double cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const do
         return cdyn__gravity_energy(sys, g, x);
     case CDYN_FORCE_SPRING:
         return cdyn__spring_energy(g, sys->dim, x);
+    case CDYN_FORCE_PAIR:
+        return cdyn__pair_energy(sys, g->pair, x);
     case CDYN_FORCE_DRAG:
     case CDYN_FORCE_CALLBACK:
         break;
@@ -210,6 +214,9 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
         case CDYN_FORCE_DRAG:
             cdyn__drag_apply(sys, &g[i], v, f);
             break;
+        case CDYN_FORCE_PAIR:
+            cdyn__pair_apply(sys, g[i].pair, x, v, f);
+            break;
         case CDYN_FORCE_CALLBACK: {
             int rc = g[i].fn(sys, t, sys->particles.count, sys->dim, x, v, f, g[i].user);
             if (rc != 0)
@@ -224,8 +231,11 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
 
 void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot)
 {
-    for (uint32_t i = 0; i < sys->forces.count; i++)
+    for (uint32_t i = 0; i < sys->forces.count; i++) {
         if (sys->forces.alive[i] && sys->force[i].kind == CDYN_FORCE_SPRING &&
             (sys->force[i].a == slot || sys->force[i].b == slot))
             force_erase(sys, i);
+        else if (sys->forces.alive[i] && sys->force[i].kind == CDYN_FORCE_PAIR)
+            cdyn__pair_detach_particle(sys, sys->force[i].pair, slot);
+    }
 }

@@ -14,6 +14,7 @@ typedef struct cdyn__force {
     double p[3];                /* gravity: g; spring: S, D, R0; drag: b */
     cdyn_force_fn fn;
     void *user;
+    struct cdyn__pair *pair; /* pair potentials: owned */
 } cdyn__force;
 
 /* Adds the force of every live generator at state (x, v) into f (zeroed by

@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "constraint/constraint.h"
+#include "pair/pair.h"
 
 cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
 {
@@ -98,6 +99,9 @@ void cdyn_system_destroy(cdyn_system *sys)
                         (void **)&sys->fixed};
     size_t psizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t)};
     cdyn__slots_free(&sys->particles, &a, 7, parrays, psizes);
+    for (uint32_t i = 0; i < sys->forces.count; i++)
+        if (sys->forces.alive[i])
+            cdyn__pair_free(sys, sys->force[i].pair);
     void **farrays[] = {(void **)&sys->force};
     size_t fsizes[] = {sizeof(cdyn__force)};
     cdyn__slots_free(&sys->forces, &a, 1, farrays, fsizes);

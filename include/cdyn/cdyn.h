@@ -13,6 +13,7 @@
 #include "system.h"
 #include "particle.h"
 #include "force.h"
+#include "pair.h"
 #include "diagnostics.h"
 #include "constraint.h"
 #include "lattice.h"

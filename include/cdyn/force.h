@@ -23,7 +23,8 @@ typedef enum cdyn_force_kind {
     CDYN_FORCE_GRAVITY = 1,  /**< uniform field: F = m g */
     CDYN_FORCE_SPRING = 2,   /**< spring + dashpot between two particles */
     CDYN_FORCE_DRAG = 3,     /**< linear drag: F = -b v */
-    CDYN_FORCE_CALLBACK = 4  /**< user function */
+    CDYN_FORCE_CALLBACK = 4, /**< user function */
+    CDYN_FORCE_PAIR = 5      /**< pair potentials (pair.h) */
 } cdyn_force_kind;
 
 /** Uniform gravity: every particle gets F = m g, potential energy -m g.x.

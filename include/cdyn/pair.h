@@ -1,0 +1,177 @@
+/* cdyn: pair-potential force generators (contact between balls, short-range
+ * repulsion).
+ *
+ * A pair generator is a cdyn_force (kind CDYN_FORCE_PAIR) that pushes apart
+ * two particles closer than a cutoff distance, along the line of their
+ * centres. It acts either on an explicit list of pairs (the neighbours of a
+ * Newton's cradle) or on every pair of a set of particles that comes within
+ * the cutoff (a granular gas), found at each force evaluation with a cell
+ * list in O(n) time for a bounded density.
+ *
+ * Two potentials, with r the distance between the centres, n the unit vector
+ * from the first particle of a pair to the second, and the force on the
+ * second particle +F n, on the first -F n (Newton's third law):
+ *
+ *  - CDYN_PAIR_HERTZ, elastic spheres of radii R_i and R_j. Overlap
+ *    delta = R_i + R_j - r; for delta > 0
+ *        F = k delta^(3/2),      U = (2/5) k delta^(5/2),
+ *    and 0 otherwise (cutoff R_i + R_j). k (stiffness) is the Hertz contact
+ *    constant k = (4/3) E* sqrt(R*), with 1/E* = (1 - nu_i^2)/E_i +
+ *    (1 - nu_j^2)/E_j (E Young's modulus, nu Poisson's ratio) and
+ *    1/R* = 1/R_i + 1/R_j; units N/m^(3/2) (Pa m^(1/2)). Two steel balls of
+ *    radius 1 cm (E = 200 GPa, nu = 0.3) give k = 1.0e10 N/m^(3/2). One k
+ *    serves every pair of a generator: balls of different radii that must
+ *    follow the formula exactly need separate generators.
+ *
+ *  - CDYN_PAIR_LJ_REPULSIVE, the Weeks-Chandler-Andersen (WCA) potential:
+ *    the Lennard-Jones 12-6 potential cut at its minimum r_c = 2^(1/6) sigma
+ *    and shifted up by epsilon, so that force and energy are both 0 (hence
+ *    continuous) at the cutoff. With s = sigma / r, for r < r_c
+ *        U = 4 epsilon (s^12 - s^6) + epsilon,
+ *        F = (24 epsilon / r) (2 s^12 - s^6)    (> 0: repulsive),
+ *    and 0 otherwise. epsilon (J) is the depth of the Lennard-Jones well
+ *    (also U at r = sigma), sigma (m) the distance at which the unshifted
+ *    potential crosses zero, about the particles' diameter.
+ *    U and F grow without bound as r -> 0: a step that drives two particles
+ *    through each other fails with CDYN_ERR_DIVERGED (state kept).
+ *
+ * Damping (optional, both kinds): with alpha = damping (s/m) and the overlap
+ * rate delta' = -dr/dt = -n.(v_j - v_i), the force becomes
+ *        F_d = max(0, F (1 + (3/2) alpha delta')),
+ * the Hunt-Crossley law: the dissipative part is proportional to the overlap
+ * rate and to the elastic force, so it vanishes at the first touch and at
+ * the last (no jump in force), and the clamp at 0 keeps the contact from
+ * pulling the balls together as they separate. For a Hertz collision at
+ * impact speed v the coefficient of restitution is about 1 - alpha v for
+ * alpha v << 1 (Hunt and Crossley, 1975); alpha = 0 is perfectly elastic.
+ * The energies reported (cdyn_force_get_energy,
+ * cdyn_system_get_potential_energy) are the conservative U only.
+ *
+ * Coincident centres (r = 0) have no direction: the pair exerts no force at
+ * that instant (never NaN); its Hertz energy is (2/5) k (R_i + R_j)^(5/2) and
+ * its WCA energy +infinity.
+ *
+ * Removing a particle that belongs to a generator: a pair set forgets the
+ * particle (the rest of the set keeps interacting); a pair list drops every
+ * pair that contains it. The generator itself stays, possibly with no pairs
+ * left (it then exerts no force and has energy 0); cdyn_force_remove frees it.
+ *
+ * Cost: an evaluation of a pair list is O(pairs). A pair set sorts its
+ * particles into cubic (square) cells a little larger than the largest
+ * cutoff (2 max R_i for Hertz, 2^(1/6) sigma for WCA) with a counting sort
+ * into a table of 4 to 8 buckets per particle allocated when the set is
+ * created, then compares each particle with the particles of its own cell
+ * and of half of the neighbouring cells: O(n) per evaluation when the number
+ * of particles per cell is bounded. When the bounding box of the set spans
+ * no more cells than the table has buckets, a cell's bucket is its place in
+ * the box (neighbours are close in memory); otherwise cells are hashed into
+ * the table, so a set spread over a huge region (particles 10^15 apart, say)
+ * needs no more memory and still finds every pair; only its speed depends
+ * on how clustered the particles are. Evaluations allocate nothing. Forces
+ * are summed in an order fixed by the positions and the order of the
+ * particles given at creation, never by memory addresses, so runs are
+ * reproducible bit for bit.
+ */
+#ifndef CDYN_PAIR_H
+#define CDYN_PAIR_H
+
+#include <stddef.h>
+
+#include "export.h"
+#include "status.h"
+#include "system.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Pair potentials. Values are pinned. */
+typedef enum cdyn_pair_kind {
+    CDYN_PAIR_HERTZ = 1,        /**< Hertz contact of elastic balls: F = k delta^(3/2) */
+    CDYN_PAIR_LJ_REPULSIVE = 2  /**< Weeks-Chandler-Andersen repulsion (LJ 12-6, cut, shifted) */
+} cdyn_pair_kind;
+
+/** Parameters of a pair generator. Fill with cdyn_pair_params_init(), then
+ *  change the fields the kind reads; fields another kind reads are ignored
+ *  (not validated). The generator copies them at creation. @since 0.1 */
+typedef struct cdyn_pair_params {
+    size_t size;         /**< sizeof(cdyn_pair_params), set by the init function */
+    cdyn_pair_kind kind; /**< the potential */
+    double stiffness;    /**< Hertz: k (N/m^(3/2)), finite and >= 0; default 1 */
+    double radius;       /**< Hertz: radius of every ball (m) unless set per ball
+                              with cdyn_force_set_pair_radius; finite, > 0; default 0.5 */
+    double epsilon;      /**< WCA: energy scale (J), finite and >= 0; default 1 */
+    double sigma;        /**< WCA: length scale (m), finite and > 0; default 1 */
+    double damping;      /**< both: Hunt-Crossley alpha (s/m), finite and >= 0;
+                              default 0 (elastic) */
+} cdyn_pair_params;
+
+/** Fills @p params with the defaults listed in cdyn_pair_params for
+ *  @p kind and sets its size. Returns CDYN_ERR_INVALID_ARGUMENT (and writes
+ *  nothing) for a NULL @p params or a @p kind outside cdyn_pair_kind.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_pair_params_init(cdyn_pair_params *params, cdyn_pair_kind kind);
+
+/** A pair generator acting on an explicit list of @p n_pairs pairs:
+ *  pair p is (pairs[2p], pairs[2p+1]), and the force on its second particle
+ *  points away from the first. @p pairs (2 @p n_pairs handles) is copied
+ *  and read during the call only. A pair listed twice acts twice. On
+ *  success *out holds the new force handle.
+ *  Returns CDYN_ERR_INVALID_ARGUMENT for NULL arguments, @p n_pairs 0 or
+ *  above 2^30, invalid parameters (see cdyn_pair_params; also a size
+ *  other than sizeof(cdyn_pair_params)), or a pair whose two handles name
+ *  the same particle; CDYN_ERR_INVALID_HANDLE / CDYN_ERR_STALE_HANDLE for a
+ *  handle that is not a live particle of @p sys; CDYN_ERR_NO_MEMORY;
+ *  CDYN_ERR_BUSY from inside a step. On any error nothing changed.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_force_add_pairs(cdyn_system *sys, const cdyn_pair_params *params,
+                                          const cdyn_particle *pairs, size_t n_pairs,
+                                          cdyn_force *out);
+
+/** A pair generator acting on every pair of the @p n particles in
+ *  @p particles (copied, read during the call only) that comes within the
+ *  cutoff, found at each evaluation with a cell list (see the top of this
+ *  header). Memory: about 70 (2-D) to 90 (3-D) bytes per particle for Hertz,
+ *  16 less for WCA, allocated here and never during a step. Statuses as for cdyn_force_add_pairs, with
+ *  CDYN_ERR_INVALID_ARGUMENT also for a particle listed twice and @p n 0 or
+ *  above 2^30. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_add_pair_set(cdyn_system *sys, const cdyn_pair_params *params,
+                                             const cdyn_particle *particles, size_t n,
+                                             cdyn_force *out);
+
+/** Sets the Hertz radius (m, finite, > 0) of @p particle in the Hertz pair
+ *  generator @p f, replacing params.radius for that ball (in a pair list:
+ *  in every pair that contains it). A pair set's cell size follows its
+ *  largest radius. O(log n), allocates nothing.
+ *  CDYN_ERR_INVALID_ARGUMENT when @p f is not a Hertz pair generator,
+ *  @p particle is not one of its particles, or @p radius is invalid;
+ *  handle errors for @p f and @p particle; CDYN_ERR_BUSY from inside a
+ *  step. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_set_pair_radius(cdyn_system *sys, cdyn_force f,
+                                                cdyn_particle particle, double radius);
+
+/** The Hertz radius (m) of @p particle in @p f. Statuses as for
+ *  cdyn_force_set_pair_radius, plus CDYN_ERR_INVALID_ARGUMENT for a NULL
+ *  @p out. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_pair_radius(const cdyn_system *sys, cdyn_force f,
+                                                cdyn_particle particle, double *out);
+
+/** The pairs of the pair generator @p f that are within the cutoff at the
+ *  committed state (Hertz: overlapping; WCA: r < 2^(1/6) sigma): writes the
+ *  first min(count, @p capacity) of them into @p out as two particle
+ *  handles each (2 @p capacity handles fit in @p out, which may be NULL
+ *  when @p capacity is 0) and their number to *@p count. The order is that
+ *  of the force summation (deterministic). Allocates nothing.
+ *  CDYN_ERR_INVALID_ARGUMENT for a NULL @p count, a NULL @p out with a
+ *  non-zero @p capacity, or @p f not a pair generator; handle errors for
+ *  @p f. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_pair_contacts(const cdyn_system *sys, cdyn_force f,
+                                                  cdyn_particle *out, size_t capacity,
+                                                  size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CDYN_PAIR_H */

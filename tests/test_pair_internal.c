@@ -1,0 +1,240 @@
+/* White-box tests of the pair module: the analytic Jacobian (for backward
+ * Euler) against central finite differences of the forces, dF/dx and dF/dv,
+ * for Hertz and WCA, lists and sets, damped and undamped, 2-D and 3-D. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cdyn/cdyn.h>
+
+#include "force.h"
+#include "pair/pair.h"
+#include "support.h"
+#include "system.h"
+
+#define MAXN 16
+#define MAXD (3 * MAXN)
+
+typedef struct dense {
+    int dim;
+    double dx[MAXD][MAXD], dv[MAXD][MAXD];
+    int calls, dv_calls;
+} dense;
+
+static void add_block(void *ctx, uint32_t i, uint32_t j, const double *bx, const double *bv)
+{
+    dense *m = ctx;
+    int d = m->dim;
+    m->calls++;
+    for (int r = 0; r < d; r++)
+        for (int c = 0; c < d; c++) {
+            m->dx[(int)i * d + r][(int)j * d + c] += bx[r * d + c];
+            if (bv)
+                m->dv[(int)i * d + r][(int)j * d + c] += bv[r * d + c];
+        }
+    if (bv)
+        m->dv_calls++;
+}
+
+static cdyn__pair *pair_of(cdyn_system *sys, cdyn_force f)
+{
+    uint32_t slot;
+    assert_int_equal(cdyn__slots_resolve(&sys->forces, f, CDYN__KIND_FORCE, sys->salt, &slot),
+                     CDYN_OK);
+    assert_int_equal(sys->force[slot].kind, CDYN_FORCE_PAIR);
+    return sys->force[slot].pair;
+}
+
+/* Compares the analytic blocks with central differences of the forces. */
+static void check_jacobian(cdyn_system *sys, cdyn_force f, size_t n, bool damped)
+{
+    const int dim = sys->dim;
+    const size_t len = n * (size_t)dim;
+    cdyn__pair *p = pair_of(sys, f);
+    static dense m;
+    memset(&m, 0, sizeof m);
+    m.dim = dim;
+    cdyn__pair_add_jacobian(sys, p, sys->x, sys->v, add_block, &m);
+    assert_true(m.calls > 0);
+    assert_true(damped ? m.dv_calls == m.calls : m.dv_calls == 0);
+
+    double x[MAXD], v[MAXD], fp[MAXD], fm[MAXD];
+    double worst_x = 0, worst_v = 0, scale_x = 0, scale_v = 0;
+    for (int which = 0; which < 2; which++) {
+        for (size_t j = 0; j < len; j++) {
+            memcpy(x, sys->x, len * sizeof *x);
+            memcpy(v, sys->v, len * sizeof *v);
+            double *z = which ? v : x, h = 1e-6 * fmax(1.0, fabs(z[j]));
+            double z0 = z[j];
+            z[j] = z0 + h;
+            memset(fp, 0, sizeof fp);
+            cdyn__pair_apply(sys, p, x, v, fp);
+            z[j] = z0 - h;
+            memset(fm, 0, sizeof fm);
+            cdyn__pair_apply(sys, p, x, v, fm);
+            for (size_t i = 0; i < len; i++) {
+                double fd = (fp[i] - fm[i]) / (2 * h);
+                double an = which ? m.dv[i][j] : m.dx[i][j];
+                if (which) {
+                    worst_v = fmax(worst_v, fabs(fd - an));
+                    scale_v = fmax(scale_v, fabs(an));
+                } else {
+                    worst_x = fmax(worst_x, fabs(fd - an));
+                    scale_x = fmax(scale_x, fabs(an));
+                }
+            }
+        }
+    }
+    print_message("  dim %d, %zu particles: max |dF/dx| %.3g, error %.2g; max |dF/dv| %.3g, "
+                  "error %.2g\n", dim, n, scale_x, worst_x, scale_v, worst_v);
+    assert_true(scale_x > 0);
+    assert_true(worst_x <= 1e-8 * scale_x);
+    if (damped) {
+        assert_true(scale_v > 0);
+        assert_true(worst_v <= 1e-8 * scale_v);
+    } else {
+        assert_true(scale_v == 0 && worst_v == 0);
+    }
+}
+
+/* n particles in a loose cluster with random velocities. */
+static void scatter(cdyn_system *sys, size_t n, double spacing, uint64_t seed, cdyn_particle *p)
+{
+    uint64_t rng = seed;
+    int dim = sys->dim;
+    for (size_t i = 0; i < n; i++) {
+        double x[3] = {spacing * (double)(i % 3) + 0.1 * spacing * ts_rand_sym(&rng),
+                       spacing * (double)((i / 3) % 3) + 0.1 * spacing * ts_rand_sym(&rng),
+                       dim == 3 ? spacing * (double)(i / 9) + 0.1 * spacing * ts_rand_sym(&rng)
+                                : 0};
+        double v[3] = {0.3 * ts_rand_sym(&rng), 0.3 * ts_rand_sym(&rng),
+                       dim == 3 ? 0.3 * ts_rand_sym(&rng) : 0};
+        assert_int_equal(cdyn_particle_add(sys, 1.0, x, v, &p[i]), CDYN_OK);
+    }
+}
+
+static void check_case(int dim, cdyn_pair_kind kind, bool set, double damping, uint64_t seed)
+{
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(dim, &sys), CDYN_OK);
+    const size_t n = dim == 3 ? 14 : 9;
+    cdyn_particle p[MAXN];
+    double spacing = kind == CDYN_PAIR_HERTZ ? 0.92 : 1.02;
+    scatter(sys, n, spacing, seed, p);
+    cdyn_pair_params pp;
+    cdyn_pair_params_init(&pp, kind);
+    pp.stiffness = 300;
+    pp.radius = 0.5;
+    pp.epsilon = 0.7;
+    pp.sigma = 1.0;
+    pp.damping = damping;
+    cdyn_force f;
+    if (set) {
+        assert_int_equal(cdyn_force_add_pair_set(sys, &pp, p, n, &f), CDYN_OK);
+    } else {
+        cdyn_particle list[2 * MAXN];
+        for (size_t i = 0; i + 1 < n; i++) {
+            list[2 * i] = p[i];
+            list[2 * i + 1] = p[i + 1];
+        }
+        assert_int_equal(cdyn_force_add_pairs(sys, &pp, list, n - 1, &f), CDYN_OK);
+    }
+    if (kind == CDYN_PAIR_HERTZ)
+        for (size_t i = 0; i < n; i += 3)
+            assert_int_equal(cdyn_force_set_pair_radius(sys, f, p[i], 0.53), CDYN_OK);
+    print_message("%s %s, damping %g:\n", kind == CDYN_PAIR_HERTZ ? "Hertz" : "WCA",
+                  set ? "set" : "list", damping);
+    check_jacobian(sys, f, n, damping > 0);
+    cdyn_system_destroy(sys);
+}
+
+static void test_jacobian_matches_finite_differences(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int kind = 1; kind <= 2; kind++)
+            for (int set = 0; set <= 1; set++)
+                for (int damped = 0; damped <= 1; damped++)
+                    check_case(dim, (cdyn_pair_kind)kind, set, damped ? 0.05 : 0.0,
+                               (uint64_t)(dim * 100 + kind * 10 + set * 2 + damped));
+}
+
+/* Blocks sum to zero over each block row (translation invariance) and the
+ * undamped dx Jacobian is symmetric (a conservative force). */
+static void test_jacobian_structure(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(3, &sys), CDYN_OK);
+    cdyn_particle p[MAXN];
+    scatter(sys, 12, 0.92, 7, p);
+    cdyn_pair_params pp;
+    cdyn_pair_params_init(&pp, CDYN_PAIR_HERTZ);
+    pp.stiffness = 100;
+    cdyn_force f;
+    assert_int_equal(cdyn_force_add_pair_set(sys, &pp, p, 12, &f), CDYN_OK);
+    static dense m;
+    memset(&m, 0, sizeof m);
+    m.dim = 3;
+    cdyn__pair_add_jacobian(sys, pair_of(sys, f), sys->x, sys->v, add_block, &m);
+    double worst_sym = 0, worst_row = 0, scale = 0;
+    for (int i = 0; i < 36; i++)
+        for (int j = 0; j < 36; j++) {
+            scale = fmax(scale, fabs(m.dx[i][j]));
+            worst_sym = fmax(worst_sym, fabs(m.dx[i][j] - m.dx[j][i]));
+        }
+    for (int i = 0; i < 36; i++)
+        for (int c = 0; c < 3; c++) {
+            double s = 0;
+            for (int jb = 0; jb < 12; jb++)
+                s += m.dx[i][jb * 3 + c];
+            worst_row = fmax(worst_row, fabs(s));
+        }
+    assert_true(scale > 0);
+    assert_true(worst_sym <= 1e-14 * scale);
+    assert_true(worst_row <= 1e-13 * scale);
+    cdyn_system_destroy(sys);
+}
+
+/* A damped pair separating fast enough that the force is clamped at 0:
+ * no blocks at all (and finite differences agree: the force is 0 nearby). */
+static void test_jacobian_clamped(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    cdyn_particle a, b;
+    cdyn_particle_add(sys, 1, (double[]){0, 0}, (double[]){-5, 0}, &a);
+    cdyn_particle_add(sys, 1, (double[]){0.9, 0}, (double[]){5, 0}, &b);
+    cdyn_pair_params pp;
+    cdyn_pair_params_init(&pp, CDYN_PAIR_HERTZ);
+    pp.damping = 0.1; /* 1 - 1.5 alpha r' = 1 - 1.5 < 0 */
+    cdyn_force f;
+    assert_int_equal(cdyn_force_add_pairs(sys, &pp, (cdyn_particle[]){a, b}, 1, &f), CDYN_OK);
+    static dense m;
+    memset(&m, 0, sizeof m);
+    m.dim = 2;
+    cdyn__pair_add_jacobian(sys, pair_of(sys, f), sys->x, sys->v, add_block, &m);
+    assert_int_equal(m.calls, 0);
+    double acc[4];
+    assert_int_equal(cdyn_system_evaluate(sys, acc, 4), CDYN_OK);
+    for (int k = 0; k < 4; k++)
+        assert_true(acc[k] == 0);
+    cdyn_system_destroy(sys);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jacobian_matches_finite_differences),
+        cmocka_unit_test(test_jacobian_structure),
+        cmocka_unit_test(test_jacobian_clamped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
