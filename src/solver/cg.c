@@ -98,7 +98,8 @@ cdyn_status cdyn__cg_solve(cdyn__cg *cg, const cdyn__symmat *a, const double *di
     if (!(rr + bb <= DBL_MAX))
         return CDYN_ERR_INVALID_ARGUMENT;
     if (bb == 0.0) {
-        memset(x, 0, n * sizeof *x);
+        if (n)
+            memset(x, 0, n * sizeof *x);
         if (report)
             *report = rep;
         return CDYN_OK;
