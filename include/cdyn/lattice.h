@@ -169,7 +169,7 @@ CDYN_API cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat,
 
 /** Sets the walk cap: a drop that has made @p cap moves without reaching
  *  y = 0 stops there, erodes the sites it visited and is counted in
- *  capped_walks. Default 16 * (W + H). @p cap >= 1.
+ *  capped_walks. Default 2 * (W + H). @p cap >= 1.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or cap 0.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_set_walk_cap(cdyn_lattice *lat, uint64_t cap);
@@ -249,9 +249,10 @@ CDYN_API cdyn_status cdyn_lattice_get_counters(const cdyn_lattice *lat,
  *  sends one unit to y = 0, itself included. Each site drains to its
  *  receiver: its lowest 4-neighbour on the depression-filled surface, the
  *  flood's breadth-first choice on lakes and flats (docs/lattice.md). Every
- *  unit reaches row 0, whose sites are the outlets. O(W H) time; the result
- *  (8 bytes per site) is kept until the heights change, and the computation
- *  takes 12 more bytes per site while it runs.
+ *  unit reaches row 0, whose sites are the outlets. O(W H) time (plus a
+ *  heap over the flood's frontier); the result (8 bytes per site) is kept
+ *  until the heights change, and the computation takes about 4 more bytes
+ *  per site while it runs.
  *  @param out       W * H counts, row-major; may be NULL to only compute
  *  @param capacity  entries @p out can hold (ignored when @p out is NULL)
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a
@@ -295,7 +296,7 @@ CDYN_API cdyn_status cdyn_lattice_compute_stats(cdyn_lattice *lat,
  *  model) with the lattice's code.
  *  @param n_sites    number of sites, 1 .. UINT32_MAX
  *  @param receivers  n_sites indices; read only, not kept
- *  @param alloc      allocator for the scratch space (about 22 bytes per
+ *  @param alloc      allocator for the scratch space (about 15 bytes per
  *                    site, freed before return); NULL for malloc/free
  *  @param opts       options, or NULL for the defaults; not kept
  *  @param out        results; @p out->size must be set
@@ -309,7 +310,7 @@ CDYN_API cdyn_status cdyn_lattice_stats_from_receivers(
 /** Drainage of any forest given by its receivers (as in
  *  cdyn_lattice_stats_from_receivers): out[i] = 1 + the drainage of every
  *  site whose receiver is i. O(n) time, 4 bytes per site of scratch.
- *  @param out  n_sites counts; written only on success
+ *  @param out  n_sites counts; unspecified after a failure
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer, a bad
  *  size, an index >= n_sites or a cycle; CDYN_ERR_NO_MEMORY. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_drainage_from_receivers(size_t n_sites,

@@ -16,7 +16,11 @@
  *
  * Drainage: from every site with no donor left, walk down the receivers
  * adding up, stopping at a site that still waits for a donor; each site is
- * passed once (O(W H)), with a donor count as the only state.
+ * passed once, O(W H) (forest.c).
+ *
+ * Memory beyond the heights: receivers and drainage (8 bytes per site, kept
+ * as the result), donor counts (4 bytes) and a reached bit per site while it
+ * runs, and the heap, which holds only the flood's frontier.
  */
 #include "lattice.h"
 
@@ -24,10 +28,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#ifdef PROFILE
-#include <stdio.h>
-#include "bench_util.h"
-#endif
+#include "forest.h"
 
 /* The heap orders sites by level through an order-preserving 64-bit image
  * of the level, so comparisons are integer and need no look-up. Sites of
@@ -118,22 +119,16 @@ static uint32_t heap_pop(heap *q)
  * below too): the flood front wanders over the whole lattice, so on large
  * lattices most expansions miss the cache, and asking early hides part of
  * the wait. No effect on results. */
-static inline void prefetch_site(const double *h, const uint32_t *recv, size_t s, size_t w,
-                                 size_t n)
+static inline void prefetch_site(const double *h, size_t s, size_t w, size_t n)
 {
 #if defined(__GNUC__)
     __builtin_prefetch(h + s);
-    __builtin_prefetch(recv + s);
-    if (s >= w) {
+    if (s >= w)
         __builtin_prefetch(h + s - w);
-        __builtin_prefetch(recv + s - w);
-    }
-    if (s + w < n) {
+    if (s + w < n)
         __builtin_prefetch(h + s + w);
-        __builtin_prefetch(recv + s + w);
-    }
 #else
-    (void)h, (void)recv, (void)s, (void)w, (void)n;
+    (void)h, (void)s, (void)w, (void)n;
 #endif
 }
 
@@ -159,7 +154,11 @@ static inline int nbrs(size_t s, size_t x, size_t w, size_t n, bool periodic, ui
 
 typedef struct flood {
     const double *h;
-    uint32_t *recv;  /* CDYN__LATTICE_UNSET until the flood reaches the site */
+    uint32_t *recv;  /* set when the flood reaches the site */
+    /* One bit per site, set when the flood reaches it: the test of every
+     * neighbour reads this map, 32 times denser than the receivers, so it
+     * mostly stays in cache while the flood wanders. */
+    uint64_t *reached;
     uint32_t *fifo;  /* ring of n entries (the drainage array, free until then) */
     size_t fhead, fcount;
     heap q;
@@ -182,10 +181,13 @@ static bool expand(flood *f, uint32_t s, double lv)
     uint32_t *recv = f->recv;
     uint32_t nb[4];
     int k = nbrs(s, s % (uint32_t)f->w, f->w, f->n, f->periodic, nb);
+    uint64_t *reached = f->reached;
     for (int i = 0; i < k; i++) {
         uint32_t m = nb[i];
-        if (recv[m] != CDYN__LATTICE_UNSET)
+        uint64_t bit = 1ULL << (m & 63);
+        if (reached[m >> 6] & bit)
             continue;
+        reached[m >> 6] |= bit;
         recv[m] = s;
         double hm = h[m];
         if (hm <= lv)
@@ -222,8 +224,9 @@ static void sort_sites(uint32_t *v, size_t n)
 static bool run_flood(flood *f)
 {
     const double *h = f->h;
-    memset(f->recv, 0xFF, f->n * sizeof *f->recv); /* CDYN__LATTICE_UNSET */
+    memset(f->reached, 0, (f->n + 63) / 64 * sizeof *f->reached);
     for (size_t x = 0; x < f->w; x++) {
+        f->reached[x >> 6] |= 1ULL << (x & 63);
         f->recv[x] = (uint32_t)x;
         if (!heap_push(&f->q, key_of(h[x]), (uint32_t)x))
             return false;
@@ -238,7 +241,7 @@ static bool run_flood(flood *f)
             fifo_push(f, heap_pop(&f->q));
         sort_sites(f->fifo, f->fcount);
         if (f->q.n > 0)
-            prefetch_site(h, f->recv, (size_t)f->q.e[0].site, f->w, f->n);
+            prefetch_site(h, (size_t)f->q.e[0].site, f->w, f->n);
         while (f->fcount > 0) {
             uint32_t s = f->fifo[f->fhead];
             f->fhead = f->fhead + 1 == f->n ? 0 : f->fhead + 1;
@@ -248,38 +251,6 @@ static bool run_flood(flood *f)
         }
     }
     return true;
-}
-
-/* Drainage by walks down the receivers; @p donors (n bytes) is scratch. */
-static void accumulate(size_t n, const uint32_t *recv, uint8_t *donors, uint32_t *drain)
-{
-    memset(donors, 0, n);
-    for (size_t i = 0; i < n; i++) {
-        drain[i] = 1;
-        if (recv[i] != i)
-            donors[recv[i]]++; /* at most 4 */
-    }
-    /* Top row first: water mostly runs down, so a walk usually stops a row
-     * or two below where it started, at a site whose other donors come
-     * later in the scan, and the scan stays within a few rows of memory. */
-    for (size_t i = n; i-- > 0;) {
-        if (donors[i] != 0)
-            continue;
-        /* i has all its water: pass it down while the receiver then has all
-         * of its own; 0xFF marks a site done so the scan skips it. */
-        uint32_t s = (uint32_t)i;
-        donors[s] = 0xFF;
-        for (;;) {
-            uint32_t r = recv[s];
-            if (r == s)
-                break;
-            drain[r] += drain[s];
-            if (--donors[r] != 0)
-                break;
-            donors[r] = 0xFF;
-            s = r;
-        }
-    }
 }
 
 cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
@@ -293,15 +264,17 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
         recv = cdyn__alloc_array(a, n, sizeof *recv);
     if (!drain)
         drain = cdyn__alloc_array(a, n, sizeof *drain);
-    uint8_t *donors = cdyn__alloc_array(a, n, 1);
-    size_t cap0 = 4096;
+    uint32_t *donors = cdyn__alloc_array(a, n, sizeof *donors);
+    size_t nbits = (n + 63) / 64, cap0 = 4096;
+    uint64_t *reached = cdyn__alloc_array(a, nbits, sizeof *reached);
     hentry *e = cdyn__alloc_array(a, cap0, sizeof *e);
-    if (!recv || !drain || !donors || !e) {
+    if (!recv || !drain || !donors || !reached || !e) {
         if (recv != lat->recv)
             cdyn__free_array(a, recv, n, sizeof *recv);
         if (drain != lat->drain)
             cdyn__free_array(a, drain, n, sizeof *drain);
-        cdyn__free_array(a, donors, n, 1);
+        cdyn__free_array(a, donors, n, sizeof *donors);
+        cdyn__free_array(a, reached, nbits, sizeof *reached);
         cdyn__free_array(a, e, cap0, sizeof *e);
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
                                   "no memory for the drainage (%zu sites)", n);
@@ -309,21 +282,14 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
     lat->recv = recv;
     lat->drain = drain;
 
-    flood f = {lat->height, recv, drain, 0, 0, {e, 0, cap0, a}, lat->w, n, lat->periodic};
-#ifdef PROFILE
-    double t0 = bench_now();
-#endif
+    flood f = {lat->height, recv, reached, drain, 0,      0,
+               {e, 0, cap0, a}, lat->w, n,     lat->periodic};
     bool ok = run_flood(&f);
-#ifdef PROFILE
-    double t1 = bench_now();
-#endif
     cdyn__free_array(a, f.q.e, f.q.cap, sizeof *f.q.e);
+    cdyn__free_array(a, reached, nbits, sizeof *reached);
     if (ok)
-        accumulate(n, recv, donors, drain);
-#ifdef PROFILE
-    fprintf(stderr, "flood %.4f accum %.4f\n", t1 - t0, bench_now() - t1);
-#endif
-    cdyn__free_array(a, donors, n, 1);
+        cdyn__lattice_forest_accumulate_walk(n, recv, donors, drain); /* a forest: no cycle */
+    cdyn__free_array(a, donors, n, sizeof *donors);
     if (!ok)
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
                                   "no memory for the flood's heap (%zu sites)", n);

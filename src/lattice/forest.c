@@ -42,6 +42,39 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
     }
 }
 
+bool cdyn__lattice_forest_accumulate_walk(size_t n, const uint32_t *recv, uint32_t *donors,
+                                          uint32_t *drain)
+{
+    const uint32_t done = UINT32_MAX;
+    memset(donors, 0, n * sizeof *donors);
+    for (size_t i = 0; i < n; i++) {
+        drain[i] = 1;
+        if (recv[i] != i)
+            donors[recv[i]]++;
+    }
+    size_t passed = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (donors[i] != 0)
+            continue;
+        uint32_t s = (uint32_t)i;
+        donors[s] = done;
+        passed++;
+        for (;;) {
+            uint32_t r = recv[s];
+            if (r == s)
+                break;
+            drain[r] += drain[s];
+            if (--donors[r] != 0)
+                break;
+            donors[r] = done;
+            passed++;
+            s = r;
+        }
+    }
+    /* A site on a cycle always waits for a donor: it is never passed. */
+    return passed == n;
+}
+
 cdyn_status cdyn_lattice_drainage_from_receivers(size_t n_sites, const uint32_t *receivers,
                                                  const cdyn_allocator *alloc, uint32_t *out)
 {
@@ -49,16 +82,13 @@ cdyn_status cdyn_lattice_drainage_from_receivers(size_t n_sites, const uint32_t 
     if (!receivers || !out || n_sites == 0 || n_sites > UINT32_MAX ||
         !cdyn__allocator_init(&a, alloc))
         return CDYN_ERR_INVALID_ARGUMENT;
-    uint32_t *indeg = cdyn__alloc_array(&a, n_sites, sizeof *indeg);
-    uint32_t *order = cdyn__alloc_array(&a, n_sites, sizeof *order);
-    cdyn_status st = CDYN_OK;
-    if (!indeg || !order)
-        st = CDYN_ERR_NO_MEMORY;
-    else if (!cdyn__lattice_forest_order(n_sites, receivers, indeg, order))
-        st = CDYN_ERR_INVALID_ARGUMENT;
-    else
-        cdyn__lattice_forest_accumulate(n_sites, receivers, order, out);
-    cdyn__free_array(&a, indeg, n_sites, sizeof *indeg);
-    cdyn__free_array(&a, order, n_sites, sizeof *order);
-    return st;
+    for (size_t i = 0; i < n_sites; i++)
+        if (receivers[i] >= n_sites)
+            return CDYN_ERR_INVALID_ARGUMENT;
+    uint32_t *donors = cdyn__alloc_array(&a, n_sites, sizeof *donors);
+    if (!donors)
+        return CDYN_ERR_NO_MEMORY;
+    bool ok = cdyn__lattice_forest_accumulate_walk(n_sites, receivers, donors, out);
+    cdyn__free_array(&a, donors, n_sites, sizeof *donors);
+    return ok ? CDYN_OK : CDYN_ERR_INVALID_ARGUMENT;
 }
