@@ -5,8 +5,9 @@
  *    system alive so that addresses and handle salts differ) the final
  *    positions and velocities are bit-identical;
  *  - the hash of the final state equals a pinned constant;
- *  - the two integrators agree to their truncation error (the run is the
- *    physics it claims to be, not just a reproducible number).
+ *  - against RK4, velocity Verlet's error on this run falls by a factor
+ *    near 4 when dt is halved (order 2): the run is the physics it claims
+ *    to be, not just a reproducible number.
  *
  * PINNED HASHES: the constants below are FNV-1a 64 hashes of the final
  * state (time, then positions, then velocities, each double as its IEEE-754
