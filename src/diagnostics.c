@@ -23,7 +23,7 @@ cdyn_status cdyn_system_get_kinetic_energy(const cdyn_system *sys, double *out)
     size_t d = (size_t)sys->dim;
     double e = 0;
     for (size_t i = 0; i < sys->particles.count; i++) {
-        if (sys->inv_mass[i] == 0)
+        if (sys->fixed[i])
             continue;
         double v2 = 0;
         for (size_t k = 0; k < d; k++)
@@ -55,7 +55,7 @@ cdyn_status cdyn_system_get_momentum(const cdyn_system *sys, double *out)
     size_t d = (size_t)sys->dim;
     double p[3] = {0, 0, 0};
     for (size_t i = 0; i < sys->particles.count; i++)
-        if (sys->inv_mass[i] != 0)
+        if (!sys->fixed[i])
             for (size_t k = 0; k < d; k++)
                 p[k] += sys->mass[i] * sys->v[i * d + k];
     memcpy(out, p, d * sizeof *out);
@@ -70,7 +70,7 @@ cdyn_status cdyn_system_get_angular_momentum(const cdyn_system *sys, double out[
     size_t d = (size_t)sys->dim;
     double l[3] = {0, 0, 0};
     for (size_t i = 0; i < sys->particles.count; i++) {
-        if (sys->inv_mass[i] == 0)
+        if (sys->fixed[i])
             continue;
         const double *x = sys->x + i * d, *v = sys->v + i * d;
         double m = sys->mass[i];
@@ -92,7 +92,7 @@ cdyn_status cdyn_system_get_center_of_mass(const cdyn_system *sys, double *out, 
     size_t d = (size_t)sys->dim;
     double c[3] = {0, 0, 0}, m = 0;
     for (size_t i = 0; i < sys->particles.count; i++) {
-        if (sys->inv_mass[i] == 0)
+        if (sys->fixed[i])
             continue;
         m += sys->mass[i];
         for (size_t k = 0; k < d; k++)

@@ -1,30 +1,50 @@
-/* One evaluation of the equations of motion (design.md section 3): clear
- * forces, apply generators, then accelerations from the inverse masses. */
+/* One evaluation of the equations of motion (design.md section 3): map the
+ * generalized state to Cartesian space, apply force generators,
+ * turn forces into unconstrained accelerations (through the shapes' mass
+ * blocks for particles on curves and surfaces), add the implicit
+ * constraints' accelerations, and map back to generalized accelerations. */
 #include "dynamics.h"
 
 #include <string.h>
 
 #include "constraint/constraint.h"
+#include "constraint/parametric.h"
 #include "force.h"
 #include "system.h"
 
-cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *x, const double *v,
+cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, const double *ud,
                                  double *a)
 {
     size_t d = (size_t)sys->dim, n = sys->particles.count;
+    const double *x = u, *v = ud;
+    cdyn_status st;
+    if (sys->param_of) {
+        if ((st = cdyn__params_to_cartesian(sys, u, ud, sys->ws.px, sys->ws.pv)))
+            return st;
+        x = sys->ws.px;
+        v = sys->ws.pv;
+    }
     double *f = sys->ws.f;
     memset(f, 0, n * d * sizeof *f);
-    cdyn_status st = cdyn__forces_apply(sys, t, x, v, f);
-    if (st || (st = cdyn__constraints_apply(sys, x, v, f)))
+    if ((st = cdyn__forces_apply(sys, t, x, v, f)))
         return st;
+    if (sys->param_of)
+        cdyn__params_save_forces(sys, f);
     const double *w = sys->inv_mass;
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < d; k++)
             a[i * d + k] = w[i] * f[i * d + k];
+    if (sys->param_of)
+        cdyn__params_free_accel(sys, a);
+    if ((st = cdyn__constraints_apply(sys, x, v, a)))
+        return st;
+    if (sys->param_of)
+        cdyn__params_generalized_accel(sys, a);
     return CDYN_OK;
 }
 
 int cdyn__dynamics_velocity_dependent(const cdyn_system *sys)
 {
-    return sys->n_velocity_dependent > 0 || (sys->cons && sys->cons->n_rows > 0);
+    return sys->n_velocity_dependent > 0 || (sys->cons && sys->cons->n_rows > 0) ||
+           sys->param_of != NULL;
 }

@@ -4,11 +4,12 @@
 
 #include "cdyn/types.h"
 
-/* Accelerations a = M^-1 (F(x, v, t) + constraint forces) at the state
- * (x, v) for every particle index (zero for fixed and removed ones).
- * Uses the workspace force accumulator. Returns the status of a failing
- * callback or solver. */
-cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *x, const double *v,
+/* Generalized accelerations u'' at the generalized state (u, u') for every
+ * particle index: M^-1 (F + constraint forces) for free particles (zero for
+ * fixed and removed ones), q'' for particles on shapes. Uses the workspace
+ * force accumulator (a may be that very array). Returns the status of a
+ * failing callback or solver. */
+cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, const double *ud,
                                  double *a);
 
 /* true when some force depends on velocity (dashpots, drag, callbacks that

@@ -17,8 +17,8 @@ double cdyn__gravity_energy(const cdyn_system *sys, const cdyn__force *g, const 
     size_t d = (size_t)sys->dim;
     double e = 0;
     for (size_t i = 0, n = sys->particles.count; i < n; i++) {
-        if (sys->inv_mass[i] == 0)
-            continue; /* fixed or removed: infinite inertia, no energy exchange */
+        if (sys->fixed[i])
+            continue; /* fixed: infinite inertia, no energy exchange (removed: mass 0) */
         double gx = 0;
         for (size_t k = 0; k < d; k++)
             gx += g->p[k] * x[i * d + k];

@@ -47,9 +47,12 @@ uint32_t cdyn__slots_take(cdyn__slots *s)
 void cdyn__slots_release(cdyn__slots *s, uint32_t slot)
 {
     s->alive[slot] = 0;
-    s->generation[slot]++;
-    s->free_list[s->n_free++] = slot;
     s->live--;
+    /* A slot whose generation would wrap is retired for good, so that no
+     * handle of it can ever become valid again. */
+    if (++s->generation[slot] == UINT16_MAX)
+        return;
+    s->free_list[s->n_free++] = slot;
 }
 
 uint32_t cdyn__grown_capacity(uint32_t have, uint32_t need)

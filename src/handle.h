@@ -46,7 +46,8 @@ bool cdyn__slots_full(const cdyn__slots *s);
 /* Takes a free slot (reused or new); the caller has ensured !full. */
 uint32_t cdyn__slots_take(cdyn__slots *s);
 
-/* Returns @p slot to the pool and bumps its generation. */
+/* Returns @p slot to the pool and bumps its generation; after 65535 reuses
+ * a slot is retired instead, so a stale handle never comes back to life. */
 void cdyn__slots_release(cdyn__slots *s, uint32_t slot);
 
 /* Grows the pool's own arrays and @p n owner arrays from s->capacity to

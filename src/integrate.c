@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "constraint/constraint.h"
+#include "constraint/parametric.h"
 #include "dynamics.h"
 #include "system.h"
 
@@ -38,7 +39,9 @@ cdyn_status cdyn__workspace_ensure(cdyn_system *sys)
 {
     cdyn__workspace *ws = &sys->ws;
     size_t len = (size_t)sys->particles.capacity * (size_t)sys->dim;
-    size_t n_arrays = 1 + cdyn__integrator_stage_count(sys->integrator);
+    /* With particles on shapes: their Cartesian scratch (2) and a backup of
+     * the state (4) for steps split at spline knots. */
+    size_t n_arrays = 1 + cdyn__integrator_stage_count(sys->integrator) + (sys->param_of ? 6 : 0);
     if (ws->block && ws->cap_len >= len && ws->n_arrays >= n_arrays)
         return CDYN_OK;
     if (len == 0)
@@ -57,6 +60,11 @@ cdyn_status cdyn__workspace_ensure(cdyn_system *sys)
     ws->n_arrays = n_arrays;
     ws->cap_len = len;
     ws->f = block;
+    /* The arrays of shapes come last. */
+    ws->px = block + (n_arrays - 6) * len;
+    ws->pv = block + (n_arrays - 5) * len;
+    for (size_t i = 0; i < 4; i++)
+        ws->backup[i] = block + (n_arrays - 4 + i) * len;
     for (size_t i = 0; i + 1 < n_arrays && i < sizeof ws->stage / sizeof ws->stage[0]; i++)
         ws->stage[i] = block + (1 + i) * len;
     return CDYN_OK;
@@ -66,12 +74,12 @@ cdyn_status cdyn__step_explicit_euler(cdyn_system *sys, double dt)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     double *a = sys->ws.f, *xn = sys->x_new, *vn = sys->v_new;
-    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
+    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
     if (st)
         return st;
     for (size_t i = 0; i < n; i++) {
-        xn[i] = sys->x[i] + dt * sys->v[i];
-        vn[i] = sys->v[i] + dt * a[i];
+        xn[i] = sys->u[i] + dt * sys->ud[i];
+        vn[i] = sys->ud[i] + dt * a[i];
     }
     return CDYN_OK;
 }
@@ -80,12 +88,12 @@ cdyn_status cdyn__step_symplectic_euler(cdyn_system *sys, double dt)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     double *a = sys->ws.f, *xn = sys->x_new, *vn = sys->v_new;
-    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
+    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
     if (st)
         return st;
     for (size_t i = 0; i < n; i++) {
-        vn[i] = sys->v[i] + dt * a[i];
-        xn[i] = sys->x[i] + dt * vn[i];
+        vn[i] = sys->ud[i] + dt * a[i];
+        xn[i] = sys->u[i] + dt * vn[i];
     }
     return CDYN_OK;
 }
@@ -99,12 +107,12 @@ cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt)
     double *a = sys->ws.f, *vh = sys->ws.stage[0];
     double *xn = sys->x_new, *vn = sys->v_new;
     double h2 = 0.5 * dt, t1 = sys->time + dt;
-    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
+    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
     if (st)
         return st;
     for (size_t i = 0; i < n; i++) {
-        vh[i] = sys->v[i] + h2 * a[i];
-        xn[i] = sys->x[i] + dt * vh[i];
+        vh[i] = sys->ud[i] + h2 * a[i];
+        xn[i] = sys->u[i] + dt * vh[i];
     }
     if ((st = cdyn__dynamics_accel(sys, t1, xn, vh, a)))
         return st;
@@ -136,6 +144,92 @@ static cdyn_status dispatch(cdyn_system *sys, double dt)
     return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "step: unknown integrator");
 }
 
+/* One step of h from the committed state: integrate into x_new, v_new,
+ * check, commit. On failure the committed state is untouched. */
+static cdyn_status step_once(cdyn_system *sys, double h)
+{
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    sys->step_dt = h;
+    sys->in_step = true;
+    cdyn_status st = dispatch(sys, h);
+    sys->in_step = false;
+    if (st)
+        return st;
+    if (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n))
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "step: non-finite state at t = %g with dt = %g; state kept", sys->time, h);
+    double *tmp;
+    if (!sys->param_of) {
+        /* The integrated state is the Cartesian one: swap it in. */
+        tmp = sys->x;
+        sys->x = sys->x_new, sys->x_new = tmp;
+        tmp = sys->v;
+        sys->v = sys->v_new, sys->v_new = tmp;
+        sys->u = sys->x;
+        sys->ud = sys->v;
+    } else {
+        tmp = sys->u;
+        sys->u = sys->x_new, sys->x_new = tmp;
+        tmp = sys->ud;
+        sys->ud = sys->v_new, sys->v_new = tmp;
+        if ((st = cdyn__params_commit(sys))) {
+            tmp = sys->u;
+            sys->u = sys->x_new, sys->x_new = tmp;
+            tmp = sys->ud;
+            sys->ud = sys->v_new, sys->v_new = tmp;
+            return st;
+        }
+    }
+    sys->time += h;
+    return CDYN_OK;
+}
+
+/* A spline's third derivative jumps at its knots, so a fixed step that
+ * straddles one integrates a kinked right-hand side and drops to second
+ * order. With particles on splines, fixed-step integrators end substeps on
+ * the predicted knot crossings; the whole step still fails or succeeds as
+ * one (the state is backed up in the workspace). */
+static cdyn_status step_on_knots(cdyn_system *sys, double dt)
+{
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    double *const *bk = sys->ws.backup;
+    memcpy(bk[0], sys->u, n * sizeof(double));
+    memcpy(bk[1], sys->ud, n * sizeof(double));
+    memcpy(bk[2], sys->x, n * sizeof(double));
+    memcpy(bk[3], sys->v, n * sizeof(double));
+    const double t0 = sys->time;
+    double left = dt;
+    cdyn_status st = CDYN_OK;
+    for (int guard = 0; left > 0 && guard < 1000000; guard++) {
+        double h = cdyn__params_next_knot(sys, left, NULL);
+        if (h < left) {
+            /* A crossing ahead: refine its time with the accelerations. */
+            sys->step_dt = left;
+            sys->in_step = true;
+            st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, sys->ws.f);
+            sys->in_step = false;
+            if (st)
+                break;
+            h = cdyn__params_next_knot(sys, left, sys->ws.f);
+        }
+        if (left - h <= 1e-12 * dt)
+            h = left;
+        if ((st = step_once(sys, h)))
+            break;
+        left -= h;
+    }
+    if (st) {
+        memcpy(sys->u, bk[0], n * sizeof(double));
+        memcpy(sys->ud, bk[1], n * sizeof(double));
+        memcpy(sys->x, bk[2], n * sizeof(double));
+        memcpy(sys->v, bk[3], n * sizeof(double));
+        sys->time = t0;
+        return st;
+    }
+    sys->time = t0 + dt;
+    return CDYN_OK;
+}
+
 cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
 {
     if (!sys)
@@ -152,20 +246,7 @@ cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
     }
     if ((st = cdyn__workspace_ensure(sys)) || (st = cdyn__constraints_prepare(sys)))
         return st;
-    sys->step_dt = dt;
-    sys->in_step = true;
-    st = dispatch(sys, dt);
-    sys->in_step = false;
-    if (st)
-        return st;
-    if (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n))
-        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
-                          "step: non-finite state at t = %g with dt = %g; state kept", sys->time,
-                          dt);
-    double *tmp = sys->x;
-    sys->x = sys->x_new, sys->x_new = tmp;
-    tmp = sys->v;
-    sys->v = sys->v_new, sys->v_new = tmp;
-    sys->time += dt;
-    return CDYN_OK;
+    if (sys->param_of && sys->integrator != CDYN_INTEGRATOR_RK45 && cdyn__params_have_knots(sys))
+        return step_on_knots(sys, dt);
+    return step_once(sys, dt);
 }

@@ -10,7 +10,7 @@
 cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    const double *x = sys->x, *v = sys->v;
+    const double *x = sys->u, *v = sys->ud;
     double *xs = sys->ws.stage[0], *vs = sys->ws.stage[1], *a = sys->ws.f;
     double *xn = sys->x_new, *vn = sys->v_new;
     double t = sys->time, h2 = 0.5 * dt, h3 = dt / 3.0, h6 = dt / 6.0;
@@ -80,8 +80,8 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt)
     }
     double *xc = s[14], *vc = s[15];
     double *xw = sys->x_new, *vw = sys->v_new;
-    memcpy(xw, sys->x, n * sizeof *xw);
-    memcpy(vw, sys->v, n * sizeof *vw);
+    memcpy(xw, sys->u, n * sizeof *xw);
+    memcpy(vw, sys->ud, n * sizeof *vw);
 
     double t = sys->time, t_end = sys->time + dt;
     double h = sys->rk45_h > 0 && sys->rk45_h < dt ? sys->rk45_h : dt;

@@ -4,6 +4,7 @@
 
 #include "cdyn/particle.h"
 #include "constraint/constraint.h"
+#include "constraint/parametric.h"
 #include "system.h"
 
 cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot)
@@ -28,12 +29,21 @@ cdyn_status cdyn__particles_reserve(cdyn_system *sys)
     size_t pd = (size_t)sys->dim * sizeof(double);
     void **arrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
                        (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
-                       (void **)&sys->fixed};
-    size_t sizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t)};
+                       (void **)&sys->fixed,    (void **)&sys->u,    (void **)&sys->ud,
+                       (void **)&sys->param_of};
+    size_t sizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t),
+                      pd, pd, sizeof(uint32_t)};
+    /* The generalized state has arrays of its own only while particles are
+     * on shapes; otherwise it aliases x, v. */
+    size_t n_arrays = sys->param_of ? 10 : 7;
     uint32_t cap = cdyn__grown_capacity(sys->particles.capacity, sys->particles.capacity + 1u);
-    cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, 7, arrays, sizes);
+    cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, n_arrays, arrays, sizes);
     if (st)
         return cdyn__fail(sys, st, "particle_add: out of memory growing to %u particles", cap);
+    if (!sys->param_of) {
+        sys->u = sys->x;
+        sys->ud = sys->v;
+    }
     return CDYN_OK;
 }
 
@@ -71,6 +81,7 @@ cdyn_status cdyn_particle_add(cdyn_system *sys, double mass, const double *posit
     sys->mass[i] = mass;
     sys->inv_mass[i] = 1.0 / mass;
     sys->fixed[i] = 0;
+    cdyn__params_sync_slot(sys, i); /* a free particle: a copy, cannot fail */
     *out = cdyn__handle_make(CDYN__KIND_PARTICLE, sys->salt, sys->particles.generation[i], i);
     return CDYN_OK;
 }
@@ -93,6 +104,7 @@ cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
     sys->mass[i] = 0;
     sys->inv_mass[i] = 0;
     sys->fixed[i] = 0;
+    cdyn__params_sync_slot(sys, i); /* its shape went with its constraints: a copy */
     cdyn__slots_release(&sys->particles, i);
     return CDYN_OK;
 }
@@ -162,8 +174,14 @@ static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *i
     size_t d = (size_t)sys->dim;
     if (!cdyn__all_finite(in, d))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: non-finite value", what);
+    double old[3];
+    memcpy(old, dst + (size_t)i * d, d * sizeof(double));
     memcpy(dst + (size_t)i * d, in, d * sizeof(double));
-    return CDYN_OK;
+    /* A particle on a shape is projected onto it; a failure (a callback
+     * shape) puts the old value back. */
+    if ((st = cdyn__params_sync_slot(sys, i)))
+        memcpy(dst + (size_t)i * d, old, d * sizeof(double));
+    return st;
 }
 
 cdyn_status cdyn_particle_set_position(cdyn_system *sys, cdyn_particle p, const double *position)

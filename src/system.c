@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "constraint/constraint.h"
+#include "constraint/parametric.h"
 #include "pair/pair.h"
 
 cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
@@ -94,6 +95,7 @@ void cdyn_system_destroy(cdyn_system *sys)
         return;
     const cdyn_allocator a = sys->alloc;
     size_t pd = (size_t)sys->dim * sizeof(double);
+    cdyn__params_leave_mode(sys);
     void **parrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
                         (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
                         (void **)&sys->fixed};
@@ -245,9 +247,21 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
         if (sys->particles.alive[i] && !cdyn__all_finite(in + i * d, d))
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                               "%s: non-finite value at index %zu", what, i);
+    /* Particles on shapes are projected onto them; try every projection
+     * first so that a failing one (a callback shape) changes nothing. */
+    for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++) {
+        const double *row = in + (size_t)i * d;
+        if (sys->param_of[i] &&
+            (st = cdyn__params_check_projection(sys, i, dst == sys->x ? row : NULL,
+                                                dst == sys->v ? row : NULL)))
+            return st;
+    }
     for (size_t i = 0; i < sys->particles.count; i++)
         if (sys->particles.alive[i])
             memcpy(dst + i * d, in + i * d, d * sizeof *dst);
+    for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++)
+        if (sys->particles.alive[i])
+            cdyn__params_sync_slot(sys, i);
     return CDYN_OK;
 }
 

@@ -19,6 +19,8 @@ typedef struct cdyn__workspace {
     size_t n_arrays;
     size_t cap_len;
     double *f;         /* force accumulator of the current evaluation */
+    double *px, *pv;   /* Cartesian state of an evaluation when particles are on shapes */
+    double *backup[4]; /* u, ud, x, v at the start of a step split at spline knots */
     double *stage[20]; /* integrator-specific */
 } cdyn__workspace;
 
@@ -38,6 +40,12 @@ struct cdyn_system {
     cdyn__slots particles;
     double *x, *v;
     double *x_new, *v_new;   /* the state a step builds; swapped with x, v on success */
+    /* The integrated (generalized) state. It aliases x, v until a particle is
+     * put on a shape; from then on separate arrays in which a shape's slot
+     * holds q, q' while x, v keep every particle's Cartesian state. */
+    double *u, *ud;
+    uint32_t *param_of; /* per slot: shape constraint slot + 1, or 0; NULL without shapes */
+    uint32_t n_param;
     double *mass, *inv_mass; /* inv_mass is 0 for fixed and removed slots */
     uint8_t *fixed;
 

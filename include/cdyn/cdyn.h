@@ -16,6 +16,7 @@
 #include "pair.h"
 #include "diagnostics.h"
 #include "constraint.h"
+#include "parametric.h"
 #include "lattice.h"
 #include "shapes.h"
 

@@ -40,7 +40,9 @@ typedef enum cdyn_constraint_kind {
     CDYN_CONSTRAINT_PIN = 3,      /**< x = p: dim rows */
     CDYN_CONSTRAINT_PLANE = 4,    /**< n.x = c: a plane in 3-D, a line in 2-D */
     CDYN_CONSTRAINT_USER = 5,     /**< rows, Jacobian and G'v from a callback */
-    CDYN_CONSTRAINT_IMPLICIT = 6  /**< c(x) = 0 for one particle, from a callback */
+    CDYN_CONSTRAINT_IMPLICIT = 6, /**< c(x) = 0 for one particle, from a callback */
+    CDYN_CONSTRAINT_CURVE = 7,    /**< x = r(q) on a curve (parametric.h) */
+    CDYN_CONSTRAINT_SURFACE = 8   /**< x = r(u, v) on a surface (parametric.h) */
 } cdyn_constraint_kind;
 
 /** Linear solvers for the multipliers. Values are pinned. */

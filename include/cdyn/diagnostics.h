@@ -1,5 +1,5 @@
 /* cdyn: whole-system diagnostics. Fixed particles (infinite inertia) are
- * excluded from mass-weighted sums: kinetic energy, momentum, angular
+ * excluded from mass-weighted sums (particles of rigid bodies are included): kinetic energy, momentum, angular
  * momentum, centre of mass. Values are at the committed state. */
 #ifndef CDYN_DIAGNOSTICS_H
 #define CDYN_DIAGNOSTICS_H

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "constraint/parametric.h"
 #include "system.h"
 
 cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
@@ -51,7 +52,9 @@ void cdyn__constraints_touch(cdyn_system *sys)
 
 static void free_one(cdyn_system *sys, cdyn__constraint *c)
 {
-    if (c->n_particles > 2)
+    if (cdyn__constraint_is_shape(c))
+        cdyn__param_free(sys, c->d.param);
+    else if (c->n_particles > 2)
         cdyn__free_array(&sys->alloc, c->u.particles, c->n_particles, sizeof *c->u.particles);
     memset(c, 0, sizeof *c);
 }
@@ -65,6 +68,9 @@ void cdyn__constraints_destroy(cdyn_system *sys)
         if (k->slots.alive[i])
             free_one(sys, &k->c[i]);
     cdyn__constraints_free_topology(sys);
+    cdyn__cg_destroy(&k->cg, &sys->alloc);
+    cdyn__free_array(&sys->alloc, k->gather, 2 * CDYN__CONSTRAINT_MAX_PARTICLES * 3,
+                     sizeof *k->gather);
     void **arrays[] = {(void **)&k->c};
     size_t sizes[] = {sizeof(cdyn__constraint)};
     cdyn__slots_free(&k->slots, &sys->alloc, 1, arrays, sizes);
@@ -72,10 +78,8 @@ void cdyn__constraints_destroy(cdyn_system *sys)
     sys->cons = NULL;
 }
 
-/* Validates the particle handles of a new constraint into slots: live,
- * distinct. */
-static cdyn_status resolve_particles(cdyn_system *sys, const cdyn_particle *ps, size_t n,
-                                     uint32_t *slots, const char *what)
+cdyn_status cdyn__constraint_resolve_particles(cdyn_system *sys, const cdyn_particle *ps, size_t n,
+                                               uint32_t *slots, const char *what)
 {
     for (size_t j = 0; j < n; j++) {
         cdyn_status st = cdyn__particle_slot(sys, ps[j], &slots[j]);
@@ -89,9 +93,9 @@ static cdyn_status resolve_particles(cdyn_system *sys, const cdyn_particle *ps, 
     return CDYN_OK;
 }
 
-/* Stores @p proto with its particle list and hands out the handle. */
-static cdyn_status insert(cdyn_system *sys, const cdyn__constraint *proto, const uint32_t *slots,
-                          cdyn_constraint *out, const char *what)
+cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *proto,
+                                    const uint32_t *slots, cdyn_constraint *out,
+                                    const char *what, uint32_t *slot_out)
 {
     cdyn_status st = cdyn__constraints_ensure(sys);
     if (st)
@@ -123,6 +127,8 @@ static cdyn_status insert(cdyn_system *sys, const cdyn__constraint *proto, const
             k->c[i].u.particle[j] = slots[j];
     k->dirty = true;
     *out = cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt, k->slots.generation[i], i);
+    if (slot_out)
+        *slot_out = i;
     return CDYN_OK;
 }
 
@@ -149,14 +155,14 @@ cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particle a, cdyn
     const char *what = "constraint_add_distance";
     cdyn_status st = prologue(sys, out, what);
     uint32_t s[2];
-    if (st || (st = resolve_particles(sys, (cdyn_particle[]){a, b}, 2, s, what)))
+    if (st || (st = cdyn__constraint_resolve_particles(sys, (cdyn_particle[]){a, b}, 2, s, what)))
         return st;
     if (!valid_length(length))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
                           what, length);
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_DISTANCE, .n_particles = 2, .n_rows = 1,
                           .d.p = {length}};
-    return insert(sys, &c, s, out, what);
+    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
 }
 
 cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p, const double *anchor,
@@ -165,7 +171,7 @@ cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p, const 
     const char *what = "constraint_add_anchor";
     cdyn_status st = prologue(sys, out, what);
     uint32_t s[1];
-    if (st || (st = resolve_particles(sys, &p, 1, s, what)))
+    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
         return st;
     if (!anchor || !cdyn__all_finite(anchor, (size_t)sys->dim))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: anchor must be %d finite values",
@@ -176,7 +182,7 @@ cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p, const 
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_ANCHOR, .n_particles = 1, .n_rows = 1};
     memcpy(c.d.p, anchor, (size_t)sys->dim * sizeof(double));
     c.d.p[3] = length;
-    return insert(sys, &c, s, out, what);
+    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
 }
 
 cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p, const double *point,
@@ -185,7 +191,7 @@ cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p, const dou
     const char *what = "constraint_add_pin";
     cdyn_status st = prologue(sys, out, what);
     uint32_t s[1];
-    if (st || (st = resolve_particles(sys, &p, 1, s, what)))
+    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
         return st;
     if (!point || !cdyn__all_finite(point, (size_t)sys->dim))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: point must be %d finite values",
@@ -193,7 +199,7 @@ cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p, const dou
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PIN, .n_particles = 1,
                           .n_rows = (uint16_t)sys->dim};
     memcpy(c.d.p, point, (size_t)sys->dim * sizeof(double));
-    return insert(sys, &c, s, out, what);
+    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
 }
 
 cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const double *normal,
@@ -202,7 +208,7 @@ cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const d
     const char *what = "constraint_add_plane";
     cdyn_status st = prologue(sys, out, what);
     uint32_t s[1];
-    if (st || (st = resolve_particles(sys, &p, 1, s, what)))
+    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
         return st;
     double len = 0;
     if (normal && cdyn__all_finite(normal, (size_t)sys->dim))
@@ -217,7 +223,7 @@ cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const d
     for (int k = 0; k < sys->dim; k++)
         c.d.p[k] = normal[k] / len;
     c.d.p[3] = offset / len;
-    return insert(sys, &c, s, out, what);
+    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
 }
 
 cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_particle *particles,
@@ -234,12 +240,12 @@ cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_particle *part
                           "%s: need a function and 1..%d particles and rows (got %zu, %zu)", what,
                           CDYN__CONSTRAINT_MAX_PARTICLES, n_particles, n_rows);
     uint32_t s[CDYN__CONSTRAINT_MAX_PARTICLES];
-    if ((st = resolve_particles(sys, particles, n_particles, s, what)))
+    if ((st = cdyn__constraint_resolve_particles(sys, particles, n_particles, s, what)))
         return st;
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_USER, .n_particles = (uint16_t)n_particles,
                           .n_rows = (uint16_t)n_rows,
                           .d.cb = {.fn.user = fn, .user = user}};
-    return insert(sys, &c, s, out, what);
+    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
 }
 
 cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p, cdyn_implicit_fn fn,
@@ -248,18 +254,23 @@ cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p, cdyn
     const char *what = "constraint_add_implicit";
     cdyn_status st = prologue(sys, out, what);
     uint32_t s[1];
-    if (st || (st = resolve_particles(sys, &p, 1, s, what)))
+    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
         return st;
     if (!fn)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL function", what);
     cdyn__constraint c = {.kind = CDYN_CONSTRAINT_IMPLICIT, .n_particles = 1, .n_rows = 1,
                           .d.cb = {.fn.implicit = fn, .user = user}};
-    return insert(sys, &c, s, out, what);
+    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
 }
 
 static void erase(cdyn_system *sys, uint32_t i)
 {
-    free_one(sys, &sys->cons->c[i]);
+    cdyn__constraint *c = &sys->cons->c[i];
+    if (cdyn__constraint_is_shape(c)) {
+        cdyn__param_release(sys, c->d.param);
+        c->d.param = NULL;
+    }
+    free_one(sys, c);
     cdyn__slots_release(&sys->cons->slots, i);
     sys->cons->dirty = true;
 }
@@ -324,9 +335,14 @@ cdyn_status cdyn_constraint_get_row_count(const cdyn_system *sys, cdyn_constrain
 {
     uint32_t i;
     cdyn_status st = lookup(sys, h, out, "constraint_get_row_count", &i);
-    if (!st)
-        *out = sys->cons->c[i].n_rows;
-    return st;
+    if (st)
+        return st;
+    const cdyn__constraint *c = &sys->cons->c[i];
+    /* A shape removes dim - k degrees of freedom without rows of its own. */
+    *out = c->kind == CDYN_CONSTRAINT_CURVE     ? (size_t)sys->dim - 1
+           : c->kind == CDYN_CONSTRAINT_SURFACE ? (size_t)sys->dim - 2
+                                                : c->n_rows;
+    return CDYN_OK;
 }
 
 cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint h, bool enabled)
@@ -337,6 +353,10 @@ cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint h, boo
     uint32_t i;
     if (st || (st = cdyn__constraint_slot(sys, h, &i)))
         return st;
+    if (cdyn__constraint_is_shape(&sys->cons->c[i]))
+        return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
+                          "constraint_set_enabled: a curve or surface constraint cannot be "
+                          "disabled; remove it to release the particle");
     if (sys->cons->c[i].enabled != (uint8_t)enabled) {
         sys->cons->c[i].enabled = enabled ? 1 : 0;
         sys->cons->dirty = true;

@@ -34,6 +34,7 @@ typedef struct cdyn__constraint {
             } fn;
             void *user;
         } cb;
+        struct cdyn__param *param; /* curve and surface kinds: owned */
     } d;
     /* set by the topology pass */
     uint32_t row; /* first row */
@@ -98,9 +99,11 @@ void cdyn__constraints_touch(cdyn_system *sys);
  * allocate; on failure nothing the solve uses has changed. */
 cdyn_status cdyn__constraints_prepare(cdyn_system *sys);
 
-/* Solves for the multipliers at state (x, v) with applied forces f and adds
- * the constraint forces into f. prepare must have succeeded. */
-cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const double *v, double *f);
+/* Solves for the multipliers at the Cartesian state (x, v), given in @p a the
+ * accelerations every particle would have without the implicit constraints,
+ * and adds the constraint accelerations W G^T lambda into @p a. prepare must
+ * have succeeded. */
+cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const double *v, double *a);
 
 /* g, J and G'v of constraint @p c at (x, v) into the row arrays g, bias
  * and the Jacobian blocks. */
@@ -115,6 +118,23 @@ static inline uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint
 
 /* The constraint slot that owns @p row of the current topology. */
 uint32_t cdyn__constraints_row_owner(const cdyn__constraints *k, uint32_t row);
+
+/* Validates the particle handles of a new constraint into slots: live and
+ * distinct. */
+cdyn_status cdyn__constraint_resolve_particles(cdyn_system *sys, const cdyn_particle *ps, size_t n,
+                                               uint32_t *slots, const char *what);
+
+/* Stores a new constraint built from @p proto (with its particle slots) and
+ * hands out its handle; *slot_out (may be NULL) receives its slot. */
+cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *proto,
+                                    const uint32_t *slots, cdyn_constraint *out,
+                                    const char *what, uint32_t *slot_out);
+
+/* Curves and surfaces: held in generalized coordinates, no rows in the solve. */
+static inline int cdyn__constraint_is_shape(const cdyn__constraint *c)
+{
+    return c->kind == CDYN_CONSTRAINT_CURVE || c->kind == CDYN_CONSTRAINT_SURFACE;
+}
 
 /* Resolves a constraint handle, recording the message on failure. */
 cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot);

@@ -106,6 +106,9 @@ cdyn_status cdyn__constraint_eval(cdyn_system *sys, cdyn__constraint *c, const d
         return eval_user(sys, c, x, v, g, jac, bias);
     case CDYN_CONSTRAINT_IMPLICIT:
         return eval_implicit(sys, c, x, v, g, jac, bias);
+    case CDYN_CONSTRAINT_CURVE:
+    case CDYN_CONSTRAINT_SURFACE:
+        break; /* held in generalized coordinates: no rows */
     }
     return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "constraint of unknown kind %d", c->kind);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
+#include "constraint/parametric.h"
 #include "dynamics.h"
 #include "system.h"
 
@@ -47,6 +48,10 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "constraint_get_force: the particle is not held by this constraint");
     memset(out, 0, d * sizeof *out);
+    if (cdyn__constraint_is_shape(c)) {
+        memcpy(out, c->d.param->normal, d * sizeof *out);
+        return CDYN_OK;
+    }
     if (!k->evaluated || k->dirty || !c->enabled)
         return CDYN_OK;
     for (uint32_t r = 0; r < c->n_rows; r++) {
@@ -142,8 +147,10 @@ cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t
      * reads between steps. */
     double *a = sys->x_new;
     sys->in_step = true;
-    st = cdyn__dynamics_accel(sys, sys->time, sys->x, sys->v, a);
+    st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
     sys->in_step = false;
+    if (!st && sys->param_of)
+        cdyn__params_cartesian_accel(sys, a);
     if (!st && accelerations)
         memcpy(accelerations, a, n * sizeof *a);
     return st;

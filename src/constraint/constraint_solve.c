@@ -1,14 +1,20 @@
 /* The multiplier solve of one force evaluation (design.md sections 3-4):
- * evaluate g, G and G'v; assemble A = G W G^T and the right-hand side;
- * solve; add G^T lambda to the forces. Allocates nothing.
+ * evaluate g, G and G'v; assemble A = G W G^T and the right-hand side
+ * -G'v - G a_free - feedback, with a_free the accelerations without
+ * implicit constraints; solve; add W G^T lambda to the accelerations.
+ * Allocates nothing.
  *
- * Rods and anchors, the bulk of large systems, go through fused kernels
- * specialised on the dimension; other kinds through their evaluator. */
+ * W is a particle's inverse mass, or for a particle on a curve or surface
+ * the matrix r' (m r'^T r')^-1 r'^T (see parametric.h). Rods and anchors of
+ * systems without such particles, the bulk of large systems, go through
+ * fused kernels specialised on the dimension; everything else through the
+ * constraint evaluators. */
 #include <math.h>
 #include <string.h>
 
 #include "compiler.h"
 #include "constraint/constraint.h"
+#include "constraint/parametric.h"
 #include "system.h"
 
 /* A redundant row whose residual stays above this (relative, see
@@ -36,13 +42,13 @@ static CDYN__ALWAYS_INLINE double row_rhs(cdyn__constraints *k, const rhs_coef *
 }
 
 /* Rod between two particles: g = (|d|^2 - L^2)/2, G = (-d, d), G'v = |d'|^2. */
-static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constraint *c, const rhs_coef *rc,
-                           const double *x, const double *v, const double *f, const double *w,
-                           size_t D)
+static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constraint *c,
+                                        const rhs_coef *rc, const double *x, const double *v,
+                                        const double *acc, const double *w, size_t D)
 {
     uint32_t ia = c->u.particle[0], ib = c->u.particle[1];
     const double *xa = x + ia * D, *xb = x + ib * D, *va = v + ia * D, *vb = v + ib * D;
-    const double *fa = f + ia * D, *fb = f + ib * D;
+    const double *fa = acc + ia * D, *fb = acc + ib * D;
     double wa = w[ia], wb = w[ib];
     double *ja = k->jac + (size_t)c->blk * D;
     double d2 = 0, dv2 = 0, gd = 0, gwf = 0;
@@ -53,7 +59,7 @@ static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constr
         d2 += dq * dq;
         dv2 += vq * vq;
         gd += dq * vq;
-        gwf += dq * (wb * fb[q] - wa * fa[q]);
+        gwf += dq * (fb[q] - fa[q]);
     }
     uint32_t r = c->row;
     double g = 0.5 * (d2 - c->d.p[0] * c->d.p[0]);
@@ -63,12 +69,12 @@ static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constr
 }
 
 /* Rod to a fixed point b: g = (|x - b|^2 - L^2)/2, G = x - b, G'v = |v|^2. */
-static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__constraint *c, const rhs_coef *rc,
-                              const double *x, const double *v, const double *f, const double *w,
-                              size_t D)
+static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__constraint *c,
+                                           const rhs_coef *rc, const double *x, const double *v,
+                                           const double *acc, const double *w, size_t D)
 {
     uint32_t ip = c->u.particle[0];
-    const double *xp = x + ip * D, *vp = v + ip * D, *fp = f + ip * D;
+    const double *xp = x + ip * D, *vp = v + ip * D, *fp = acc + ip * D;
     double wp = w[ip];
     double *jp = k->jac + (size_t)c->blk * D;
     double d2 = 0, v2 = 0, gd = 0, gwf = 0;
@@ -78,7 +84,7 @@ static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__con
         d2 += dq * dq;
         v2 += vp[q] * vp[q];
         gd += dq * vp[q];
-        gwf += dq * wp * fp[q];
+        gwf += dq * fp[q];
     }
     uint32_t r = c->row;
     double g = 0.5 * (d2 - c->d.p[3] * c->d.p[3]);
@@ -87,38 +93,56 @@ static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__con
     k->rhs[r] = row_rhs(k, rc, c->compliance, r, g, gd, v2, gwf);
 }
 
+/* out = W_s y: the inverse mass of particle s, or its shape's matrix. */
+static void weigh(const cdyn_system *sys, uint32_t s, const double *y, double *out, size_t d)
+{
+    const struct cdyn__param *p = cdyn__param_of(sys, s);
+    if (!p) {
+        for (size_t q = 0; q < d; q++)
+            out[q] = sys->inv_mass[s] * y[q];
+        return;
+    }
+    for (size_t i = 0; i < d; i++) {
+        double t = 0;
+        for (size_t j = 0; j < d; j++)
+            t += p->w[i * d + j] * y[j];
+        out[i] = t;
+    }
+}
+
 /* Any kind, through its evaluator: G'v lands in the scratch buffer. */
 static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const rhs_coef *rc,
-                                const double *x, const double *v, const double *f)
+                                const double *x, const double *v, const double *acc)
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
-    const double *w = sys->inv_mass;
     double *jac = k->jac + (size_t)c->blk * d, *bias = k->scratch;
     cdyn_status st = cdyn__constraint_eval(sys, c, x, v, k->g + c->row, jac, bias);
     if (st)
         return st;
     uint32_t np = c->n_particles;
     for (uint32_t r = 0; r < c->n_rows; r++) {
-        double gd = 0, gwf = 0, diag = 0;
+        double gd = 0, ga = 0, diag = 0;
         for (uint32_t j = 0; j < np; j++) {
             const double *jb = jac + ((size_t)r * np + j) * d;
             uint32_t s = cdyn__constraint_particle(c, j);
-            const double *vp = v + s * d, *fp = f + s * d;
+            const double *vp = v + s * d, *ap = acc + s * d;
+            double wj[3];
+            weigh(sys, s, jb, wj, d);
             for (size_t q = 0; q < d; q++) {
                 gd += jb[q] * vp[q];
-                gwf += w[s] * jb[q] * fp[q];
-                diag += w[s] * jb[q] * jb[q];
+                ga += jb[q] * ap[q];
+                diag += jb[q] * wj[q];
             }
         }
         uint32_t row = c->row + r;
         k->a.val[k->a.colptr[row]] = diag;
-        k->rhs[row] = row_rhs(k, rc, c->compliance, row, k->g[row], gd, bias[r], gwf);
+        k->rhs[row] = row_rhs(k, rc, c->compliance, row, k->g[row], gd, bias[r], ga);
     }
     return CDYN_OK;
 }
 
-static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v, const double *f)
+static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v, const double *acc)
 {
     cdyn__constraints *k = sys->cons;
     const double *w = sys->inv_mass;
@@ -127,23 +151,24 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
     k->has_compliance = false;
     memset(k->a.val, 0, (size_t)k->a.nnz * sizeof *k->a.val);
     const size_t D = (size_t)sys->dim;
+    const bool fused = !sys->param_of;
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        switch (c->kind) {
+        switch (fused ? c->kind : 0) {
         case CDYN_CONSTRAINT_DISTANCE:
             if (D == 2)
-                rod_row(k, c, &rc, x, v, f, w, 2);
+                rod_row(k, c, &rc, x, v, acc, w, 2);
             else
-                rod_row(k, c, &rc, x, v, f, w, 3);
+                rod_row(k, c, &rc, x, v, acc, w, 3);
             break;
         case CDYN_CONSTRAINT_ANCHOR:
             if (D == 2)
-                anchor_row(k, c, &rc, x, v, f, w, 2);
+                anchor_row(k, c, &rc, x, v, acc, w, 2);
             else
-                anchor_row(k, c, &rc, x, v, f, w, 3);
+                anchor_row(k, c, &rc, x, v, acc, w, 3);
             break;
         default: {
-            cdyn_status st = generic_rows(sys, &k->c[k->active[a]], &rc, x, v, f);
+            cdyn_status st = generic_rows(sys, &k->c[k->active[a]], &rc, x, v, acc);
             if (st)
                 return st;
         }
@@ -162,7 +187,16 @@ static void assemble_coupling(cdyn_system *sys)
     double *val = k->a.val;
     const cdyn__aterm *t = k->terms;
     size_t n = k->n_terms;
-    if (d == 2) {
+    if (sys->param_of) {
+        for (size_t i = 0; i < n; i++) {
+            double wb[3];
+            weigh(sys, bp[t[i].bi], jac + d * (size_t)t[i].bj, wb, d);
+            double s2 = 0;
+            for (size_t q = 0; q < d; q++)
+                s2 += jac[d * (size_t)t[i].bi + q] * wb[q];
+            val[t[i].pos] += s2;
+        }
+    } else if (d == 2) {
         for (size_t i = 0; i < n; i++) {
             const double *a = jac + 2 * (size_t)t[i].bi, *b = jac + 2 * (size_t)t[i].bj;
             val[t[i].pos] += w[bp[t[i].bi]] * (a[0] * b[0] + a[1] * b[1]);
@@ -234,56 +268,68 @@ static cdyn_status solve_cg(cdyn_system *sys)
     return CDYN_OK;
 }
 
-/* f += lambda J for a rod: J = (-d, d). */
-static CDYN__ALWAYS_INLINE void rod_force(const cdyn__constraints *k, const cdyn__constraint *c,
-                                          double *f, size_t D)
+/* acc += W lambda J for a rod: J = (-d, d). */
+static CDYN__ALWAYS_INLINE void rod_accel(const cdyn__constraints *k, const cdyn__constraint *c,
+                                          const double *w, double *acc, size_t D)
 {
     const double *jac = k->jac + (size_t)c->blk * D;
-    double lam = k->lambda[c->row];
-    double *fa = f + c->u.particle[0] * D, *fb = f + c->u.particle[1] * D;
+    uint32_t ia = c->u.particle[0], ib = c->u.particle[1];
+    double la = k->lambda[c->row] * w[ia], lb = k->lambda[c->row] * w[ib];
+    double *aa = acc + ia * D, *ab = acc + ib * D;
     for (size_t q = 0; q < D; q++) {
-        fa[q] += lam * jac[q];
-        fb[q] += lam * jac[D + q];
+        aa[q] += la * jac[q];
+        ab[q] += lb * jac[D + q];
     }
 }
 
-static void generic_force(const cdyn__constraints *k, const cdyn__constraint *c, double *f,
+static void generic_accel(const cdyn_system *sys, const cdyn__constraint *c, double *acc,
                           size_t d)
 {
+    const cdyn__constraints *k = sys->cons;
     const double *jac = k->jac + (size_t)c->blk * d;
     uint32_t np = c->n_particles;
     for (uint32_t r = 0; r < c->n_rows; r++) {
         double lam = k->lambda[c->row + r];
         for (uint32_t j = 0; j < np; j++) {
             const double *jb = jac + ((size_t)r * np + j) * d;
-            double *fp = f + cdyn__constraint_particle(c, j) * d;
+            uint32_t s = cdyn__constraint_particle(c, j);
+            double fc[3], dv[3];
             for (size_t q = 0; q < d; q++)
-                fp[q] += lam * jb[q];
+                fc[q] = lam * jb[q];
+            struct cdyn__param *p = cdyn__param_of(sys, s);
+            if (p)
+                for (size_t q = 0; q < d; q++)
+                    p->fc[q] += fc[q];
+            weigh(sys, s, fc, dv, d);
+            for (size_t q = 0; q < d; q++)
+                acc[s * d + q] += dv[q];
         }
     }
 }
 
-static void add_forces(cdyn_system *sys, double *f)
+static void add_accel(cdyn_system *sys, double *acc)
 {
     cdyn__constraints *k = sys->cons;
     const size_t d = (size_t)sys->dim;
+    const double *w = sys->inv_mass;
+    const bool fused = !sys->param_of;
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        if (c->kind != CDYN_CONSTRAINT_DISTANCE)
-            generic_force(k, c, f, d);
+        if (!fused || c->kind != CDYN_CONSTRAINT_DISTANCE)
+            generic_accel(sys, c, acc, d);
         else if (d == 2)
-            rod_force(k, c, f, 2);
+            rod_accel(k, c, w, acc, 2);
         else
-            rod_force(k, c, f, 3);
+            rod_accel(k, c, w, acc, 3);
     }
 }
 
-cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const double *v, double *f)
+cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const double *v, double *acc)
 {
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
         return CDYN_OK;
-    cdyn_status st = rows_pass(sys, x, v, f);
+    cdyn_status st = rows_pass(sys, x, v, acc);
     if (st)
         return st;
     assemble_coupling(sys);
@@ -293,6 +339,6 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
     if (st)
         return st;
     k->evaluated = true;
-    add_forces(sys, f);
+    add_accel(sys, acc);
     return CDYN_OK;
 }

@@ -170,7 +170,7 @@ static cdyn_status layout(cdyn_system *sys, topology *t, uint32_t *saved)
         saved[2 * i + 1] = k->c[i].blk;
     }
     for (uint32_t i = 0; i < k->slots.count; i++)
-        if (k->slots.alive[i] && k->c[i].enabled) {
+        if (k->slots.alive[i] && k->c[i].enabled && !cdyn__constraint_is_shape(&k->c[i])) {
             const cdyn__constraint *c = &k->c[i];
             t->n_active++;
             t->n_rows += c->n_rows;
@@ -190,7 +190,7 @@ static cdyn_status layout(cdyn_system *sys, topology *t, uint32_t *saved)
         return CDYN_ERR_NO_MEMORY;
     uint32_t a = 0, row = 0, blk = 0;
     for (uint32_t i = 0; i < k->slots.count; i++) {
-        if (!k->slots.alive[i] || !k->c[i].enabled)
+        if (!k->slots.alive[i] || !k->c[i].enabled || cdyn__constraint_is_shape(&k->c[i]))
             continue;
         cdyn__constraint *c = &k->c[i];
         t->active[a++] = i;
@@ -212,7 +212,7 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     const cdyn_allocator *al = &sys->alloc;
     bool any = false;
     for (uint32_t i = 0; i < k->slots.count && !any; i++)
-        any = k->slots.alive[i] && k->c[i].enabled;
+        any = k->slots.alive[i] && k->c[i].enabled && !cdyn__constraint_is_shape(&k->c[i]);
     if (!any) {
         cdyn__constraints_free_topology(sys);
         k->dirty = false;

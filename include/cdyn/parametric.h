@@ -1,0 +1,82 @@
+/* cdyn: particles held on curves and surfaces in generalized coordinates.
+ *
+ * A particle put on a curve x = r(q) (one coordinate) or a surface
+ * x = r(u, v) (two, 3-D only) moves from then on in those coordinates: the
+ * integrators advance (q, q') with the generalized mass m r'^T r' and force
+ * r'^T (F - m r'' q'^2) (design.md section 3), so the particle is on its
+ * shape to round-off at every step. Its Cartesian position and velocity stay
+ * readable and settable as for any particle (a set position is projected to
+ * the nearest point of the shape, a set velocity to its tangent), forces and
+ * implicit constraints act on it as on any particle, and
+ * cdyn_constraint_get_force returns the force the shape exerts (the normal
+ * force). Removing the constraint returns the particle to Cartesian
+ * coordinates with the same position and velocity.
+ *
+ * Shapes are described by cdyn_curve_desc and cdyn_surface_desc (shapes.h);
+ * the library copies what they point to. At a hard end of an open curve (or
+ * of a window cut with q_min/q_max) the particle stops: its coordinate is
+ * clamped and its velocity along the shape set to zero when pointing out.
+ * Periodic coordinates are wrapped; a sphere's chart is turned away from its
+ * poles between steps (the coordinates change, the motion does not).
+ *
+ * Every integrator works with particles on shapes. Velocity Verlet and
+ * symplectic Euler keep their order but, with a position-dependent mass,
+ * are no longer symplectic in (q, q').
+ */
+#ifndef CDYN_PARAMETRIC_H
+#define CDYN_PARAMETRIC_H
+
+#include <stddef.h>
+
+#include "export.h"
+#include "shapes.h"
+#include "status.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Puts particle @p p on the curve @p curve (2-D or 3-D): the particle is
+ *  moved to the nearest point of the curve and its velocity projected onto
+ *  the tangent. On success *out is the constraint (kind
+ *  CDYN_CONSTRAINT_CURVE). CDYN_ERR_INVALID_ARGUMENT for NULL, a bad or
+ *  degenerate description, a particle already on a shape, or a curve whose
+ *  r' vanishes at the start point; handle statuses for @p p;
+ *  CDYN_ERR_CALLBACK from a callback curve; CDYN_ERR_NO_MEMORY. Nothing
+ *  changes on failure. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_add_on_curve(cdyn_system *sys, cdyn_particle p,
+                                                  const cdyn_curve_desc *curve,
+                                                  cdyn_constraint *out);
+
+/** Puts particle @p p on the surface @p surface (3-D systems only), as
+ *  cdyn_constraint_add_on_curve; CDYN_ERR_INVALID_ARGUMENT also when
+ *  r_u x r_v vanishes at the start point (zero-area parametrization).
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_add_on_surface(cdyn_system *sys, cdyn_particle p,
+                                                    const cdyn_surface_desc *surface,
+                                                    cdyn_constraint *out);
+
+/** Number of generalized coordinates of @p c: 1 for a curve, 2 for a
+ *  surface, 0 for the implicit kinds. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_coordinate_count(const cdyn_system *sys,
+                                                          cdyn_constraint c, size_t *out);
+
+/** The coordinates and their rates of a curve or surface constraint (1 or 2
+ *  values each; either pointer may be NULL). CDYN_ERR_INVALID_ARGUMENT for
+ *  another kind of constraint. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_coordinates(const cdyn_system *sys, cdyn_constraint c,
+                                                     double *q, double *qdot);
+
+/** Sets the coordinates (@p q, or NULL to keep them) and their rates
+ *  (@p qdot, or NULL to keep them): finite, inside the shape's domain
+ *  (periodic coordinates are wrapped). The Cartesian position and velocity
+ *  follow. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint c,
+                                                     const double *q, const double *qdot);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CDYN_PARAMETRIC_H */

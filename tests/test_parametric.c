@@ -1,0 +1,478 @@
+/* Particles on curves and surfaces in generalized coordinates (issue 4):
+ * seed 002's bead both ways, its closed-form equation of motion, the bead on
+ * a circle against the rigid pendulum, the spherical pendulum's invariants,
+ * a pendulum hanging from a bead on a wire against its Lagrangian equations,
+ * ends, release, setters and bad input. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cdyn/cdyn.h>
+
+#include "support.h"
+
+static const double G = 9.81;
+
+static cdyn_system *make(int dim, cdyn_integrator integrator)
+{
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(dim, &sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, integrator), CDYN_OK);
+    return sys;
+}
+
+/* Seed 002's wire y = -x^2 / 100 as a parametric curve (q, -q^2/100). */
+static void seed_parabola(cdyn_curve_desc *d)
+{
+    cdyn_curve_desc_init(d, CDYN_CURVE_PARABOLA);
+    d->axis1[0] = 1, d->axis1[1] = 0;
+    d->axis2[0] = 0, d->axis2[1] = 1;
+    d->coefficient = -0.01;
+}
+
+static int parabola_c(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+{
+    (void)dim, (void)user;
+    *c = x[0] * x[0] + 100.0 * x[1];
+    grad[0] = 2.0 * x[0], grad[1] = 100.0;
+    hess[0] = 2.0, hess[1] = hess[2] = hess[3] = 0.0;
+    return 0;
+}
+
+/* Gravity along +y (the seed's screen), so the wire is a bowl. */
+static cdyn_system *bead(bool parametric, cdyn_particle *p, cdyn_constraint *c)
+{
+    cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
+    cdyn_particle_add(sys, 1.0, (double[]){50.0, -25.0}, NULL, p);
+    cdyn_force g;
+    cdyn_force_add_gravity(sys, (double[]){0, G}, &g);
+    if (parametric) {
+        cdyn_curve_desc d;
+        seed_parabola(&d);
+        assert_int_equal(cdyn_constraint_add_on_curve(sys, *p, &d, c), CDYN_OK);
+    } else {
+        cdyn_system_set_constraint_gains(sys, 0, 0);
+        assert_int_equal(cdyn_constraint_add_implicit(sys, *p, parabola_c, NULL, c), CDYN_OK);
+    }
+    return sys;
+}
+
+static void test_seed002_both_ways(void **state)
+{
+    (void)state;
+    cdyn_particle pp, pi;
+    cdyn_constraint cp, ci;
+    cdyn_system *par = bead(true, &pp, &cp), *imp = bead(false, &pi, &ci);
+    double worst_diff = 0, worst_on_curve = 0, c_first = 0, c_last = 0;
+    const int steps = 5000;
+    for (int i = 1; i <= steps; i++) {
+        assert_int_equal(cdyn_system_step(par, 1e-3), CDYN_OK);
+        assert_int_equal(cdyn_system_step(imp, 1e-3), CDYN_OK);
+        double a[2], b[2];
+        cdyn_particle_get_position(par, pp, a);
+        cdyn_particle_get_position(imp, pi, b);
+        worst_diff = fmax(worst_diff, hypot(a[0] - b[0], a[1] - b[1]));
+        /* On the curve to round-off: |y + x^2/100| relative to |y|. */
+        worst_on_curve = fmax(worst_on_curve, fabs(a[1] + a[0] * a[0] / 100.0) / (1.0 + fabs(a[1])));
+        double c = fabs(b[0] * b[0] + 100 * b[1]);
+        if (i == 100)
+            c_first = c;
+        c_last = c;
+    }
+    double q, qd;
+    assert_int_equal(cdyn_constraint_get_coordinates(par, cp, &q, &qd), CDYN_OK);
+    double x[2];
+    cdyn_particle_get_position(par, pp, x);
+    assert_true(q == x[0]);
+    print_message("seed 002 over 5 s: parametric vs implicit %.3e; parametric off the curve %.3e; "
+                  "implicit |c| %.3e at 0.1 s, %.3e at 5 s\n",
+                  worst_diff, worst_on_curve, c_first, c_last);
+    assert_true(worst_diff < 1e-8);
+    assert_true(worst_on_curve < 1e-15);
+    assert_true(c_last > c_first); /* the implicit form drifts without feedback */
+    cdyn_system_destroy(par);
+    cdyn_system_destroy(imp);
+}
+
+/* q'' = (-q q'^2 - 50 g q) / (2500 + q^2) for gravity along +y. */
+static void test_seed002_equation_of_motion(void **state)
+{
+    (void)state;
+    cdyn_particle p;
+    cdyn_constraint c;
+    cdyn_system *sys = bead(true, &p, &c);
+    uint64_t seed = 17;
+    for (int i = 0; i < 50; i++) {
+        double q = 80 * ts_rand_sym(&seed), qd = 30 * ts_rand_sym(&seed);
+        assert_int_equal(cdyn_constraint_set_coordinates(sys, c, &q, &qd), CDYN_OK);
+        double a[2], v[2];
+        assert_int_equal(cdyn_system_evaluate(sys, a, 2), CDYN_OK);
+        cdyn_particle_get_velocity(sys, p, v);
+        assert_near(v[0], qd, 1e-13 * (1 + fabs(qd)));
+        double want = (-q * qd * qd - 50 * G * q) / (2500 + q * q);
+        assert_near(a[0], want, 1e-12 * (1 + fabs(want)));
+        /* y = -x^2/100: y'' = -(x x'' + x'^2) / 50. */
+        assert_near(a[1], -(q * want + qd * qd) / 50, 1e-12 * (1 + fabs(a[1])));
+    }
+    cdyn_system_destroy(sys);
+}
+
+/* A bead on a vertical circle of radius L is the rigid pendulum. */
+static void test_circle_is_pendulum(void **state)
+{
+    (void)state;
+    const double L = 1.2, th = 1.1;
+    cdyn_system *a = make(2, CDYN_INTEGRATOR_RK4), *b = make(2, CDYN_INTEGRATOR_RK4);
+    cdyn_particle pa, pb;
+    double x0[2] = {L * sin(th), -L * cos(th)};
+    cdyn_particle_add(a, 0.8, x0, NULL, &pa);
+    cdyn_particle_add(b, 0.8, x0, NULL, &pb);
+    cdyn_force g;
+    cdyn_force_add_gravity(a, (double[]){0, -G}, &g);
+    cdyn_force_add_gravity(b, (double[]){0, -G}, &g);
+    cdyn_curve_desc d;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_CIRCLE);
+    d.radius = L;
+    d.axis1[0] = 0, d.axis1[1] = -1; /* q = 0 hangs down, q = angle from the vertical */
+    d.axis2[0] = 1, d.axis2[1] = 0;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_curve(a, pa, &d, &c), CDYN_OK);
+    double q;
+    cdyn_constraint_get_coordinates(a, c, &q, NULL);
+    assert_near(q, th, 1e-14);
+    cdyn_constraint rod;
+    cdyn_constraint_add_anchor(b, pb, (double[]){0, 0}, L, &rod);
+    double worst = 0;
+    for (int i = 0; i < 3000; i++) {
+        assert_int_equal(cdyn_system_step(a, 1e-3), CDYN_OK);
+        assert_int_equal(cdyn_system_step(b, 1e-3), CDYN_OK);
+        double xa[2], xb[2];
+        cdyn_particle_get_position(a, pa, xa);
+        cdyn_particle_get_position(b, pb, xb);
+        worst = fmax(worst, hypot(xa[0] - xb[0], xa[1] - xb[1]));
+    }
+    /* The normal force is the rod's tension: compare at the end. */
+    cdyn_system_evaluate(a, NULL, 0);
+    cdyn_system_evaluate(b, NULL, 0);
+    double fa[2], fb[2];
+    cdyn_constraint_get_force(a, c, pa, fa);
+    cdyn_constraint_get_force(b, rod, pb, fb);
+    print_message("circle vs anchored rod over 3 s: %.3e; normal force %.9f vs %.9f\n", worst,
+                  hypot(fa[0], fa[1]), hypot(fb[0], fb[1]));
+    assert_true(worst < 1e-9);
+    assert_near(fa[0], fb[0], 1e-8);
+    assert_near(fa[1], fb[1], 1e-8);
+    cdyn_system_destroy(a);
+    cdyn_system_destroy(b);
+}
+
+/* The spherical pendulum: energy and L_z are conserved; RK4's errors fall
+ * with dt^4. */
+static void spherical_errors(double dt, double *de, double *dl)
+{
+    const double R = 1.0, m = 1.3;
+    cdyn_system *sys = make(3, CDYN_INTEGRATOR_RK4);
+    cdyn_particle p;
+    double x0[3] = {R * sin(1.0), 0, -R * cos(1.0)}, v0[3] = {0, 1.7, 0};
+    cdyn_particle_add(sys, m, x0, v0, &p);
+    cdyn_force g;
+    cdyn_force_add_gravity(sys, (double[]){0, 0, -G}, &g);
+    cdyn_surface_desc d;
+    cdyn_surface_desc_init(&d, CDYN_SURFACE_SPHERE);
+    d.radius = R;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &d, &c), CDYN_OK);
+    double e0, l0[3], k, u;
+    cdyn_system_get_kinetic_energy(sys, &k);
+    cdyn_system_get_potential_energy(sys, &u);
+    e0 = k + u;
+    cdyn_system_get_angular_momentum(sys, l0);
+    *de = *dl = 0;
+    int steps = (int)lround(4.0 / dt);
+    for (int i = 0; i < steps; i++) {
+        assert_int_equal(cdyn_system_step(sys, dt), CDYN_OK);
+        double l[3], x[3];
+        cdyn_system_get_kinetic_energy(sys, &k);
+        cdyn_system_get_potential_energy(sys, &u);
+        cdyn_system_get_angular_momentum(sys, l);
+        cdyn_particle_get_position(sys, p, x);
+        assert_near(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), R, 1e-14);
+        *de = fmax(*de, fabs(k + u - e0));
+        *dl = fmax(*dl, fabs(l[2] - l0[2]));
+    }
+    cdyn_system_destroy(sys);
+}
+
+static void test_spherical_pendulum(void **state)
+{
+    (void)state;
+    double h[3] = {0.02, 0.01, 0.005}, de[3], dl[3];
+    for (int i = 0; i < 3; i++) {
+        spherical_errors(h[i], &de[i], &dl[i]);
+        print_message("spherical pendulum dt %.3f: |dE| %.3e |dLz| %.3e\n", h[i], de[i], dl[i]);
+    }
+    double oe = ts_fit_order(h, de, 3), ol = ts_fit_order(h, dl, 3);
+    print_message("orders: energy %.2f, L_z %.2f\n", oe, ol);
+    assert_near(oe, 4.0, 0.3);
+    assert_near(ol, 4.0, 0.3);
+}
+
+/* A pendulum (bob m, rod L) hanging from a bead (mass M) on a horizontal
+ * wire: Lagrange's equations in (X, theta),
+ *   (M + m) X'' + m L (theta'' cos - theta'^2 sin) = 0,
+ *   X'' cos + L theta'' + g sin = 0,
+ * integrated here with RK4, against the library's bead + rod. */
+typedef struct cart {
+    double M, m, L;
+} cart;
+
+static void cart_rhs(const cart *c, const double y[4], double dy[4])
+{
+    double th = y[1], w = y[3], s = sin(th), co = cos(th);
+    /* [M+m, m L co; co, L] [X''; th''] = [m L w^2 s; -g s] */
+    double a11 = c->M + c->m, a12 = c->m * c->L * co, a21 = co, a22 = c->L;
+    double b1 = c->m * c->L * w * w * s, b2 = -G * s, det = a11 * a22 - a12 * a21;
+    dy[0] = y[2];
+    dy[1] = y[3];
+    dy[2] = (b1 * a22 - a12 * b2) / det;
+    dy[3] = (a11 * b2 - a21 * b1) / det;
+}
+
+static void cart_rk4(const cart *c, double y[4], double h)
+{
+    double k1[4], k2[4], k3[4], k4[4], t[4];
+    cart_rhs(c, y, k1);
+    for (int i = 0; i < 4; i++)
+        t[i] = y[i] + 0.5 * h * k1[i];
+    cart_rhs(c, t, k2);
+    for (int i = 0; i < 4; i++)
+        t[i] = y[i] + 0.5 * h * k2[i];
+    cart_rhs(c, t, k3);
+    for (int i = 0; i < 4; i++)
+        t[i] = y[i] + h * k3[i];
+    cart_rhs(c, t, k4);
+    for (int i = 0; i < 4; i++)
+        y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+}
+
+static void test_pendulum_on_bead(void **state)
+{
+    (void)state;
+    const cart c = {2.0, 0.7, 0.9};
+    const double th0 = 0.9, X0 = 0.3;
+    double y[4] = {X0, th0, 0.4, 0.0};
+    cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
+    cdyn_particle b, bob;
+    cdyn_particle_add(sys, c.M, (double[]){X0, 0}, (double[]){0.4, 0}, &b);
+    cdyn_particle_add(sys, c.m, (double[]){X0 + c.L * sin(th0), -c.L * cos(th0)},
+                      (double[]){0.4, 0}, &bob);
+    cdyn_force g;
+    cdyn_force_add_gravity(sys, (double[]){0, -G}, &g);
+    cdyn_curve_desc d;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_LINE);
+    d.axis1[0] = 1, d.axis1[1] = 0;
+    cdyn_constraint wire, rod;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, b, &d, &wire), CDYN_OK);
+    assert_int_equal(cdyn_constraint_add_distance(sys, b, bob, c.L, &rod), CDYN_OK);
+    double worst = 0;
+    for (int i = 0; i < 4000; i++) {
+        assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+        cart_rk4(&c, y, 1e-3);
+        double xb[2], xo[2];
+        cdyn_particle_get_position(sys, b, xb);
+        cdyn_particle_get_position(sys, bob, xo);
+        assert_true(xb[1] == 0.0);
+        worst = fmax(worst, fabs(xb[0] - y[0]));
+        worst = fmax(worst, hypot(xo[0] - (y[0] + c.L * sin(y[1])), xo[1] + c.L * cos(y[1])));
+    }
+    print_message("pendulum on a bead, 4 s: largest difference from Lagrange's equations %.3e\n",
+                  worst);
+    assert_true(worst < 1e-8);
+    cdyn_system_destroy(sys);
+}
+
+/* Every integrator runs the bead; the low-order ones converge with their order. */
+static void test_all_integrators(void **state)
+{
+    (void)state;
+    const cdyn_integrator its[] = {CDYN_INTEGRATOR_EXPLICIT_EULER, CDYN_INTEGRATOR_SYMPLECTIC_EULER,
+                                   CDYN_INTEGRATOR_VELOCITY_VERLET, CDYN_INTEGRATOR_RK45};
+    const double want[] = {1, 1, 2, 0};
+    double ref;
+    {
+        cdyn_particle p;
+        cdyn_constraint c;
+        cdyn_system *sys = bead(true, &p, &c);
+        for (int i = 0; i < 20000; i++)
+            cdyn_system_step(sys, 1e-4);
+        cdyn_constraint_get_coordinates(sys, c, &ref, NULL);
+        cdyn_system_destroy(sys);
+    }
+    for (int k = 0; k < 4; k++) {
+        double h[3], err[3];
+        for (int r = 0; r < 3; r++) {
+            cdyn_particle p;
+            cdyn_constraint c;
+            cdyn_system *sys = bead(true, &p, &c);
+            cdyn_system_set_integrator(sys, its[k]);
+            int n = 400 << r;
+            for (int i = 0; i < n; i++)
+                assert_int_equal(cdyn_system_step(sys, 2.0 / n), CDYN_OK);
+            double q;
+            cdyn_constraint_get_coordinates(sys, c, &q, NULL);
+            h[r] = 2.0 / n;
+            err[r] = fabs(q - ref);
+            cdyn_system_destroy(sys);
+        }
+        if (want[k] > 0) {
+            double o = ts_fit_order(h, err, 3);
+            print_message("integrator %d on the bead: order %.2f\n", (int)its[k], o);
+            assert_near(o, want[k], 0.15);
+        } else {
+            assert_true(err[2] < 1e-6);
+        }
+    }
+}
+
+static void test_release_setters_and_ends(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
+    cdyn_particle p;
+    cdyn_particle_add(sys, 1.0, (double[]){0.3, 0.5}, (double[]){1.0, 1.0}, &p);
+    /* A segment of the x axis from 0 to 1: projected onto it. */
+    cdyn_curve_desc d;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_LINE);
+    d.axis1[0] = 1, d.axis1[1] = 0;
+    d.q_min = 0, d.q_max = 1;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &d, &c), CDYN_OK);
+    double x[2], v[2];
+    cdyn_particle_get_position(sys, p, x);
+    cdyn_particle_get_velocity(sys, p, v);
+    assert_true(x[0] == 0.3 && x[1] == 0.0 && v[0] == 1.0 && v[1] == 0.0);
+    size_t k, rows;
+    cdyn_constraint_get_coordinate_count(sys, c, &k);
+    cdyn_constraint_get_row_count(sys, c, &rows);
+    assert_int_equal(k, 1);
+    assert_int_equal(rows, 1);
+    /* Moving at 1 m/s it reaches the hard end at q = 1 and stops there. */
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    double q, qd;
+    cdyn_constraint_get_coordinates(sys, c, &q, &qd);
+    assert_true(q == 1.0 && qd == 0.0);
+    /* Setters project: a position off the line lands on it. */
+    assert_int_equal(cdyn_particle_set_position(sys, p, (double[]){0.5, 2.0}), CDYN_OK);
+    cdyn_particle_get_position(sys, p, x);
+    assert_true(x[0] == 0.5 && x[1] == 0.0);
+    assert_int_equal(cdyn_particle_set_velocity(sys, p, (double[]){-0.2, 3.0}), CDYN_OK);
+    cdyn_particle_get_velocity(sys, p, v);
+    assert_true(v[0] == -0.2 && v[1] == 0.0);
+    /* Released, it keeps position and velocity and falls freely. */
+    cdyn_force g;
+    cdyn_force_add_gravity(sys, (double[]){0, -G}, &g);
+    assert_int_equal(cdyn_constraint_remove(sys, c), CDYN_OK);
+    cdyn_particle_get_position(sys, p, x);
+    cdyn_particle_get_velocity(sys, p, v);
+    assert_true(x[0] == 0.5 && x[1] == 0.0 && v[0] == -0.2 && v[1] == 0.0);
+    assert_int_equal(cdyn_system_step(sys, 0.1), CDYN_OK);
+    cdyn_particle_get_position(sys, p, x);
+    assert_near(x[0], 0.5 - 0.02, 1e-14);
+    assert_near(x[1], -0.5 * G * 0.01, 1e-14);
+    cdyn_system_destroy(sys);
+}
+
+static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
+                       double ruv[3], double rvv[3], void *user)
+{
+    (void)user;
+    /* A plane whose r_v vanishes: zero area everywhere. */
+    r[0] = u, r[1] = 0 * v, r[2] = 0;
+    ru[0] = 1, ru[1] = 0, ru[2] = 0;
+    rv[0] = rv[1] = rv[2] = 0;
+    for (int i = 0; i < 3; i++)
+        ruu[i] = ruv[i] = rvv[i] = 0;
+    return 0;
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
+    cdyn_particle p;
+    cdyn_particle_add(sys, 1.0, (double[]){1, 0}, NULL, &p);
+    cdyn_curve_desc d;
+    cdyn_constraint c = 0;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_CIRCLE);
+    d.radius = 0;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &d, &c), CDYN_ERR_INVALID_ARGUMENT);
+    cdyn_curve_desc_init(&d, CDYN_CURVE_SPLINE);
+    double pts[6] = {0, 0, 1, 0, 2, 1};
+    d.points = pts;
+    d.num_points = 3;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &d, &c), CDYN_ERR_INVALID_ARGUMENT);
+    cdyn_surface_desc sd;
+    cdyn_surface_desc_init(&sd, CDYN_SURFACE_SPHERE);
+    sd.radius = 1;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &sd, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, NULL, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_true(c == 0);
+    double x[2];
+    cdyn_particle_get_position(sys, p, x);
+    assert_true(x[0] == 1 && x[1] == 0);
+    /* On a curve: a second shape, NaN coordinates, coordinates outside. */
+    cdyn_curve_desc_init(&d, CDYN_CURVE_LINE);
+    d.axis1[0] = 1;
+    d.q_min = -1, d.q_max = 2;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &d, &c), CDYN_OK);
+    cdyn_constraint c2;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &d, &c2), CDYN_ERR_INVALID_ARGUMENT);
+    double q = NAN, far = 5;
+    assert_int_equal(cdyn_constraint_set_coordinates(sys, c, &q, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_constraint_set_coordinates(sys, c, &far, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    double got;
+    cdyn_constraint_get_coordinates(sys, c, &got, NULL);
+    assert_true(got == 1.0);
+    assert_int_equal(cdyn_constraint_set_enabled(sys, c, false), CDYN_ERR_UNSUPPORTED);
+    /* Coordinates of an implicit constraint are refused. */
+    cdyn_particle o;
+    cdyn_particle_add(sys, 1.0, (double[]){0, 3}, NULL, &o);
+    cdyn_constraint rod;
+    cdyn_constraint_add_distance(sys, p, o, 3.0, &rod);
+    assert_int_equal(cdyn_constraint_get_coordinates(sys, rod, &got, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    /* Removing the particle removes its shape. */
+    assert_int_equal(cdyn_particle_remove(sys, p), CDYN_OK);
+    assert_false(cdyn_constraint_is_valid(sys, c));
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    cdyn_system_destroy(sys);
+
+    /* A surface whose parametrization has zero area at the start point. */
+    sys = make(3, CDYN_INTEGRATOR_RK4);
+    cdyn_particle_add(sys, 1.0, (double[]){0.5, 0, 0}, NULL, &p);
+    cdyn_surface_desc_init(&sd, CDYN_SURFACE_CALLBACK);
+    sd.callback = bad_surface;
+    sd.u_min = -1, sd.u_max = 1, sd.v_min = -1, sd.v_max = 1;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &sd, &c), CDYN_ERR_INVALID_ARGUMENT);
+    cdyn_system_destroy(sys);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed002_both_ways),
+        cmocka_unit_test(test_seed002_equation_of_motion),
+        cmocka_unit_test(test_circle_is_pendulum),
+        cmocka_unit_test(test_spherical_pendulum),
+        cmocka_unit_test(test_pendulum_on_bead),
+        cmocka_unit_test(test_all_integrators),
+        cmocka_unit_test(test_release_setters_and_ends),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
