@@ -18,6 +18,12 @@
  * line per dimension is the exponent b of a least-squares fit
  * time ~ N^b over the sizes: 1 means O(N) per evaluation.
  *
+ * The particles are added in random order, so that neighbours in space are
+ * far apart in the system's arrays: the worst case for the caches, and what
+ * makes the time per particle grow with N while the work per particle (the
+ * instruction count) stays constant. --ordered adds them sorted along a
+ * row-major walk of unit cells instead, as a lattice built in loops would be.
+ *
  * Default: N = 10^3, 10^4, 10^5 in 2-D and 3-D. --full: 10^3 .. 10^6.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -80,6 +86,18 @@ static double rand01(uint64_t *s)
     return (double)(z >> 11) * 0x1p-53;
 }
 
+/* Row-major cell key of a position (cells of side 1): the --ordered walk. */
+typedef struct keyed {
+    double key;
+    double x[3];
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    double ka = ((const keyed *)a)->key, kb = ((const keyed *)b)->key;
+    return (ka > kb) - (ka < kb);
+}
+
 typedef struct result {
     size_t n;
     double contacts_pp;
@@ -118,9 +136,10 @@ static int time_evaluate(cdyn_system *sys, double *acc, size_t cap, long evals, 
     return 0;
 }
 
-static result run(size_t n, int dim, int repeats, double seconds)
+static result run(size_t n, int dim, int repeats, double seconds, int ordered)
 {
     result r = {.n = n};
+    keyed *pts = NULL;
     counting cnt = {0, 0};
     cdyn_allocator a = {count_alloc, count_free, &cnt};
     cdyn_system *sys = NULL;
@@ -133,12 +152,21 @@ static result run(size_t n, int dim, int repeats, double seconds)
     double rho = (dim == 3 ? 0.3 : 0.5) / ball;
     double side = pow((double)n / rho, 1.0 / dim);
     uint64_t rng = 2024u + n;
-    CHECK(cdyn_system_create_with_allocator(dim, &a, &sys));
+    pts = malloc(n * sizeof *pts);
+    if (!pts)
+        goto done;
+    double cells = ceil(side);
     for (size_t i = 0; i < n; i++) {
-        double x[3] = {side * rand01(&rng), side * rand01(&rng),
-                       dim == 3 ? side * rand01(&rng) : 0};
-        CHECK(cdyn_particle_add(sys, 1.0, x, NULL, &p[i]));
+        for (int k = 0; k < 3; k++)
+            pts[i].x[k] = k < dim ? side * rand01(&rng) : 0;
+        pts[i].key = floor(pts[i].x[0]) +
+                     cells * (floor(pts[i].x[1]) + cells * floor(pts[i].x[2]));
     }
+    if (ordered)
+        qsort(pts, n, sizeof *pts, cmp_keyed);
+    CHECK(cdyn_system_create_with_allocator(dim, &a, &sys));
+    for (size_t i = 0; i < n; i++)
+        CHECK(cdyn_particle_add(sys, 1.0, pts[i].x, NULL, &p[i]));
     cdyn_pair_params pp;
     CHECK(cdyn_pair_params_init(&pp, CDYN_PAIR_HERTZ));
     pp.stiffness = STIFFNESS;
@@ -186,6 +214,7 @@ static result run(size_t n, int dim, int repeats, double seconds)
     r.ok = isfinite(r.ns_pair) && r.ns_pair > 0;
 done:
     cdyn_system_destroy(sys);
+    free(pts);
     free(acc);
     free(p);
     return r;
@@ -201,19 +230,20 @@ static void print_row(int dim, const result *r)
 
 /* Runs one size in a child process (its own peak RSS); the result comes
  * back through a pipe. */
-static int run_isolated(size_t n, int dim, int repeats, double seconds, result *out)
+static int run_isolated(size_t n, int dim, int repeats, double seconds, int ordered,
+                        result *out)
 {
     int fd[2];
     fflush(stdout);
     if (pipe(fd) != 0) {
-        *out = run(n, dim, repeats, seconds);
+        *out = run(n, dim, repeats, seconds, ordered);
         print_row(dim, out);
         return out->ok ? 0 : 1;
     }
     pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        result r = run(n, dim, repeats, seconds);
+        result r = run(n, dim, repeats, seconds, ordered);
         print_row(dim, &r);
         ssize_t w = write(fd[1], &r, sizeof r);
         close(fd[1]);
@@ -222,7 +252,7 @@ static int run_isolated(size_t n, int dim, int repeats, double seconds, result *
     close(fd[1]);
     if (pid < 0) {
         close(fd[0]);
-        *out = run(n, dim, repeats, seconds);
+        *out = run(n, dim, repeats, seconds, ordered);
         print_row(dim, out);
         return out->ok ? 0 : 1;
     }
@@ -240,12 +270,14 @@ static int run_isolated(size_t n, int dim, int repeats, double seconds, result *
 
 int main(int argc, char **argv)
 {
-    int full = 0, repeats = 5, dims = 0;
+    int full = 0, repeats = 5, dims = 0, ordered = 0;
     size_t only = 0;
     double seconds = 0.2;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--full") == 0) {
             full = 1;
+        } else if (strcmp(argv[i], "--ordered") == 0) {
+            ordered = 1;
         } else if (strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) {
             repeats = atoi(argv[++i]);
             if (repeats < 1 || repeats > 64) {
@@ -272,11 +304,12 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else {
-            printf("usage: bench_pair [--full] [--size N] [--dim 2|3] [--repeats R] "
+            printf("usage: bench_pair [--full] [--ordered] [--size N] [--dim 2|3] [--repeats R] "
                    "[--seconds S]\n"
                    "Times one all-pairs force evaluation of a Hertz pair set over N random\n"
                    "particles at a fixed density (cell list), per particle.\n"
                    "  --full       N = 10^3 .. 10^6 (default 10^3 .. 10^5)\n"
+                   "  --ordered    add the particles in spatial (row-major cell) order\n"
                    "  --size N     only N particles\n"
                    "  --dim D      only dimension D (default both)\n"
                    "  --repeats R  timed runs per size, median reported (default 5)\n"
@@ -291,7 +324,8 @@ int main(int argc, char **argv)
         n_sizes = 1;
     }
     printf("bench_pair: Hertz pair set, R = %g, solid fraction 0.3 (3-D) / 0.5 (2-D), "
-           "uniform random positions, median of %d runs of ~%g s\n", RADIUS, repeats, seconds);
+           "uniform random positions added in %s order, median of %d runs of ~%g s\n", RADIUS,
+           ordered ? "spatial" : "random", repeats, seconds);
     printf("%3s %8s %9s %6s %10s %10s %9s %10s %9s %9s %9s\n", "dim", "N", "contacts", "evals",
            "pair", "pair CPU", "base", "energy", "peak RSS", "bytes/", "pair B/");
     printf("%3s %8s %9s %6s %10s %10s %9s %10s %9s %9s %9s\n", "", "", "/particle", "/run",
@@ -304,7 +338,7 @@ int main(int argc, char **argv)
         size_t m = 0;
         for (size_t s = 0; s < n_sizes; s++) {
             result r;
-            failed |= run_isolated(sizes[s], dim, repeats, seconds, &r);
+            failed |= run_isolated(sizes[s], dim, repeats, seconds, ordered, &r);
             if (r.ok) {
                 lx[m] = log((double)r.n);
                 ly[m] = log(r.ns_pair * (double)r.n);
