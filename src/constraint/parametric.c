@@ -513,7 +513,7 @@ cdyn_status cdyn_constraint_get_coordinates(const cdyn_system *sys, cdyn_constra
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn__param *p;
+    cdyn__param *p = NULL;
     cdyn_status st = shape_of(sys, h, "constraint_get_coordinates", &p);
     if (st)
         return st;
@@ -534,7 +534,7 @@ cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h,
         return CDYN_ERR_INVALID_ARGUMENT;
     const char *what = "constraint_set_coordinates";
     cdyn_status st = cdyn__check_mutable(sys, what);
-    cdyn__param *p;
+    cdyn__param *p = NULL;
     if (st || (st = shape_of(sys, h, what, &p)))
         return st;
     size_t d = (size_t)sys->dim;
