@@ -251,8 +251,8 @@ CDYN_API cdyn_status cdyn_lattice_get_counters(const cdyn_lattice *lat,
  *  flood's breadth-first choice on lakes and flats (docs/lattice.md). Every
  *  unit reaches row 0, whose sites are the outlets. O(W H) time (plus a
  *  heap over the flood's frontier); the result (8 bytes per site) is kept
- *  until the heights change, and the computation takes about 4 more bytes
- *  per site while it runs.
+ *  until the heights change, and the computation takes about 1.2 more
+ *  bytes per site while it runs, plus 16 bytes per site of the frontier.
  *  @param out       W * H counts, row-major; may be NULL to only compute
  *  @param capacity  entries @p out can hold (ignored when @p out is NULL)
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a

@@ -16,11 +16,11 @@
  *
  * Drainage: from every site with no donor left, walk down the receivers
  * adding up, stopping at a site that still waits for a donor; each site is
- * passed once, O(W H) (forest.c).
+ * passed once, O(W H).
  *
  * Memory beyond the heights: receivers and drainage (8 bytes per site, kept
- * as the result), donor counts (4 bytes) and a reached bit per site while it
- * runs, and the heap, which holds only the flood's frontier.
+ * as the result), a donor count (1 byte) and a reached bit per site while
+ * it runs, and the heap, which holds only the flood's frontier.
  */
 #include "lattice.h"
 
@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "forest.h"
 
 /* The heap orders sites by level through an order-preserving 64-bit image
  * of the level, so comparisons are integer and need no look-up. Sites of
@@ -40,6 +39,17 @@ static inline uint64_t key_of(double v)
     uint64_t u;
     memcpy(&u, &v, sizeof u);
     return (u >> 63) ? ~u : (u | 0x8000000000000000ULL);
+}
+
+/* The level back from its key (exact: the image is a bijection), so that
+ * popping a site needs no look-up of its height, a cache miss on large
+ * lattices. */
+static inline double level_of(uint64_t key)
+{
+    uint64_t u = (key >> 63) ? (key & 0x7FFFFFFFFFFFFFFFULL) : ~key;
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
 }
 
 typedef struct hentry {
@@ -235,7 +245,7 @@ static bool run_flood(flood *f)
         /* Every site waiting at the lowest level starts the FIFO at once,
          * so a flat is crossed from all its entries alike. */
         uint64_t key = f->q.e[0].key;
-        double lv = h[f->q.e[0].site];
+        double lv = level_of(key);
         f->fhead = 0; /* the FIFO is empty: the batch is f->fifo[0 .. fcount) */
         while (f->q.n > 0 && f->q.e[0].key == key)
             fifo_push(f, heap_pop(&f->q));
@@ -253,6 +263,39 @@ static bool run_flood(flood *f)
     return true;
 }
 
+/* Drainage by walks down the receivers, as
+ * cdyn__lattice_forest_accumulate_walk but with a byte per site for the
+ * donor counts: on the lattice a site has at most four donors, and the
+ * smaller array keeps more of the scan in cache. */
+static void accumulate(size_t n, const uint32_t *recv, uint8_t *donors, uint32_t *drain)
+{
+    memset(donors, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        drain[i] = 1;
+        if (recv[i] != i)
+            donors[recv[i]]++;
+    }
+    /* From the top row down: water runs mostly towards row 0, so a walk
+     * usually stops a row or two below where it started, at a site whose
+     * other donors come later in the scan. */
+    for (size_t i = n; i-- > 0;) {
+        if (donors[i] != 0)
+            continue;
+        uint32_t s = (uint32_t)i;
+        donors[s] = 0xFF; /* done: the scan skips it */
+        for (;;) {
+            uint32_t r = recv[s];
+            if (r == s)
+                break;
+            drain[r] += drain[s];
+            if (--donors[r] != 0)
+                break;
+            donors[r] = 0xFF;
+            s = r;
+        }
+    }
+}
+
 cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
 {
     if (lat->drainage_valid)
@@ -264,7 +307,7 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
         recv = cdyn__alloc_array(a, n, sizeof *recv);
     if (!drain)
         drain = cdyn__alloc_array(a, n, sizeof *drain);
-    uint32_t *donors = cdyn__alloc_array(a, n, sizeof *donors);
+    uint8_t *donors = cdyn__alloc_array(a, n, 1);
     size_t nbits = (n + 63) / 64, cap0 = 4096;
     uint64_t *reached = cdyn__alloc_array(a, nbits, sizeof *reached);
     hentry *e = cdyn__alloc_array(a, cap0, sizeof *e);
@@ -273,7 +316,7 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
             cdyn__free_array(a, recv, n, sizeof *recv);
         if (drain != lat->drain)
             cdyn__free_array(a, drain, n, sizeof *drain);
-        cdyn__free_array(a, donors, n, sizeof *donors);
+        cdyn__free_array(a, donors, n, 1);
         cdyn__free_array(a, reached, nbits, sizeof *reached);
         cdyn__free_array(a, e, cap0, sizeof *e);
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
@@ -288,8 +331,8 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
     cdyn__free_array(a, f.q.e, f.q.cap, sizeof *f.q.e);
     cdyn__free_array(a, reached, nbits, sizeof *reached);
     if (ok)
-        cdyn__lattice_forest_accumulate_walk(n, recv, donors, drain); /* a forest: no cycle */
-    cdyn__free_array(a, donors, n, sizeof *donors);
+        accumulate(n, recv, donors, drain);
+    cdyn__free_array(a, donors, n, 1);
     if (!ok)
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
                                   "no memory for the flood's heap (%zu sites)", n);
