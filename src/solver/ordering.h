@@ -9,8 +9,8 @@
  *
  * A tree (a chain is one) is ordered with zero fill: its degrees stay exact,
  * so every pivot is a leaf. The result is deterministic: degree buckets are
- * last-in first-out and first filled in ascending index order, so ties go to
- * the smallest index at the start (a chain comes out in natural order).
+ * last-in first-out and first filled in ascending index order, so among the
+ * initial ties the largest index goes first (as in the reference AMD).
  */
 #ifndef CDYN__SOLVER_ORDERING_H
 #define CDYN__SOLVER_ORDERING_H
