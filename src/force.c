@@ -20,8 +20,8 @@ static cdyn_status force_slot(const cdyn_system *sys, cdyn_force f, uint32_t *sl
 }
 
 /* Stores @p g in a new slot and hands out its handle. */
-static cdyn_status force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_force *out,
-                                const char *what)
+cdyn_status cdyn__force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_force *out,
+                               const char *what)
 {
     if (cdyn__slots_full(&sys->forces)) {
         void **arrays[] = {(void **)&sys->force};
@@ -68,7 +68,7 @@ cdyn_status cdyn_force_add_gravity(cdyn_system *sys, const double *g, cdyn_force
                           "force_add_gravity: g must be %d finite values", sys->dim);
     cdyn__force f = {.kind = CDYN_FORCE_GRAVITY};
     memcpy(f.p, g, (size_t)sys->dim * sizeof(double));
-    return force_insert(sys, &f, out, "force_add_gravity");
+    return cdyn__force_insert(sys, &f, out, "force_add_gravity");
 }
 
 cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
@@ -91,7 +91,7 @@ cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_partic
                           "must be finite and >= 0", stiffness, damping, rest_length);
     cdyn__force f = {.kind = CDYN_FORCE_SPRING, .velocity_dependent = damping > 0,
                      .a = ia, .b = ib, .p = {stiffness, damping, rest_length}};
-    return force_insert(sys, &f, out, "force_add_spring");
+    return cdyn__force_insert(sys, &f, out, "force_add_spring");
 }
 
 cdyn_status cdyn_force_add_drag(cdyn_system *sys, double coefficient, cdyn_force *out)
@@ -103,7 +103,7 @@ cdyn_status cdyn_force_add_drag(cdyn_system *sys, double coefficient, cdyn_force
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "force_add_drag: coefficient %g must be finite and >= 0", coefficient);
     cdyn__force f = {.kind = CDYN_FORCE_DRAG, .velocity_dependent = 1, .p = {coefficient}};
-    return force_insert(sys, &f, out, "force_add_drag");
+    return cdyn__force_insert(sys, &f, out, "force_add_drag");
 }
 
 cdyn_status cdyn_force_add_callback(cdyn_system *sys, cdyn_force_fn fn, void *user,
@@ -116,7 +116,7 @@ cdyn_status cdyn_force_add_callback(cdyn_system *sys, cdyn_force_fn fn, void *us
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "force_add_callback: NULL function");
     cdyn__force f = {.kind = CDYN_FORCE_CALLBACK, .velocity_dependent = velocity_dependent,
                      .fn = fn, .user = user};
-    return force_insert(sys, &f, out, "force_add_callback");
+    return cdyn__force_insert(sys, &f, out, "force_add_callback");
 }
 
 cdyn_status cdyn_force_remove(cdyn_system *sys, cdyn_force f)

@@ -37,6 +37,11 @@ void cdyn__gravity_apply(const cdyn_system *sys, const cdyn__force *g, double *f
 double cdyn__gravity_energy(const cdyn_system *sys, const cdyn__force *g, const double *x);
 void cdyn__drag_apply(const cdyn_system *sys, const cdyn__force *g, const double *v, double *f);
 
+/* Stores generator @p g in a new slot (the pool grows before anything is
+ * taken, so CDYN_ERR_NO_MEMORY changes nothing) and hands out its handle. */
+cdyn_status cdyn__force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_force *out,
+                               const char *what);
+
 /* Removes every spring attached to particle slot @p slot. */
 void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot);
 

@@ -333,6 +333,12 @@ static int rod_fn(const double *x, const double *v, size_t np, int dim, size_t n
     return 0;
 }
 
+static int rod_cb(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
+                  double *jac, double *jdot_v, void *user)
+{
+    return rod_fn(x, v, np, dim, nr, g, jac, jdot_v, user);
+}
+
 static void run_pendulum(bool user, double out[2])
 {
     cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
@@ -445,6 +451,104 @@ static void test_residuals_are_lengths(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A chain with a pin and a user constraint, built and stepped with an
+ * allocator that fails the Nth allocation: every N gives CDYN_ERR_NO_MEMORY
+ * from exactly one call, retrying it succeeds, the run ends in the same state
+ * as an unfailed one, and nothing leaks. After the first step, steps
+ * allocate nothing. */
+static int rod_cb(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
+                  double *jac, double *jdot_v, void *user);
+
+static cdyn_status build_and_run(ts_counting_alloc *counts, double *out, int *failures)
+{
+    cdyn_allocator a = ts_counting_allocator(counts);
+    cdyn_system *sys = NULL;
+    cdyn_status st;
+    *failures = 0;
+#define TRY(call)                                                                              \
+    do {                                                                                       \
+        while ((st = (call)) == CDYN_ERR_NO_MEMORY)                                            \
+            (*failures)++;                                                                     \
+        if (st)                                                                                \
+            return st;                                                                         \
+    } while (0)
+    TRY(cdyn_system_create_with_allocator(2, &a, &sys));
+    cdyn_particle p[12];
+    static double L = 0.1;
+    for (int i = 0; i < 12; i++)
+        TRY(cdyn_particle_add(sys, 1.0, (double[]){0.1 * i, 0}, NULL, &p[i]));
+    cdyn_constraint c;
+    TRY(cdyn_constraint_add_pin(sys, p[0], (double[]){0, 0}, &c));
+    for (int i = 1; i < 11; i++)
+        TRY(cdyn_constraint_add_distance(sys, p[i - 1], p[i], 0.1, &c));
+    TRY(cdyn_constraint_add_user(sys, (cdyn_particle[]){p[10], p[11]}, 2, 1, rod_cb, &L, &c));
+    cdyn_force g;
+    TRY(cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &g));
+    TRY(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4));
+    TRY(cdyn_system_step(sys, 1e-3));
+    size_t before = counts->allocs;
+    for (int i = 0; i < 50; i++)
+        TRY(cdyn_system_step(sys, 1e-3));
+    if (counts->allocs != before)
+        return CDYN_ERR_INVALID_ARGUMENT; /* a step allocated */
+    TRY(cdyn_system_set_constraint_solver(sys, CDYN_SOLVER_CG));
+    TRY(cdyn_system_step(sys, 1e-3));
+    cdyn_system_get_positions(sys, out, 24);
+#undef TRY
+    cdyn_system_destroy(sys);
+    return CDYN_OK;
+}
+
+static void test_out_of_memory_and_no_allocation(void **state)
+{
+    (void)state;
+    ts_counting_alloc ref = {0};
+    double want[24], got[24];
+    int failures;
+    assert_int_equal(build_and_run(&ref, want, &failures), CDYN_OK);
+    assert_int_equal(failures, 0);
+    size_t total = ref.allocs;
+    for (size_t n = 1; n <= total; n++) {
+        ts_counting_alloc counts = {0};
+        counts.fail_at = n;
+        assert_int_equal(build_and_run(&counts, got, &failures), CDYN_OK);
+        assert_int_equal(failures, 1);
+        assert_memory_equal(got, want, sizeof want);
+        assert_int_equal(counts.live_bytes, 0);
+        assert_int_equal(counts.allocs, counts.frees + 1);
+    }
+    print_message("constraints: %zu allocations, each failed once in turn\n", total);
+}
+
+/* Stale, foreign and wrong-kind constraint handles. */
+static void test_constraint_handles(void **state)
+{
+    (void)state;
+    cdyn_system *a = make(2, CDYN_INTEGRATOR_RK4), *b = make(2, CDYN_INTEGRATOR_RK4);
+    cdyn_particle pa, pb;
+    cdyn_particle_add(a, 1, (double[]){1, 0}, NULL, &pa);
+    cdyn_particle_add(b, 1, (double[]){1, 0}, NULL, &pb);
+    cdyn_constraint ca, cb;
+    cdyn_constraint_add_anchor(a, pa, (double[]){0, 0}, 1.0, &ca);
+    cdyn_constraint_add_anchor(b, pb, (double[]){0, 0}, 1.0, &cb);
+    bool en;
+    /* The 12-bit salt tells systems apart with probability 4095/4096. */
+    if (ca != cb)
+        assert_int_equal(cdyn_constraint_get_enabled(a, cb, &en), CDYN_ERR_INVALID_HANDLE);
+    assert_int_equal(cdyn_constraint_get_enabled(a, pa, &en), CDYN_ERR_INVALID_HANDLE);
+    assert_int_equal(cdyn_constraint_get_enabled(a, 0, &en), CDYN_ERR_INVALID_HANDLE);
+    assert_int_equal(cdyn_constraint_remove(a, ca), CDYN_OK);
+    assert_int_equal(cdyn_constraint_get_enabled(a, ca, &en), CDYN_ERR_STALE_HANDLE);
+    assert_int_equal(cdyn_constraint_set_compliance(a, ca, 1.0), CDYN_ERR_STALE_HANDLE);
+    cdyn_constraint again;
+    cdyn_constraint_add_anchor(a, pa, (double[]){0, 0}, 1.0, &again);
+    assert_true(again != ca); /* the slot is reused with a new generation */
+    assert_true(cdyn_constraint_is_valid(a, again));
+    assert_false(cdyn_constraint_is_valid(a, ca));
+    cdyn_system_destroy(a);
+    cdyn_system_destroy(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -456,6 +560,8 @@ int main(void)
         cmocka_unit_test(test_user_constraint_matches_builtin),
         cmocka_unit_test(test_solver_stats_and_settings),
         cmocka_unit_test(test_residuals_are_lengths),
+        cmocka_unit_test(test_out_of_memory_and_no_allocation),
+        cmocka_unit_test(test_constraint_handles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

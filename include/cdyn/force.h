@@ -66,7 +66,8 @@ CDYN_API cdyn_status cdyn_force_get_kind(const cdyn_system *sys, cdyn_force f,
                                          cdyn_force_kind *out);
 
 /** Potential energy (J) of @p f at the current state: gravity and springs
- *  as documented above, 0 for drag and callbacks. @since 0.1 */
+ *  as documented above, pair potentials as in pair.h, 0 for drag and
+ *  callbacks. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_get_energy(const cdyn_system *sys, cdyn_force f, double *out);
 
 /** Current tension T (N, positive when stretched or opening) of a spring,

@@ -159,26 +159,16 @@ void cdyn__pair_detach_particle(const cdyn_system *sys, cdyn__pair *p, uint32_t 
     index_by_slot(p);
 }
 
-/* Stores the generator in a new force slot; mirrors force_insert of
- * src/force.c (the pool grows before anything is taken). */
+/* Stores the generator in a new force slot. */
 static cdyn_status insert_force(cdyn_system *sys, cdyn__pair *p, cdyn_force *out,
                                 const char *what)
 {
-    if (cdyn__slots_full(&sys->forces)) {
-        void **arrays[] = {(void **)&sys->force};
-        size_t sizes[] = {sizeof(cdyn__force)};
-        uint32_t cap = cdyn__grown_capacity(sys->forces.capacity, sys->forces.capacity + 1u);
-        if (cdyn__slots_grow(&sys->forces, &sys->alloc, cap, 1, arrays, sizes))
-            return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory", what);
-    }
-    uint32_t i = cdyn__slots_take(&sys->forces);
-    memset(&sys->force[i], 0, sizeof sys->force[i]);
-    sys->force[i].kind = CDYN_FORCE_PAIR;
-    sys->force[i].velocity_dependent = p->alpha > 0;
-    sys->force[i].pair = p;
-    sys->n_velocity_dependent += sys->force[i].velocity_dependent;
-    *out = cdyn__handle_make(CDYN__KIND_FORCE, sys->salt, sys->forces.generation[i], i);
-    return CDYN_OK;
+    cdyn__force g;
+    memset(&g, 0, sizeof g);
+    g.kind = CDYN_FORCE_PAIR;
+    g.velocity_dependent = p->alpha > 0;
+    g.pair = p;
+    return cdyn__force_insert(sys, &g, out, what);
 }
 
 /* Creates a list (is_set 0: handles are 2 n_pairs pair ends) or a set. */
