@@ -181,7 +181,7 @@ static void test_bad_input(void **state)
 {
     (void)state;
     cdyn_lattice_stats st = {.size = sizeof st};
-    uint32_t a[3];
+    uint32_t a[9];
     const uint32_t out_of_range[3] = {0, 3, 0}, cycle[3] = {0, 2, 1};
     assert_int_equal(cdyn_lattice_stats_from_receivers(3, out_of_range, NULL, NULL, &st),
                      CDYN_ERR_INVALID_ARGUMENT);
