@@ -54,6 +54,30 @@ static double dot(const double *u, const double *v, uint32_t n)
     return s;
 }
 
+/* q = (A + D) p, returning p . q: q_j is final once column j is done (later
+ * columns only reach rows below them), so the dot product rides along. */
+static double mul_dot(const cdyn__symmat *a, const double *diag_add, const double *p,
+                      double *q)
+{
+    const uint32_t n = a->n, *restrict cp = a->colptr, *restrict ri = a->rowind;
+    const double *restrict v = a->val;
+    double pq = 0.0;
+    for (uint32_t j = 0; j < n; j++)
+        q[j] = diag_add ? diag_add[j] * p[j] : 0.0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t k = cp[j], end = cp[j + 1];
+        double pj = p[j], acc = q[j] + v[k] * pj;
+        for (k++; k < end; k++) {
+            uint32_t i = ri[k];
+            q[i] += v[k] * pj;
+            acc += v[k] * p[i];
+        }
+        q[j] = acc;
+        pq += pj * acc;
+    }
+    return pq;
+}
+
 /* r = b - (A + D) x; returns ||r||_2^2. */
 static double residual(const cdyn__symmat *a, const double *diag_add,
                        const double *b, const double *x, double *r)
@@ -116,9 +140,8 @@ cdyn_status cdyn__cg_solve(cdyn__cg *cg, const cdyn__symmat *a, const double *di
             st = CDYN_ERR_NOT_CONVERGED;
             break;
         }
-        cdyn__symmat_mul(a, diag_add, p, q);
+        double pq = mul_dot(a, diag_add, p, q);
         rep.iterations++;
-        double pq = dot(p, q, n);
         if (!(pq > 0.0) || !(rz > 0.0)) {
             st = CDYN_ERR_NOT_CONVERGED;
             break;
