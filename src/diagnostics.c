@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "contact/ground.h"
 #include "force.h"
 #include "system.h"
 
@@ -39,11 +40,13 @@ cdyn_status cdyn_system_get_potential_energy(const cdyn_system *sys, double *out
     cdyn_status st = prologue(sys, out, "get_potential_energy");
     if (st)
         return st;
-    double e = 0;
+    double e = 0, eg = 0;
     for (uint32_t i = 0; i < sys->forces.count; i++)
         if (sys->forces.alive[i])
             e += cdyn__force_energy(sys, &sys->force[i], sys->x);
-    *out = e;
+    if ((st = cdyn__grounds_energy(sys, sys->x, &eg)))
+        return st;
+    *out = e + eg;
     return CDYN_OK;
 }
 

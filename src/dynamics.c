@@ -1,5 +1,5 @@
 /* One evaluation of the equations of motion (design.md section 3): map the
- * generalized state to Cartesian space, apply force generators,
+ * generalized state to Cartesian space, apply force generators and grounds,
  * turn forces into unconstrained accelerations (through the shapes' mass
  * blocks for particles on curves and surfaces), add the implicit
  * constraints' accelerations, and map back to generalized accelerations. */
@@ -9,6 +9,7 @@
 
 #include "constraint/constraint.h"
 #include "constraint/parametric.h"
+#include "contact/ground.h"
 #include "force.h"
 #include "system.h"
 
@@ -26,7 +27,7 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, co
     }
     double *f = sys->ws.f;
     memset(f, 0, n * d * sizeof *f);
-    if ((st = cdyn__forces_apply(sys, t, x, v, f)))
+    if ((st = cdyn__forces_apply(sys, t, x, v, f)) || (st = cdyn__grounds_apply(sys, x, v, f)))
         return st;
     if (sys->param_of)
         cdyn__params_save_forces(sys, f);
@@ -46,5 +47,5 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, co
 int cdyn__dynamics_velocity_dependent(const cdyn_system *sys)
 {
     return sys->n_velocity_dependent > 0 || (sys->cons && sys->cons->n_rows > 0) ||
-           sys->param_of != NULL;
+           sys->param_of != NULL || cdyn__grounds_velocity_dependent(sys);
 }

@@ -10,6 +10,7 @@
 #include "constraint/constraint.h"
 #include "constraint/parametric.h"
 #include "pair/pair.h"
+#include "contact/ground.h"
 
 cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
 {
@@ -109,6 +110,7 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__slots_free(&sys->forces, &a, 1, farrays, fsizes);
     cdyn__workspace_free(sys);
     cdyn__constraints_destroy(sys);
+    cdyn__grounds_destroy(sys);
     a.free(sys, sizeof *sys, a.user);
 }
 

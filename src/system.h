@@ -58,6 +58,7 @@ struct cdyn_system {
     double step_dt; /* dt of the step in progress (or the last one) */
 
     struct cdyn__constraints *cons; /* NULL until the first constraint */
+    struct cdyn__grounds *grounds; /* NULL until the first ground */
 
     char error[CDYN__ERROR_LEN];
 };

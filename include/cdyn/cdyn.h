@@ -17,6 +17,7 @@
 #include "diagnostics.h"
 #include "constraint.h"
 #include "parametric.h"
+#include "ground.h"
 #include "lattice.h"
 #include "shapes.h"
 

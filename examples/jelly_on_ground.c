@@ -1,0 +1,842 @@
+/* jelly_on_ground: a spring-dashpot jelly dropped onto a curved ground
+ * (seed 001, sections 1.1 and 1.2).
+ *
+ * A disc of point masses on a triangular lattice, joined to their nearest
+ * and next-nearest neighbours by springs with dashpots, falls onto a ground
+ * given as a height-field profile y = f(x) (bicubic spline through samples,
+ * cdyn_ground_add_heightfield in 2-D): a long slope with a bump that ends
+ * in a V-shaped notch. The ground pushes every mass below it with the
+ * penalty force of seed 001, -S H/|grad H| grad H/|grad H|, plus a normal
+ * dashpot and friction against the tangential velocity
+ * (include/cdyn/ground.h). The jelly lands on the slope, squashes, rolls
+ * and hops down, hits the far wall of the notch and settles wedged in it
+ * (a round jelly in a smooth valley would rock for a long time: rolling
+ * dissipates little).
+ *
+ * Writes into the current directory:
+ *   jelly_on_ground.svg         the ground profile and the jelly's outline
+ *                               at several instants, blue (drop) to red (end),
+ *                               with the path of its centre of mass and the
+ *                               outline at the hardest landing (dashed)
+ *   jelly_on_ground_energy.svg  kinetic, gravitational, elastic (springs) and
+ *                               ground penalty energy and their total; the
+ *                               ground's normal and friction forces over the
+ *                               weight, and the number of masses in contact
+ * and prints the energies at intervals and the checks at the end:
+ *   - the total energy (kinetic + gravity + springs + ground penalty) never
+ *     rises in a step by more than the integrator's error: every force is
+ *     conservative or dissipative (dashpots, ground damping, friction);
+ *   - impulse balance: the time integral of the ground's force on the jelly
+ *     plus M g T equals the change of momentum (the springs cancel in
+ *     pairs, seed 001 eq. 9), and over the last second, with the jelly
+ *     nearly at rest, the ground carries its weight on average;
+ *   - the friction regularization is resolved by the step:
+ *     dt mu (N / m) / v_s < 1 for the masses in contact (ground.h).
+ *
+ * Run with --help for the options.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cdyn/cdyn.h>
+
+#include "svg.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* ---- parameters --------------------------------------------------------- */
+
+typedef struct params {
+    double dt, t_end;       /* s */
+    double radius, spacing; /* m: the disc and its lattice */
+    double mass;            /* kg, total */
+    double stiffness;       /* N/m, nearest-neighbour springs (next-nearest: half) */
+    double damping;         /* N s/m, every dashpot */
+    double ground_stiffness; /* N/m, per mass */
+    double ground_damping;  /* N s/m, per mass */
+    double friction;        /* mu */
+    double friction_speed;  /* m/s */
+    double drop_x;          /* m, abscissa of the starting centre */
+    double clearance;       /* m, gap between the jelly and the ground below at the start */
+    double speed[2];        /* m/s, starting velocity */
+    int snapshots;
+} params;
+
+static void usage(FILE *out, const params *d)
+{
+    fprintf(out,
+            "usage: jelly_on_ground [options]\n"
+            "A 2-D spring-dashpot jelly dropped onto a curved height-field ground;\n"
+            "writes jelly_on_ground.svg and jelly_on_ground_energy.svg here.\n"
+            "  --dt DT           step, s (default %g; RK4)\n"
+            "  --time T          simulated time, s (default %g)\n"
+            "  --friction MU     ground friction coefficient (default %g)\n"
+            "  --vs V            friction speed v_s, m/s (default %g)\n"
+            "  --ground-S S      ground stiffness per mass, N/m (default %g)\n"
+            "  --ground-c C      ground normal damping per mass, N s/m (default %g)\n"
+            "  --stiffness K     jelly spring constant, N/m (default %g)\n"
+            "  --damping D       jelly dashpot constant, N s/m (default %g)\n"
+            "  --radius R        jelly radius, m (default %g)\n"
+            "  --spacing H       jelly lattice spacing, m (default %g)\n"
+            "  --x X             abscissa of the drop, m (default %g)\n"
+            "  --height H        clearance between the jelly and the ground below it\n"
+            "                    at the drop, m (default %g)\n"
+            "  --vx VX, --vy VY  initial velocity, m/s (default %g, %g)\n"
+            "  --snapshots K     outlines drawn (default %d)\n"
+            "  --help            this text\n",
+            d->dt, d->t_end, d->friction, d->friction_speed, d->ground_stiffness,
+            d->ground_damping, d->stiffness, d->damping, d->radius, d->spacing, d->drop_x, d->clearance, d->speed[0],
+            d->speed[1], d->snapshots);
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* 0: run; 1: help shown; -1: bad usage. */
+static int parse_args(int argc, char **argv, params *p)
+{
+    const params defaults = *p;
+    static const struct {
+        const char *name;
+        size_t offset;
+        double min;
+    } opts[] = {
+        {"--dt", offsetof(params, dt), 1e-7},
+        {"--time", offsetof(params, t_end), 1e-3},
+        {"--friction", offsetof(params, friction), 0},
+        {"--vs", offsetof(params, friction_speed), 1e-9},
+        {"--ground-S", offsetof(params, ground_stiffness), 0},
+        {"--ground-c", offsetof(params, ground_damping), 0},
+        {"--stiffness", offsetof(params, stiffness), 1e-9},
+        {"--damping", offsetof(params, damping), 0},
+        {"--radius", offsetof(params, radius), 1e-3},
+        {"--spacing", offsetof(params, spacing), 1e-3},
+        {"--x", offsetof(params, drop_x), -1e9},
+        {"--height", offsetof(params, clearance), 0},
+        {"--vx", offsetof(params, speed), -1e9},
+        {"--vy", offsetof(params, speed) + sizeof(double), -1e9},
+    };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, &defaults);
+            return 1;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "jelly_on_ground: unknown option or missing value: %s\n", a);
+            usage(stderr, &defaults);
+            return -1;
+        }
+        const char *val = argv[++i];
+        double x;
+        if (parse_double(val, &x)) {
+            fprintf(stderr, "jelly_on_ground: bad value for %s: %s\n", a, val);
+            return -1;
+        }
+        if (strcmp(a, "--snapshots") == 0) {
+            if (!(x >= 2 && x <= 40)) {
+                fprintf(stderr, "jelly_on_ground: --snapshots takes 2..40\n");
+                return -1;
+            }
+            p->snapshots = (int)x;
+            continue;
+        }
+        size_t k = 0, n = sizeof opts / sizeof opts[0];
+        while (k < n && strcmp(a, opts[k].name) != 0)
+            k++;
+        if (k == n) {
+            fprintf(stderr, "jelly_on_ground: unknown option %s\n", a);
+            usage(stderr, &defaults);
+            return -1;
+        }
+        if (!(x >= opts[k].min)) {
+            fprintf(stderr, "jelly_on_ground: %s must be >= %g\n", a, opts[k].min);
+            return -1;
+        }
+        memcpy((char *)p + opts[k].offset, &x, sizeof x);
+    }
+    return 0;
+}
+
+/* ---- the ground --------------------------------------------------------- */
+
+#define PROFILE_N 121
+#define PROFILE_X0 (-4.0)
+#define PROFILE_H 0.1
+
+/* A long slope down from the left, with a bump on it, into a V-shaped
+ * notch at x = 1.2 whose walls (slopes -0.55 and +0.75) are steeper than
+ * the jelly can rock in without sliding: f(x) in metres. */
+static double profile(double x)
+{
+    double u = x - 1.2;
+    double notch = 0.65 * sqrt(u * u + 0.01) + 0.1 * u;
+    double bump = 0.1 * exp(-(x + 0.8) * (x + 0.8) / 0.06);
+    return notch + bump + 0.02 * sin(4.0 * x);
+}
+
+/* ---- the jelly ----------------------------------------------------------- */
+
+typedef struct spring_rec {
+    size_t a, b;
+    double rest;
+} spring_rec;
+
+typedef struct jelly {
+    size_t n;
+    double *x0; /* rest positions about the centre, 2 per mass */
+    size_t n_springs, n_near;
+    spring_rec *springs;
+    size_t n_outline;
+    size_t *outline; /* boundary masses by angle */
+} jelly;
+
+static void jelly_free(jelly *j)
+{
+    free(j->x0);
+    free(j->springs);
+    free(j->outline);
+    memset(j, 0, sizeof *j);
+}
+
+typedef struct sorted_point {
+    double x, y;
+    size_t index;
+} sorted_point;
+
+static int by_x_then_y(const void *pa, const void *pb)
+{
+    const sorted_point *a = pa, *b = pb;
+    if (a->x != b->x)
+        return a->x < b->x ? -1 : 1;
+    return (a->y > b->y) - (a->y < b->y);
+}
+
+static double turn(const sorted_point *o, const sorted_point *a, const sorted_point *b)
+{
+    return (a->x - o->x) * (b->y - o->y) - (a->y - o->y) * (b->x - o->x);
+}
+
+/* The triangular lattice of spacing h clipped to the disc of radius R:
+ * springs join masses at distance h (nearest) and sqrt(3) h (next-nearest,
+ * which resist shear). The outline is the convex hull of the rest shape
+ * (Andrew's monotone chain, keeping masses on its straight edges), counter-
+ * clockwise. */
+static int jelly_build(jelly *j, double R, double h)
+{
+    memset(j, 0, sizeof *j);
+    long rows = lround(R / (h * sqrt(3.0) / 2.0)), cols = lround(R / h) + 1;
+    size_t cap = (size_t)(2 * rows + 1) * (size_t)(2 * cols + 1);
+    j->x0 = malloc(2 * cap * sizeof *j->x0);
+    if (!j->x0)
+        return -1;
+    for (long r = -rows; r <= rows; r++)
+        for (long c = -cols; c <= cols; c++) {
+            double x = ((double)c + 0.5 * (double)(labs(r) % 2)) * h;
+            double y = (double)r * h * sqrt(3.0) / 2.0;
+            if (x * x + y * y <= R * R * (1.0 + 1e-9)) {
+                j->x0[2 * j->n] = x;
+                j->x0[2 * j->n + 1] = y;
+                j->n++;
+            }
+        }
+    size_t max_springs = 6 * j->n;
+    j->springs = malloc(max_springs * sizeof *j->springs);
+    j->outline = malloc((j->n + 1) * sizeof *j->outline);
+    sorted_point *pts = malloc(j->n * sizeof *pts), *hull = malloc(2 * j->n * sizeof *hull);
+    if (!j->springs || !j->outline || !pts || !hull) {
+        free(pts);
+        free(hull);
+        jelly_free(j);
+        return -1;
+    }
+    for (int pass = 0; pass < 2; pass++) { /* nearest first, then next-nearest */
+        double want = pass == 0 ? h : sqrt(3.0) * h;
+        for (size_t a = 0; a < j->n; a++)
+            for (size_t b = a + 1; b < j->n; b++) {
+                double d = hypot(j->x0[2 * b] - j->x0[2 * a], j->x0[2 * b + 1] - j->x0[2 * a + 1]);
+                if (fabs(d - want) < 1e-6 * h && j->n_springs < max_springs)
+                    j->springs[j->n_springs++] = (spring_rec){a, b, d};
+            }
+        if (pass == 0)
+            j->n_near = j->n_springs;
+    }
+    for (size_t a = 0; a < j->n; a++)
+        pts[a] = (sorted_point){j->x0[2 * a], j->x0[2 * a + 1], a};
+    qsort(pts, j->n, sizeof *pts, by_x_then_y);
+    size_t k = 0;
+    const double eps = -1e-9 * h * h; /* keep points on straight edges */
+    for (size_t i = 0; i < j->n; i++) { /* lower hull */
+        while (k >= 2 && turn(&hull[k - 2], &hull[k - 1], &pts[i]) < eps)
+            k--;
+        hull[k++] = pts[i];
+    }
+    for (size_t i = j->n - 1, lo = k + 1; i-- > 0;) { /* upper hull */
+        while (k >= lo && turn(&hull[k - 2], &hull[k - 1], &pts[i]) < eps)
+            k--;
+        hull[k++] = pts[i];
+    }
+    for (size_t i = 0; i + 1 < k; i++) /* the last repeats the first */
+        j->outline[j->n_outline++] = hull[i].index;
+    free(pts);
+    free(hull);
+    return 0;
+}
+
+/* ---- pictures ------------------------------------------------------------ */
+
+typedef struct snapshot {
+    double t;
+    double *xy; /* outline, 2 per vertex */
+} snapshot;
+
+/* The ground as the library sees it: f(x) = -H(x, 0) for H = y - f(x). */
+static int ground_height(const cdyn_system *sys, cdyn_ground g, double x, double *f)
+{
+    double h;
+    if (cdyn_ground_evaluate(sys, g, (double[]){x, 0.0}, &h, NULL) != CDYN_OK)
+        return -1;
+    *f = -h;
+    return 0;
+}
+
+static int write_picture(const char *path, const cdyn_system *sys, cdyn_ground g,
+                         const jelly *j, const snapshot *snaps, int n_snaps,
+                         const snapshot *squash,
+                         const double *path_xy, size_t n_path, const double *x_last,
+                         const params *p)
+{
+    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (int k = 0; k < n_snaps; k++)
+        for (size_t i = 0; i < j->n_outline; i++) {
+            x0 = fmin(x0, snaps[k].xy[2 * i]), x1 = fmax(x1, snaps[k].xy[2 * i]);
+            y1 = fmax(y1, snaps[k].xy[2 * i + 1]);
+        }
+    for (size_t i = 0; i < n_path; i++)
+        x0 = fmin(x0, path_xy[2 * i]), x1 = fmax(x1, path_xy[2 * i]);
+    x0 -= 0.4, x1 += 0.4;
+    for (int i = 0; i <= 200; i++) { /* the ground below the window */
+        double f, x = x0 + (x1 - x0) * i / 200.0;
+        if (ground_height(sys, g, x, &f))
+            return -1;
+        y0 = fmin(y0, f);
+    }
+    y0 -= 0.3, y1 += 0.45;
+    svg s;
+    if (svg_open(&s, path, 1100, 640, x0, x1, y0, y1, 1))
+        return -1;
+    /* the ground: filled below its profile */
+    fprintf(s.f, "<polygon fill=\"#d9c7a7\" stroke=\"#6b5533\" stroke-width=\"2\" points=\"");
+    for (int i = 0; i <= 400; i++) {
+        double x = s.x0 + (s.x1 - s.x0) * i / 400.0, f;
+        if (ground_height(sys, g, x, &f))
+            return -1;
+        fprintf(s.f, "%.2f,%.2f ", svg_px(&s, x), svg_py(&s, f));
+    }
+    fprintf(s.f, "%.2f,%.2f %.2f,%.2f\"/>\n", svg_px(&s, s.x1), svg_py(&s, s.y0),
+            svg_px(&s, s.x0), svg_py(&s, s.y0));
+    /* the samples the profile is built from */
+    for (int i = 0; i < PROFILE_N; i++) {
+        double x = PROFILE_X0 + PROFILE_H * i;
+        if (x >= s.x0 && x <= s.x1)
+            svg_circle(&s, x, profile(x), 2.0, "#3d2e18");
+    }
+    /* the path of the centre of mass */
+    fprintf(s.f, "<polyline fill=\"none\" stroke=\"#555\" stroke-width=\"1.2\" "
+                 "stroke-dasharray=\"5,4\" points=\"");
+    size_t every = n_path > 2000 ? n_path / 1000 : 1;
+    for (size_t i = 0; i < n_path; i += every)
+        fprintf(s.f, "%.2f,%.2f ", svg_px(&s, path_xy[2 * i]), svg_py(&s, path_xy[2 * i + 1]));
+    fputs("\"/>\n", s.f);
+    /* the lattice at the end */
+    for (size_t k = 0; k < j->n_springs; k++) {
+        const spring_rec *r = &j->springs[k];
+        svg_line(&s, x_last[2 * r->a], x_last[2 * r->a + 1], x_last[2 * r->b],
+                 x_last[2 * r->b + 1], "#d89a9a", 0.5);
+    }
+    for (int k = 0; k < n_snaps; k++) {
+        char col[8];
+        svg_ramp(n_snaps > 1 ? (double)k / (double)(n_snaps - 1) : 0.0, col);
+        fprintf(s.f, "<polygon fill=\"%s\" fill-opacity=\"0.10\" stroke=\"%s\" "
+                     "stroke-width=\"1.8\" stroke-linejoin=\"round\" points=\"", col, col);
+        for (size_t i = 0; i < j->n_outline; i++)
+            fprintf(s.f, "%.2f,%.2f ", svg_px(&s, snaps[k].xy[2 * i]),
+                    svg_py(&s, snaps[k].xy[2 * i + 1]));
+        fputs("\"/>\n", s.f);
+    }
+    fprintf(s.f, "<polygon fill=\"none\" stroke=\"black\" stroke-width=\"1.3\" "
+                 "stroke-dasharray=\"4,3\" points=\"");
+    for (size_t i = 0; i < j->n_outline; i++)
+        fprintf(s.f, "%.2f,%.2f ", svg_px(&s, squash->xy[2 * i]), svg_py(&s, squash->xy[2 * i + 1]));
+    fputs("\"/>\n", s.f);
+    /* Time labels above the outlines, the last and the first first, each
+     * unless it would cover one already placed. */
+    double placed[48][2];
+    int n_placed = 0;
+    for (int q = -1; q < n_snaps; q++) {
+        int k = q < 0 ? n_snaps - 1 : q;
+        if (q == n_snaps - 1)
+            continue;
+        double top = -INFINITY, cx = 0;
+        for (size_t i = 0; i < j->n_outline; i++)
+            if (snaps[k].xy[2 * i + 1] > top) {
+                top = snaps[k].xy[2 * i + 1];
+                cx = snaps[k].xy[2 * i];
+            }
+        double lx = svg_px(&s, cx) - 14, ly = svg_py(&s, top) - 5;
+        int clash = 0;
+        for (int r = 0; r < n_placed; r++)
+            clash |= fabs(placed[r][0] - lx) < 40 && fabs(placed[r][1] - ly) < 13;
+        if (!clash && n_placed < 48) {
+            char label[32];
+            placed[n_placed][0] = lx, placed[n_placed++][1] = ly;
+            snprintf(label, sizeof label, "%.2f s", snaps[k].t);
+            svg_text(&s, lx, ly, 11, label);
+        }
+    }
+    {
+        double left = INFINITY, cy = 0;
+        for (size_t i = 0; i < j->n_outline; i++)
+            if (squash->xy[2 * i] < left) {
+                left = squash->xy[2 * i];
+                cy = squash->xy[2 * i + 1];
+            }
+        char label[64];
+        snprintf(label, sizeof label, "hardest landing, %.3f s", squash->t);
+        svg_text(&s, svg_px(&s, left) - 140, svg_py(&s, cy) - 4, 11, label);
+    }
+    char buf[320];
+    snprintf(buf, sizeof buf,
+             "spring-dashpot jelly (%zu masses, %zu springs) dropped on a height-field ground",
+             j->n, j->n_springs);
+    svg_text(&s, 20, 26, 16, buf);
+    snprintf(buf, sizeof buf,
+             "ground: bicubic spline through %d samples (dots), S = %g N/m, c = %g N s/m, "
+             "mu = %g, v_s = %g m/s per mass",
+             PROFILE_N, p->ground_stiffness, p->ground_damping, p->friction, p->friction_speed);
+    svg_text(&s, 20, 46, 12, buf);
+    svg_text(&s, 20, 62, 12,
+             "outlines at equal time steps, blue (drop) to red (end); black dashed: at the "
+             "largest spring energy; grey dashed: centre of mass; thin red: springs at the end");
+    double bx = s.x1 - 0.04 * (s.x1 - s.x0) - 0.5, by = s.y1 - 0.2 * (s.y1 - s.y0);
+    svg_line(&s, bx, by, bx + 0.5, by, "black", 2);
+    svg_text(&s, svg_px(&s, bx + 0.25) - 16, svg_py(&s, by) - 6, 12, "0.5 m");
+    svg_close(&s);
+    return 0;
+}
+
+typedef struct series {
+    const double *y;
+    const char *label, *color;
+    double width;
+} series;
+
+static void chart_panel(FILE *f, double px, double py, double pw, double ph, const char *title,
+                        const double *t, size_t n, const series *ss, size_t ns, const char *unit)
+{
+    double y0 = INFINITY, y1 = -INFINITY;
+    for (size_t k = 0; k < ns; k++)
+        for (size_t i = 0; i < n; i++)
+            y0 = fmin(y0, ss[k].y[i]), y1 = fmax(y1, ss[k].y[i]);
+    /* round ticks: a step of 1, 2 or 5 times a power of ten, about 5 of them */
+    double raw = (y1 - y0 + 1e-12) / 5.0, mag = pow(10.0, floor(log10(raw)));
+    double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag
+                                                                                     : 10 * mag;
+    y0 = step * floor(y0 / step), y1 = step * ceil(y1 / step);
+    double tx0 = t[0], tx1 = t[n - 1];
+#define PX(v) (px + ((v) - tx0) / (tx1 - tx0) * pw)
+#define PY(v) (py + ph - ((v) - y0) / (y1 - y0) * ph)
+    fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" "
+               "stroke=\"#888\"/>\n", px, py, pw, ph);
+    fprintf(f, "<text x=\"%g\" y=\"%g\" font-family=\"sans-serif\" font-size=\"13\">%s</text>\n",
+            px, py - 8, title);
+    for (double yv = y0; yv <= y1 + 0.5 * step; yv += step) {
+        fprintf(f, "<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" stroke=\"#eee\"/>\n", px,
+                PY(yv), px + pw, PY(yv));
+        fprintf(f, "<text x=\"%g\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
+                   "text-anchor=\"end\">%.3g</text>\n", px - 4, PY(yv) + 4,
+                fabs(yv) < 1e-9 * step ? 0.0 : yv);
+    }
+    for (int k = 0; k <= 6; k++) {
+        double tv = tx0 + (tx1 - tx0) * k / 6.0;
+        fprintf(f, "<text x=\"%.1f\" y=\"%g\" font-family=\"sans-serif\" font-size=\"11\" "
+                   "text-anchor=\"middle\">%.3g</text>\n", PX(tv), py + ph + 14, tv);
+    }
+    if (y0 < 0 && y1 > 0)
+        fprintf(f, "<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" stroke=\"#999\"/>\n", px,
+                PY(0.0), px + pw, PY(0.0));
+    fprintf(f, "<text x=\"%g\" y=\"%g\" font-family=\"sans-serif\" font-size=\"11\" "
+               "transform=\"rotate(-90 %g %g)\" text-anchor=\"middle\">%s</text>\n",
+            px - 48, py + ph / 2, px - 48, py + ph / 2, unit);
+    /* Long series: per bucket of samples its lowest and highest point, in
+     * time order, so that short spikes (impacts) survive the thinning. */
+    size_t every = n > 3000 ? n / 1500 : 1;
+    for (size_t k = 0; k < ns; k++) {
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
+                   "stroke-linejoin=\"round\" points=\"", ss[k].color, ss[k].width);
+        for (size_t b = 0; b < n; b += every) {
+            size_t lo = b, hi = b;
+            for (size_t i = b; i < n && i < b + every; i++) {
+                lo = ss[k].y[i] < ss[k].y[lo] ? i : lo;
+                hi = ss[k].y[i] > ss[k].y[hi] ? i : hi;
+            }
+            size_t first = lo < hi ? lo : hi, second = lo < hi ? hi : lo;
+            fprintf(f, "%.2f,%.2f ", PX(t[first]), PY(ss[k].y[first]));
+            if (second != first)
+                fprintf(f, "%.2f,%.2f ", PX(t[second]), PY(ss[k].y[second]));
+        }
+        fprintf(f, "%.2f,%.2f\"/>\n", PX(t[n - 1]), PY(ss[k].y[n - 1]));
+        double ly = py + 12 + 18 * (double)k;
+        fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"%s\" "
+                   "stroke-width=\"%g\"/>\n", px + pw + 15, ly - 4, px + pw + 40, ly - 4,
+                ss[k].color, ss[k].width);
+        fprintf(f, "<text x=\"%g\" y=\"%g\" font-family=\"sans-serif\" font-size=\"12\">%s"
+                   "</text>\n", px + pw + 46, ly, ss[k].label);
+    }
+#undef PX
+#undef PY
+}
+
+enum { R_KIN, R_GRAV, R_ELASTIC, R_GROUND, R_TOTAL, R_NORMAL, R_FRICTION, R_CONTACTS, R_COUNT };
+
+static int write_energy_chart(const char *path, const double *t, size_t n, double *const rec[])
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"760\" "
+               "viewBox=\"0 0 1000 760\">\n<rect width=\"100%%\" height=\"100%%\" "
+               "fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"70\" y=\"28\" font-family=\"sans-serif\" font-size=\"16\">"
+               "Jelly on a curved ground: energy and contact against time</text>\n");
+    const series top[] = {
+        {rec[R_TOTAL], "total", "#000000", 2.2},
+        {rec[R_KIN], "kinetic", "#1f77b4", 1.4},
+        {rec[R_GRAV], "gravity (0 at the end)", "#2ca02c", 1.4},
+        {rec[R_ELASTIC], "springs", "#9467bd", 1.4},
+        {rec[R_GROUND], "ground penalty S d^2/2", "#d62728", 1.4},
+    };
+    const series bottom[] = {
+        {rec[R_NORMAL], "ground normal force / weight", "#d62728", 1.4},
+        {rec[R_FRICTION], "friction force / weight", "#ff7f0e", 1.4},
+        {rec[R_CONTACTS], "masses in contact / 10", "#7f7f7f", 1.2},
+    };
+    chart_panel(f, 80, 60, 600, 300, "energies (the total never rises: every force on is "
+                "conservative or dissipative)", t, n, top, sizeof top / sizeof top[0], "J");
+    chart_panel(f, 80, 420, 600, 280, "contact", t, n, bottom,
+                sizeof bottom / sizeof bottom[0], "ratio");
+    fprintf(f, "<text x=\"380\" y=\"745\" font-family=\"sans-serif\" font-size=\"12\" "
+               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+#define CHECK(call)                                                                      \
+    do {                                                                                 \
+        cdyn_status st_ = (call);                                                        \
+        if (st_ != CDYN_OK) {                                                            \
+            fprintf(stderr, "jelly_on_ground: %s failed: %s (%s)\n", #call,              \
+                    cdyn_status_name(st_), cdyn_system_last_error(sys));                 \
+            goto fail;                                                                   \
+        }                                                                                \
+    } while (0)
+
+typedef struct measures {
+    double kinetic, gravity, elastic, ground, total;
+    double normal[3], friction[3];
+    size_t contacts;
+} measures;
+
+static cdyn_status measure(const cdyn_system *sys, cdyn_force gravity, cdyn_ground g,
+                           measures *m)
+{
+    cdyn_status st;
+    double pot;
+    if ((st = cdyn_system_get_kinetic_energy(sys, &m->kinetic)) ||
+        (st = cdyn_system_get_potential_energy(sys, &pot)) ||
+        (st = cdyn_force_get_energy(sys, gravity, &m->gravity)) ||
+        (st = cdyn_ground_get_energy(sys, g, &m->ground)) ||
+        (st = cdyn_ground_get_total_force(sys, g, m->normal, m->friction)) ||
+        (st = cdyn_ground_get_contact_count(sys, g, &m->contacts)))
+        return st;
+    m->elastic = pot - m->gravity - m->ground;
+    m->total = m->kinetic + pot;
+    return CDYN_OK;
+}
+
+int main(int argc, char **argv)
+{
+    /* The friction speed: the masses that carry the resting jelly press on
+     * the ground with N / m of a few hundred m/s^2 (the weight of 151 masses
+     * on a handful), so friction's brake rate mu (N / m) / v_s needs
+     * v_s = 0.05 m/s for dt = 1e-4 s (the run prints the figure). */
+    params p = {
+        .dt = 1e-4,
+        .t_end = 6.0,
+        .radius = 0.3,
+        .spacing = 0.046,
+        .mass = 1.0,
+        .stiffness = 150.0,
+        .damping = 2.0,
+        .ground_stiffness = 3000.0,
+        .ground_damping = 10.0,
+        .friction = 0.6,
+        .friction_speed = 0.05,
+        .drop_x = -2.4,
+        .clearance = 0.4,
+        .speed = {0.8, 0.0},
+        .snapshots = 12,
+    };
+    int rc = parse_args(argc, argv, &p);
+    if (rc)
+        return rc > 0 ? 0 : 2;
+    if (p.radius < 2.0 * p.spacing || p.radius > 60.0 * p.spacing) {
+        fprintf(stderr, "jelly_on_ground: --radius / --spacing must be between 2 and 60\n");
+        return 2;
+    }
+
+    jelly j;
+    if (jelly_build(&j, p.radius, p.spacing)) {
+        fprintf(stderr, "jelly_on_ground: out of memory building the jelly\n");
+        return 1;
+    }
+    const double g_acc = 9.81, m = p.mass / (double)j.n;
+    long steps = lround(p.t_end / p.dt);
+    size_t n_rec = (size_t)steps + 1;
+    int exit_code = 1;
+    cdyn_system *sys = NULL;
+    cdyn_particle *handles = malloc(j.n * sizeof *handles);
+    double *x = malloc(2 * j.n * sizeof *x);
+    double *rec_t = malloc(n_rec * sizeof *rec_t), *path_xy = malloc(2 * n_rec * sizeof *path_xy);
+    snapshot *snaps = calloc((size_t)p.snapshots, sizeof *snaps), squash = {0};
+    double *rec[R_COUNT] = {0};
+    int oom = !handles || !x || !rec_t || !path_xy || !snaps;
+    for (int k = 0; k < R_COUNT; k++)
+        oom |= !(rec[k] = malloc(n_rec * sizeof *rec[k]));
+    for (int k = 0; !oom && k < p.snapshots; k++)
+        oom |= !(snaps[k].xy = malloc(2 * j.n_outline * sizeof *snaps[k].xy));
+    oom |= !(squash.xy = malloc(2 * j.n_outline * sizeof *squash.xy));
+    if (oom) {
+        fprintf(stderr, "jelly_on_ground: out of memory\n");
+        goto fail;
+    }
+
+    CHECK(cdyn_system_create(2, &sys));
+    CHECK(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4));
+    /* The drop height: the clearance above the highest ground under the disc. */
+    double drop[2] = {p.drop_x, -INFINITY};
+    for (int i = 0; i <= 50; i++) {
+        double xs = p.drop_x + p.radius * (2.0 * i / 50.0 - 1.0), f = profile(xs);
+        double dy = sqrt(fmax(0.0, p.radius * p.radius - (xs - p.drop_x) * (xs - p.drop_x)));
+        drop[1] = fmax(drop[1], f + dy + p.clearance);
+    }
+    for (size_t i = 0; i < j.n; i++) {
+        double pos[2] = {drop[0] + j.x0[2 * i], drop[1] + j.x0[2 * i + 1]};
+        CHECK(cdyn_particle_add(sys, m, pos, p.speed, &handles[i]));
+    }
+    for (size_t k = 0; k < j.n_springs; k++) {
+        const spring_rec *r = &j.springs[k];
+        double stiff = k < j.n_near ? p.stiffness : 0.5 * p.stiffness;
+        cdyn_force f;
+        CHECK(cdyn_force_add_spring(sys, handles[r->a], handles[r->b], stiff, p.damping, r->rest,
+                                    &f));
+    }
+    cdyn_force gravity;
+    CHECK(cdyn_force_add_gravity(sys, (double[]){0.0, -g_acc}, &gravity));
+
+    /* The ground: a 2-D height field is a profile y = f(x), ny = 1. */
+    double samples[PROFILE_N];
+    for (int i = 0; i < PROFILE_N; i++)
+        samples[i] = profile(PROFILE_X0 + PROFILE_H * i);
+    cdyn_heightfield_desc desc;
+    cdyn_heightfield_desc_init(&desc);
+    desc.nx = PROFILE_N;
+    desc.ny = 1;
+    desc.origin[0] = PROFILE_X0;
+    desc.spacing[0] = PROFILE_H;
+    desc.samples = samples;
+    desc.interpolation = CDYN_HEIGHTFIELD_BICUBIC;
+    cdyn_ground ground;
+    CHECK(cdyn_ground_add_heightfield(sys, &desc, &ground));
+    CHECK(cdyn_ground_set_stiffness(sys, ground, p.ground_stiffness));
+    CHECK(cdyn_ground_set_damping(sys, ground, p.ground_damping));
+    CHECK(cdyn_ground_set_friction(sys, ground, p.friction));
+    CHECK(cdyn_ground_set_friction_speed(sys, ground, p.friction_speed));
+
+    printf("jelly_on_ground: a spring-dashpot jelly dropped on a curved ground (seed 001)\n");
+    printf("  %zu masses of %.4g kg on a disc of radius %g m, %zu springs (%zu nearest, S = %g "
+           "N/m; %zu next-nearest, S/2), dashpots D = %g N s/m\n",
+           j.n, m, p.radius, j.n_springs, j.n_near, p.stiffness, j.n_springs - j.n_near,
+           p.damping);
+    printf("  ground: y = f(x), bicubic spline through %d samples on [%g, %g]; per mass S = %g "
+           "N/m, c = %g N s/m, mu = %g, v_s = %g m/s\n",
+           PROFILE_N, PROFILE_X0, PROFILE_X0 + PROFILE_H * (PROFILE_N - 1), p.ground_stiffness,
+           p.ground_damping, p.friction, p.friction_speed);
+    printf("  dropped with its centre at (%g, %g) m, velocity (%g, %g) m/s; RK4, dt = %g s, "
+           "%.3g s\n\n", drop[0], drop[1], p.speed[0], p.speed[1], p.dt, p.t_end);
+
+    /* The gravitational energy is shown relative to its final value later;
+     * the run records its absolute value. */
+    measures e0, e;
+    CHECK(measure(sys, gravity, ground, &e0));
+    const double weight = p.mass * g_acc;
+    double worst_rise = 0, worst_rise_t = 0, prev_total = e0.total, max_elastic = -1;
+    /* impulse of the ground (trapezoidal rule) over the run and over the
+     * last second; momenta at the start of each */
+    double impulse[2] = {0, 0}, impulse_last[2] = {0, 0}, f_prev[2] = {0, 0};
+    double p_start[2], p_last[2] = {0, 0}, t_last = fmax(0.0, p.t_end - 1.0);
+    CHECK(cdyn_system_get_momentum(sys, p_start));
+    long print_every = lround(0.5 / p.dt);
+    int next_snap = 0;
+    printf("%6s %9s %9s %9s %9s %9s %8s %8s %8s\n", "t", "kinetic", "gravity", "springs",
+           "ground", "total", "contacts", "N/Mg", "F_f/Mg");
+    printf("%6s %9s %9s %9s %9s %9s %8s %8s %8s\n", "(s)", "(J)", "(J)", "(J)", "(J)", "(J)",
+           "", "", "");
+    for (long step = 0;; step++) {
+        double t = (double)step * p.dt, c[2];
+        CHECK(measure(sys, gravity, ground, &e));
+        CHECK(cdyn_system_get_center_of_mass(sys, c, NULL));
+        if (step > 0 && e.total - prev_total > worst_rise) {
+            worst_rise = e.total - prev_total;
+            worst_rise_t = t;
+        }
+        prev_total = e.total;
+        size_t r = (size_t)step;
+        rec_t[r] = t;
+        rec[R_KIN][r] = e.kinetic;
+        rec[R_GRAV][r] = e.gravity;
+        rec[R_ELASTIC][r] = e.elastic;
+        rec[R_GROUND][r] = e.ground;
+        rec[R_TOTAL][r] = e.total;
+        rec[R_NORMAL][r] = hypot(e.normal[0], e.normal[1]) / weight;
+        rec[R_FRICTION][r] = hypot(e.friction[0], e.friction[1]) / weight;
+        rec[R_CONTACTS][r] = (double)e.contacts / 10.0;
+        path_xy[2 * r] = c[0], path_xy[2 * r + 1] = c[1];
+        double fg[2] = {e.normal[0] + e.friction[0], e.normal[1] + e.friction[1]};
+        for (int k = 0; k < 2 && step > 0; k++) {
+            impulse[k] += 0.5 * p.dt * (f_prev[k] + fg[k]);
+            if (t > t_last + 0.5 * p.dt)
+                impulse_last[k] += 0.5 * p.dt * (f_prev[k] + fg[k]);
+        }
+        f_prev[0] = fg[0], f_prev[1] = fg[1];
+        if (step == lround(t_last / p.dt))
+            CHECK(cdyn_system_get_momentum(sys, p_last));
+        if (e.elastic > max_elastic) { /* the hardest landing so far */
+            max_elastic = e.elastic;
+            CHECK(cdyn_system_get_positions(sys, x, 2 * j.n));
+            squash.t = t;
+            for (size_t i = 0; i < j.n_outline; i++) {
+                squash.xy[2 * i] = x[2 * j.outline[i]];
+                squash.xy[2 * i + 1] = x[2 * j.outline[i] + 1];
+            }
+        }
+        if (step % print_every == 0 || step == steps)
+            printf("%6.2f %9.5f %9.5f %9.5f %9.5f %9.5f %8zu %8.4f %8.4f\n", t, e.kinetic,
+                   e.gravity, e.elastic, e.ground, e.total, e.contacts, rec[R_NORMAL][r],
+                   rec[R_FRICTION][r]);
+        long snap_step = lround((double)next_snap * (double)steps / (double)(p.snapshots - 1));
+        if (next_snap < p.snapshots && step == snap_step) {
+            CHECK(cdyn_system_get_positions(sys, x, 2 * j.n));
+            snapshot *sn = &snaps[next_snap++];
+            sn->t = t;
+            for (size_t i = 0; i < j.n_outline; i++) {
+                sn->xy[2 * i] = x[2 * j.outline[i]];
+                sn->xy[2 * i + 1] = x[2 * j.outline[i] + 1];
+            }
+        }
+        if (step == steps)
+            break;
+        cdyn_status st = cdyn_system_step(sys, p.dt);
+        if (st != CDYN_OK) {
+            fprintf(stderr, "jelly_on_ground: step %ld at t = %g failed: %s (%s); try a smaller "
+                            "--dt\n", step, t, cdyn_status_name(st), cdyn_system_last_error(sys));
+            goto fail;
+        }
+    }
+    /* gravity relative to the end, so the curves share a scale */
+    for (size_t r = 0; r < n_rec; r++)
+        rec[R_GRAV][r] -= e.gravity;
+
+    /* The checks of the header comment. */
+    double c[2], u[2], max_depth = 0, ke;
+    CHECK(cdyn_system_get_center_of_mass(sys, c, NULL));
+    CHECK(cdyn_system_get_momentum(sys, u));
+    CHECK(cdyn_system_get_kinetic_energy(sys, &ke));
+    for (size_t i = 0; i < j.n; i++) {
+        double d;
+        CHECK(cdyn_ground_get_penetration(sys, ground, handles[i], &d));
+        max_depth = fmax(max_depth, d);
+    }
+    double released = e0.total - e.gravity; /* energy above the final height */
+    printf("\nafter %.3g s:\n", p.t_end);
+    printf("  energy: %.6f J at the drop, %.6f J at the end: %.2f%% of the %.4f J the fall "
+           "released was dissipated (dashpots, ground damping, friction); kinetic %.2e J left\n",
+           e0.total, e.total, 100.0 * (e0.total - e.total) / released, released, ke);
+    printf("  largest rise of the total energy in one step: %.2e J at t = %.4f s, %.1e of the "
+           "released energy (%s)\n",
+           worst_rise, worst_rise_t, worst_rise / released,
+           worst_rise <= 1e-6 * released ? "integrator error only: OK" : "TOO LARGE");
+    double T = p.t_end, t_win = p.t_end - t_last;
+    double bal[2] = {impulse[0] - (u[0] - p_start[0]), impulse[1] - weight * T - (u[1] - p_start[1])};
+    printf("  impulse balance over the run: ground impulse (%.5f, %.5f) N s + M g T (0, %.5f) "
+           "N s = (%.5f, %.5f) N s against the momentum change (%.5f, %.5f) N s: off by "
+           "%.1e N s, %.1e of the ground impulse (the trapezoidal rule on the force sampled "
+           "once per step, across the impacts; it shrinks with dt)\n",
+           impulse[0], impulse[1], -weight * T, impulse[0], impulse[1] - weight * T,
+           u[0] - p_start[0], u[1] - p_start[1], hypot(bal[0], bal[1]),
+           hypot(bal[0], bal[1]) / hypot(impulse[0], impulse[1]));
+    printf("  over the last %.3g s the ground pushed on average (%.5f, %.5f) N against the "
+           "weight %.5f N (momentum change (%.2e, %.2e) N s)\n",
+           t_win, impulse_last[0] / t_win, impulse_last[1] / t_win, weight, u[0] - p_last[0],
+           u[1] - p_last[1]);
+    double n_mag = hypot(e.normal[0], e.normal[1]);
+    double per_mass = e.contacts ? n_mag / (double)e.contacts / m : 0.0;
+    printf("  at the end: centre of mass (%.4f, %.4f) m, %zu masses in contact, deepest %.2f mm "
+           "(a lone mass: m g / S = %.3f mm)\n",
+           c[0], c[1], e.contacts, 1e3 * max_depth, 1e3 * m * g_acc / p.ground_stiffness);
+    printf("  friction regularization: N / m = %.0f m/s^2 on the average contact, "
+           "dt mu (N / m) / v_s = %.2f (%s 1: %s)\n",
+           per_mass, p.dt * p.friction * per_mass / p.friction_speed,
+           p.dt * p.friction * per_mass / p.friction_speed < 1 ? "below" : "above",
+           p.dt * p.friction * per_mass / p.friction_speed < 1 ? "resolved by the step"
+                                                              : "raise --vs or lower --dt");
+
+    CHECK(cdyn_system_get_positions(sys, x, 2 * j.n));
+    if (write_picture("jelly_on_ground.svg", sys, ground, &j, snaps, next_snap, &squash,
+                      path_xy, n_rec, x, &p) ||
+        write_energy_chart("jelly_on_ground_energy.svg", rec_t, n_rec, rec)) {
+        fprintf(stderr, "jelly_on_ground: cannot write the pictures\n");
+        goto fail;
+    }
+    printf("  wrote jelly_on_ground.svg and jelly_on_ground_energy.svg\n");
+    exit_code = 0;
+
+fail:
+    cdyn_system_destroy(sys);
+    if (snaps)
+        for (int k = 0; k < p.snapshots; k++)
+            free(snaps[k].xy);
+    free(snaps);
+    free(squash.xy);
+    for (int k = 0; k < R_COUNT; k++)
+        free(rec[k]);
+    free(path_xy);
+    free(rec_t);
+    free(x);
+    free(handles);
+    jelly_free(&j);
+    return exit_code;
+}
