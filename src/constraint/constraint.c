@@ -385,6 +385,8 @@ cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint h, 
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "constraint_set_compliance: %g must be finite and >= 0", compliance);
     sys->cons->c[i].compliance = compliance;
+    if (compliance > 0)
+        sys->cons->any_compliance = true;
     return CDYN_OK;
 }
 

@@ -75,7 +75,8 @@ typedef struct cdyn__constraints {
     size_t scratch_len;
     double *scratch;       /* one constraint's g, G'v and blocks, for residuals and callbacks */
     double *gather;        /* 2 * MAX_PARTICLES * 3: user callback x and v */
-    bool has_compliance;
+    bool has_compliance; /* some row of the current solve is compliant */
+    bool any_compliance; /* some constraint was ever given a compliance */
     bool evaluated;        /* lambda holds a solve of the current topology */
 
     /* report */

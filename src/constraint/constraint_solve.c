@@ -37,7 +37,8 @@ static CDYN__ALWAYS_INLINE double row_rhs(cdyn__constraints *k, const rhs_coef *
         k->has_compliance = true;
         return -bias - gwf - rc->soft_g * g - rc->soft_gd * gd;
     }
-    k->diag[row] = 0;
+    if (k->any_compliance)
+        k->diag[row] = 0; /* read only when some row is compliant */
     return -bias - gwf - rc->ks * g - rc->kd * gd;
 }
 
@@ -63,7 +64,6 @@ static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constr
     }
     uint32_t r = c->row;
     double g = 0.5 * (d2 - c->d.p[0] * c->d.p[0]);
-    k->g[r] = g;
     k->a.val[k->a.colptr[r]] = (wa + wb) * d2;
     k->rhs[r] = row_rhs(k, rc, c->compliance, r, g, gd, dv2, gwf);
 }
@@ -88,7 +88,6 @@ static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__con
     }
     uint32_t r = c->row;
     double g = 0.5 * (d2 - c->d.p[3] * c->d.p[3]);
-    k->g[r] = g;
     k->a.val[k->a.colptr[r]] = wp * d2;
     k->rhs[r] = row_rhs(k, rc, c->compliance, r, g, gd, v2, gwf);
 }
