@@ -275,11 +275,20 @@ static void test_walk_cap_ends_and_counts(void **state)
     cdyn_lattice *lat = make(5, 30, 9);
     assert_int_equal(cdyn_lattice_init_tilted(lat, 0, 0), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 2), CDYN_OK);
+    assert_int_equal(cdyn_lattice_rain(lat, 0), CDYN_OK);
+    size_t n;
+    double *before = heights_of(lat, &n);
     assert_int_equal(cdyn_lattice_rain_at(lat, 2, 29, 3), CDYN_OK);
     cdyn_lattice_counters c = {.size = sizeof c};
     assert_int_equal(cdyn_lattice_get_counters(lat, &c), CDYN_OK);
-    assert_true(c.capped_walks == 3);
+    assert_true(c.capped_walks == 3 && c.drops == 3);
     assert_true(c.walk_steps == 6);
+    /* They never reached the outlet: nothing is eroded. */
+    assert_true(c.sites_eroded == 0 && c.total_eroded == 0);
+    double *after = heights_of(lat, NULL);
+    assert_memory_equal(after, before, n * sizeof *after);
+    free(before);
+    free(after);
     cdyn_lattice_destroy(lat);
 }
 

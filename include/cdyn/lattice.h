@@ -62,7 +62,7 @@ typedef struct cdyn_lattice_counters {
     size_t size;              /**< set by the caller: sizeof(cdyn_lattice_counters) */
     uint64_t drops;           /**< drops rained */
     uint64_t walk_steps;      /**< moves made by all drops */
-    uint64_t sites_eroded;    /**< distinct visited sites, summed over drops */
+    uint64_t sites_eroded;    /**< distinct visited sites of the drops that reached row 0 */
     uint64_t pit_moves;       /**< moves out of a pit (no neighbour with dh >= 0) */
     uint64_t capped_walks;    /**< walks ended by the walk cap */
     uint64_t slides;          /**< single-site slides */
@@ -168,8 +168,8 @@ CDYN_API cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat,
                                             cdyn_lattice_param param, double *value);
 
 /** Sets the walk cap: a drop that has made @p cap moves without reaching
- *  y = 0 stops there, erodes the sites it visited and is counted in
- *  capped_walks. Default 2 * (W + H). @p cap >= 1.
+ *  y = 0 stops there, erodes nothing (it carried nothing to the outlet) and
+ *  is counted in capped_walks. Default 2 * (W + H). @p cap >= 1.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or cap 0.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_set_walk_cap(cdyn_lattice *lat, uint64_t cap);

@@ -50,8 +50,11 @@ void cdyn__lattice_free_scratch(cdyn_lattice *lat)
     lat->recv = lat->drain = NULL;
 }
 
-/* One drop from site @p start: walk to row 0 (or the cap), lower every
- * visited site by D once, then slide from the neighbours of the path. */
+/* One drop from site @p start: walk to row 0, lower every visited site by D
+ * once, then slide from the neighbours of the path. A drop stopped by the
+ * cap never reached the outlet, so it carried nothing away: it erodes
+ * nothing (otherwise trapped drops would dig the depressions that trap the
+ * next ones ever deeper). */
 static void drop(cdyn_lattice *lat, uint32_t start)
 {
     cdyn_lattice_counters *c = &lat->counters;
@@ -74,7 +77,9 @@ static void drop(cdyn_lattice *lat, uint32_t start)
     while (cur >= w) { /* y > 0 */
         if (steps == cap) {
             c->capped_walks++;
-            break;
+            c->drops++;
+            c->walk_steps += steps;
+            return;
         }
 #if defined(__GNUC__)
         /* Drops mostly run downhill, towards row 0: ask for the heights and

@@ -104,7 +104,7 @@ static int bench_rain(size_t size, int runs, double seconds)
     /* The first call allocates the scratch and relaxes the surface. */
     if (check(cdyn_lattice_rain(lat, 1), "rain"))
         return 1;
-    double dps[16], sps[16], len[16];
+    double dps[16], sps[16], len[16], capped[16];
     uint64_t drops = 64;
     for (int r = 0; r < runs; r++) {
         cdyn_lattice_counters c0 = {.size = sizeof c0}, c1 = {.size = sizeof c1};
@@ -121,10 +121,11 @@ static int bench_rain(size_t size, int runs, double seconds)
         dps[r] = (double)done / t;
         sps[r] = (double)(c1.walk_steps - c0.walk_steps) / t;
         len[r] = (double)(c1.walk_steps - c0.walk_steps) / (double)done;
+        capped[r] = 100.0 * (double)(c1.capped_walks - c0.capped_walks) / (double)done;
     }
-    printf("%6zu^2 %12.0f %12.3e %10.1f %12.1f\n", size, bench_median(dps, (size_t)runs),
+    printf("%6zu^2 %12.0f %12.3e %10.1f %9.1f %12.1f\n", size, bench_median(dps, (size_t)runs),
            bench_median(sps, (size_t)runs), bench_median(len, (size_t)runs),
-           (double)m.peak / (double)(size * size));
+           bench_median(capped, (size_t)runs), (double)m.peak / (double)(size * size));
     cdyn_lattice_destroy(lat);
     return 0;
 }
@@ -213,15 +214,15 @@ int main(int argc, char **argv)
 
     printf("rain (default parameters and surface; median of %d runs of >= %.1f s)\n", runs,
            seconds);
-    printf("%8s %12s %12s %10s %12s\n", "size", "drops/s", "steps/s", "steps/drop",
-           "lib B/site");
+    printf("%8s %12s %12s %10s %9s %12s\n", "size", "drops/s", "steps/s", "steps/drop",
+           "capped %", "lib B/site");
     for (size_t k = 0; k < nr; k++)
         if (bench_rain(rs[k], runs, seconds))
             return 1;
     printf("\ndrainage (tilted plane + 7-octave value noise + white noise; median of %d runs)\n",
            runs);
     printf("%8s %9s %9s %12s %12s %12s %10s\n", "size", "pits", "gen s", "drainage s",
-           "accum s", "extra B/site", "peak RSS MB");
+           "accum s", "extra B/site", "peakRSS MB");
     for (size_t k = 0; k < nd; k++)
         if (bench_drainage(ds[k], runs))
             return 1;
