@@ -602,6 +602,11 @@ static void test_bad_input(void **state)
                      CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn__ldlt_factor(&f, &a, NULL, 1e-12), CDYN_OK);
     assert_int_equal(cdyn__ldlt_solve(&f, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    /* A bad threshold is refused and keeps the factorization. */
+    assert_int_equal(cdyn__ldlt_factor(&f, &a, NULL, -1.0), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__ldlt_factor(&f, &a, NULL, NAN), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__ldlt_factor(&f, &a, NULL, 1.0), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn__ldlt_solve(&f, x), CDYN_OK);
     /* Non-finite values: refused, and the old factorization is gone. */
     for (int kind = 0; kind < 3; kind++) {
         double saved = a.val[kind == 0 ? 0 : 5];

@@ -148,7 +148,7 @@ static CDYN__ALWAYS_INLINE cdyn_status factor_rows(cdyn__ldlt *f, const cdyn__sy
                                                    const int rhs)
 {
     if (!f || !a || a->n != f->sym.n || a->nnz != f->sym.annz ||
-        (f->sym.n && !f->dinv))
+        (f->sym.n && !f->dinv) || !(eps_rel >= 0.0 && eps_rel < 1.0))
         return CDYN_ERR_INVALID_ARGUMENT;
     const uint32_t n = f->sym.n;
     rows_ctx c = {f->sym.perm, f->sym.adiag, f->sym.rp, f->sym.rj, f->sym.rsrc,

@@ -73,11 +73,12 @@ cdyn_status cdyn__ldlt_analyze(cdyn__ldlt *f, const cdyn__symmat *a,
  * and entry count are checked). @p diag_add (original numbering, may be
  * NULL) is the per-row compliance, >= 0. A row whose pivot is <= eps_rel
  * times its diagonal (A_kk + diag_add_k) is dropped and listed in
- * f->redundant; eps_rel around 1e-10 suits double precision, 0 drops only
- * non-positive pivots. Allocates nothing.
+ * f->redundant; eps_rel in [0, 1): around 1e-10 suits double precision, 0
+ * drops only non-positive pivots. Allocates nothing.
  * Returns CDYN_OK (possibly with f->nredundant > 0), or
- * CDYN_ERR_INVALID_ARGUMENT: NULL, pattern mismatch, or a non-finite pivot
- * (non-finite input); then f holds no factorization. */
+ * CDYN_ERR_INVALID_ARGUMENT: NULL, pattern mismatch, eps_rel out of range
+ * (f unchanged), or a non-finite pivot from non-finite input (then f holds
+ * no factorization). */
 cdyn_status cdyn__ldlt_factor(cdyn__ldlt *f, const cdyn__symmat *a,
                               const double *diag_add, double eps_rel);
 
