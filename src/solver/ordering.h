@@ -1,16 +1,19 @@
-/* Fill-reducing ordering: approximate minimum degree (internal).
+/* Fill-reducing orderings (internal): paths from both ends, perfect
+ * elimination for chordal graphs, approximate minimum degree otherwise;
+ * cdyn__ordering_compute picks among them.
  *
- * The algorithm of Amestoy, Davis and Duff (SIAM J. Matrix Anal. Appl. 17,
- * 1996), written from the paper: elimination on the quotient graph with
- * element absorption (including aggressive absorption), supervariables found
- * by hashing, mass elimination and the approximate external degree bound.
- * Dense-row deferral is left out: the constraint graphs it serves have
- * bounded degree except around shared particles, whose cliques cost no fill.
+ * Approximate minimum degree is the algorithm of Amestoy, Davis and Duff
+ * (SIAM J. Matrix Anal. Appl. 17, 1996), written from the paper: elimination
+ * on the quotient graph with element absorption (including aggressive
+ * absorption), supervariables found by hashing, mass elimination and the
+ * approximate external degree bound. Dense-row deferral is left out: the
+ * constraint graphs it serves have bounded degree except around shared
+ * particles, whose cliques cost no fill. On a tree (a chain is one) its
+ * degrees stay exact, so every pivot is a leaf and there is no fill.
  *
- * A tree (a chain is one) is ordered with zero fill: its degrees stay exact,
- * so every pivot is a leaf. The result is deterministic: degree buckets are
- * last-in first-out and first filled in ascending index order, so among the
- * initial ties the largest index goes first (as in the reference AMD).
+ * Every order is deterministic. AMD's degree buckets are last-in first-out
+ * and first filled in ascending index order, so among the initial ties the
+ * largest index goes first (as in the reference AMD).
  */
 #ifndef CDYN__SOLVER_ORDERING_H
 #define CDYN__SOLVER_ORDERING_H
@@ -41,7 +44,7 @@ typedef enum cdyn__ordering_kind {
  *  - AMD: approximate minimum degree (cdyn__ordering_amd).
  * The first two cost O(n + nnz).
  * perm[k] is the original row eliminated k-th (the caller's array of a->n
- * entries, written only on success); @p kind (may be NULL) tells which
+ * entries; unspecified after a failure); @p kind (may be NULL) tells which
  * order was used. Statuses as cdyn__ordering_amd. */
 cdyn_status cdyn__ordering_compute(const cdyn__symmat *a, const cdyn_allocator *alloc,
                                    uint32_t *perm, cdyn__ordering_kind *kind);
@@ -56,7 +59,8 @@ cdyn_status cdyn__ordering_mcs(const cdyn__symmat *a, const cdyn_allocator *allo
 /* Computes the elimination order of the pattern of @p a (values unused):
  * perm[k] is the original row eliminated k-th. @p perm is the caller's
  * array of a->n entries; it is written only on success. Workspace (about
- * 14 n + 2.4 nnz words) comes from @p alloc and is freed before returning.
+ * 17 n + 2.4 nnz 32-bit words) comes from @p alloc and is freed before
+ * returning.
  * Returns CDYN_OK, CDYN_ERR_INVALID_ARGUMENT (NULL pointer),
  * CDYN_ERR_UNSUPPORTED (the workspace would exceed 2^31 entries),
  * CDYN_ERR_NO_MEMORY. */
