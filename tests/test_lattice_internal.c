@@ -246,10 +246,7 @@ static void compare_slides(size_t w, size_t ht, bool periodic, uint64_t seed, bo
             uint32_t nb[4];
             int kk = cdyn__lattice_neighbours(a, path[k], nb);
             for (int i = 0; i < kk; i++)
-                if (!a->queued[nb[i]]) {
-                    a->queued[nb[i]] = 1;
-                    a->list_b[nr++] = nb[i];
-                }
+                nr = cdyn__lattice_enqueue(a, a->list_b, nr, nb[i]);
         }
         double before = a->counters.total_slid;
         cdyn__lattice_slide(a, nr);
@@ -271,7 +268,7 @@ static void compare_slides(size_t w, size_t ht, bool periodic, uint64_t seed, bo
     }
     /* Nothing was left marked for a next round. */
     for (size_t i = 0; i < n; i++)
-        assert_int_equal(a->queued[i], 0);
+        assert_int_equal(a->flags[i] & CDYN__LATTICE_QUEUED, 0);
     cdyn_lattice_destroy(a);
     cdyn_lattice_destroy(b);
     free(h0);

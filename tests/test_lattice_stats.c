@@ -83,6 +83,17 @@ static void test_strahler_and_drainage_on_a_tree(void **state)
     const uint32_t want[9] = {9, 5, 3, 2, 1, 1, 1, 1, 1};
     assert_memory_equal(a, want, sizeof want);
 
+    /* A star of 299 donors around one outlet: wider than a byte counts. */
+    uint32_t star[300], sa[300];
+    for (int i = 0; i < 300; i++)
+        star[i] = 0;
+    assert_int_equal(cdyn_lattice_drainage_from_receivers(300, star, NULL, sa), CDYN_OK);
+    assert_int_equal(sa[0], 300);
+    assert_int_equal(sa[299], 1);
+    star[0] = 299; /* 0 -> 299 -> 0: a cycle */
+    assert_int_equal(cdyn_lattice_drainage_from_receivers(300, star, NULL, sa),
+                     CDYN_ERR_INVALID_ARGUMENT);
+
     cdyn_lattice_stats st = {.size = sizeof st};
     assert_int_equal(cdyn_lattice_stats_from_receivers(9, tree, NULL, NULL, &st), CDYN_OK);
     assert_true(st.outlets == 1 && st.max_drainage == 9 && st.network_sites == 9);

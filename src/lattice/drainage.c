@@ -16,7 +16,7 @@
  *
  * Drainage: from every site with no donor left, walk down the receivers
  * adding up, stopping at a site that still waits for a donor; each site is
- * passed once, O(W H).
+ * passed once, O(W H) (forest.c).
  *
  * Memory beyond the heights: receivers and drainage (8 bytes per site, kept
  * as the result), a donor count (1 byte) and a reached bit per site while
@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "forest.h"
 
 /* The heap orders sites by level through an order-preserving 64-bit image
  * of the level, so comparisons are integer and need no look-up. Sites of
@@ -263,39 +264,6 @@ static bool run_flood(flood *f)
     return true;
 }
 
-/* Drainage by walks down the receivers, as
- * cdyn__lattice_forest_accumulate_walk but with a byte per site for the
- * donor counts: on the lattice a site has at most four donors, and the
- * smaller array keeps more of the scan in cache. */
-static void accumulate(size_t n, const uint32_t *recv, uint8_t *donors, uint32_t *drain)
-{
-    memset(donors, 0, n);
-    for (size_t i = 0; i < n; i++) {
-        drain[i] = 1;
-        if (recv[i] != i)
-            donors[recv[i]]++;
-    }
-    /* From the top row down: water runs mostly towards row 0, so a walk
-     * usually stops a row or two below where it started, at a site whose
-     * other donors come later in the scan. */
-    for (size_t i = n; i-- > 0;) {
-        if (donors[i] != 0)
-            continue;
-        uint32_t s = (uint32_t)i;
-        donors[s] = 0xFF; /* done: the scan skips it */
-        for (;;) {
-            uint32_t r = recv[s];
-            if (r == s)
-                break;
-            drain[r] += drain[s];
-            if (--donors[r] != 0)
-                break;
-            donors[r] = 0xFF;
-            s = r;
-        }
-    }
-}
-
 cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
 {
     if (lat->drainage_valid)
@@ -331,7 +299,7 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
     cdyn__free_array(a, f.q.e, f.q.cap, sizeof *f.q.e);
     cdyn__free_array(a, reached, nbits, sizeof *reached);
     if (ok)
-        accumulate(n, recv, donors, drain);
+        cdyn__lattice_forest_accumulate_walk(n, recv, donors, drain); /* a forest */
     cdyn__free_array(a, donors, n, 1);
     if (!ok)
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,

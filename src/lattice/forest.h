@@ -20,13 +20,14 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
                                      uint32_t *drain);
 
 /* The same drainage without an order: from every site whose donors are all
- * done, walk down the receivers adding up, and stop at a site that still
- * waits for one; each site is passed once, O(n), with @p donors (n
- * entries) as scratch. Sites are taken from the last index down, which on
- * a lattice whose water runs towards row 0 keeps the walks short and the
- * memory touched within a few rows. Every recv[i] must be < n. Returns
- * false if the receivers hold a cycle (drain is then incomplete). */
-bool cdyn__lattice_forest_accumulate_walk(size_t n, const uint32_t *recv, uint32_t *donors,
+ * counted, walk down the receivers adding up, and stop at a site that still
+ * waits for one; each site is passed once, O(n). Sites are taken from the
+ * last index down, which on a lattice whose water runs towards row 0 keeps
+ * the walks short and the memory touched within a few rows. @p donors (n
+ * bytes) is scratch; every recv[i] must be < n and no site may have more
+ * than 254 donors (a lattice site has at most 4). Returns false if the
+ * receivers hold a cycle (drain is then incomplete). */
+bool cdyn__lattice_forest_accumulate_walk(size_t n, const uint32_t *recv, uint8_t *donors,
                                           uint32_t *drain);
 
 #endif

@@ -10,6 +10,11 @@
 #include "cdyn/lattice.h"
 #include "rng.h"
 
+/* Bits of lat->flags. */
+#define CDYN__LATTICE_QUEUED 1u
+#define CDYN__LATTICE_LEFT 2u  /* x = 0 */
+#define CDYN__LATTICE_RIGHT 4u /* x = W - 1 */
+
 /* Receiver of a site not reached yet by the flood. Site indices are below it
  * because W * H <= UINT32_MAX. */
 #define CDYN__LATTICE_UNSET UINT32_MAX
@@ -35,7 +40,10 @@ struct cdyn_lattice {
     uint32_t *list_a;        /* visited path, then the next slide round */
     uint32_t *list_b;        /* the current slide round */
     double *newh;            /* heights computed during a slide round */
-    uint8_t *queued;         /* site already in the next slide round */
+    /* Per-site bits: CDYN__LATTICE_QUEUED (in the next slide round) and
+     * the side a site lies on, so the hot loops find neighbours without a
+     * division. */
+    uint8_t *flags;
 
     /* Drainage result, kept while the heights are unchanged (drainage.c). */
     uint32_t *recv;          /* receiver per site, own index at an outlet */
@@ -78,6 +86,39 @@ static inline int cdyn__lattice_neighbours(const cdyn_lattice *lat, size_t i,
     if (i + w < lat->n)
         nb[k++] = (uint32_t)(i + w);
     return k;
+}
+
+/* As cdyn__lattice_neighbours, with the side bits of lat->flags[i] given
+ * instead of a division (rain scratch must exist). */
+static inline int cdyn__lattice_neighbours_fast(const cdyn_lattice *lat, size_t i,
+                                                unsigned side, uint32_t nb[4])
+{
+    size_t w = lat->w;
+    int k = 0;
+    if (i >= w)
+        nb[k++] = (uint32_t)(i - w);
+    if (!(side & CDYN__LATTICE_LEFT))
+        nb[k++] = (uint32_t)(i - 1);
+    else if (lat->periodic)
+        nb[k++] = (uint32_t)(i + w - 1);
+    if (!(side & CDYN__LATTICE_RIGHT))
+        nb[k++] = (uint32_t)(i + 1);
+    else if (lat->periodic)
+        nb[k++] = (uint32_t)(i + 1 - w);
+    if (i + w < lat->n)
+        nb[k++] = (uint32_t)(i + w);
+    return k;
+}
+
+/* Puts site @p s in a slide list unless it is there already. */
+static inline size_t cdyn__lattice_enqueue(cdyn_lattice *lat, uint32_t *list, size_t n,
+                                           uint32_t s)
+{
+    if (!(lat->flags[s] & CDYN__LATTICE_QUEUED)) {
+        lat->flags[s] |= CDYN__LATTICE_QUEUED;
+        list[n++] = s;
+    }
+    return n;
 }
 
 /* Marks the cached drainage stale; called whenever the heights change. */

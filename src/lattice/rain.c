@@ -15,21 +15,25 @@ bool cdyn__lattice_rain_scratch(cdyn_lattice *lat)
     uint32_t *la = cdyn__alloc_array(a, n, sizeof *la);
     uint32_t *lb = cdyn__alloc_array(a, n, sizeof *lb);
     double *newh = cdyn__alloc_array(a, n, sizeof *newh);
-    uint8_t *queued = cdyn__calloc_array(a, n, sizeof *queued);
-    if (!stamp || !la || !lb || !newh || !queued) {
+    uint8_t *flags = cdyn__calloc_array(a, n, sizeof *flags);
+    if (!stamp || !la || !lb || !newh || !flags) {
         cdyn__free_array(a, stamp, n, sizeof *stamp);
         cdyn__free_array(a, la, n, sizeof *la);
         cdyn__free_array(a, lb, n, sizeof *lb);
         cdyn__free_array(a, newh, n, sizeof *newh);
-        cdyn__free_array(a, queued, n, sizeof *queued);
+        cdyn__free_array(a, flags, n, sizeof *flags);
         return false;
+    }
+    for (size_t y = 0; y < lat->h; y++) {
+        flags[y * lat->w] |= CDYN__LATTICE_LEFT;
+        flags[y * lat->w + lat->w - 1] |= CDYN__LATTICE_RIGHT;
     }
     lat->stamp = stamp;
     lat->stamp_now = 0;
     lat->list_a = la;
     lat->list_b = lb;
     lat->newh = newh;
-    lat->queued = queued;
+    lat->flags = flags;
     return true;
 }
 
@@ -41,12 +45,12 @@ void cdyn__lattice_free_scratch(cdyn_lattice *lat)
     cdyn__free_array(a, lat->list_a, n, sizeof *lat->list_a);
     cdyn__free_array(a, lat->list_b, n, sizeof *lat->list_b);
     cdyn__free_array(a, lat->newh, n, sizeof *lat->newh);
-    cdyn__free_array(a, lat->queued, n, sizeof *lat->queued);
+    cdyn__free_array(a, lat->flags, n, sizeof *lat->flags);
     cdyn__free_array(a, lat->recv, n, sizeof *lat->recv);
     cdyn__free_array(a, lat->drain, n, sizeof *lat->drain);
     lat->stamp = lat->list_a = lat->list_b = NULL;
     lat->newh = NULL;
-    lat->queued = NULL;
+    lat->flags = NULL;
     lat->recv = lat->drain = NULL;
 }
 
@@ -114,14 +118,10 @@ static void drop(cdyn_lattice *lat, uint32_t start)
     uint32_t *round = lat->list_b;
     size_t nr = 0;
     for (size_t k = 0; k < np; k++) {
-        uint32_t nb[4];
-        int nn = cdyn__lattice_neighbours(lat, path[k], nb);
-        for (int i = 0; i < nn; i++) {
-            if (!lat->queued[nb[i]]) {
-                lat->queued[nb[i]] = 1;
-                round[nr++] = nb[i];
-            }
-        }
+        uint32_t nb[4], s = path[k];
+        int nn = cdyn__lattice_neighbours_fast(lat, s, lat->flags[s], nb);
+        for (int i = 0; i < nn; i++)
+            nr = cdyn__lattice_enqueue(lat, round, nr, nb[i]);
     }
     cdyn__lattice_slide(lat, nr);
 }

@@ -2,11 +2,11 @@
 
 /* The height site @p s slides to from the current heights, or its own
  * height when it stands (dh <= M, or dh / S too small to change it). */
-static double slid_height(const cdyn_lattice *lat, uint32_t s)
+static double slid_height(const cdyn_lattice *lat, uint32_t s, unsigned side)
 {
     const double *h = lat->height;
     uint32_t nb[4];
-    int k = cdyn__lattice_neighbours(lat, s, nb);
+    int k = cdyn__lattice_neighbours_fast(lat, s, side, nb);
     double lowest = h[nb[0]];
     for (int i = 1; i < k; i++)
         if (h[nb[i]] < lowest)
@@ -15,15 +15,6 @@ static double slid_height(const cdyn_lattice *lat, uint32_t s)
     if (!(dh > lat->M))
         return h[s];
     return h[s] - dh / lat->S;
-}
-
-static size_t push(cdyn_lattice *lat, uint32_t *list, size_t n, uint32_t s)
-{
-    if (!lat->queued[s]) {
-        lat->queued[s] = 1;
-        list[n++] = s;
-    }
-    return n;
 }
 
 size_t cdyn__lattice_slide(cdyn_lattice *lat, size_t count)
@@ -38,8 +29,9 @@ size_t cdyn__lattice_slide(cdyn_lattice *lat, size_t count)
         size_t moved = 0;
         for (size_t k = 0; k < count; k++) {
             uint32_t s = cur[k];
-            lat->queued[s] = 0;
-            double v = slid_height(lat, s);
+            unsigned f = lat->flags[s] & ~CDYN__LATTICE_QUEUED;
+            lat->flags[s] = (uint8_t)f;
+            double v = slid_height(lat, s, f);
             if (v < h[s]) {
                 cur[moved] = s;
                 newh[moved] = v;
@@ -56,10 +48,10 @@ size_t cdyn__lattice_slide(cdyn_lattice *lat, size_t count)
             uint32_t s = cur[k], nb[4];
             lat->counters.total_slid += h[s] - newh[k];
             h[s] = newh[k];
-            n_next = push(lat, next, n_next, s);
-            int nn = cdyn__lattice_neighbours(lat, s, nb);
+            n_next = cdyn__lattice_enqueue(lat, next, n_next, s);
+            int nn = cdyn__lattice_neighbours_fast(lat, s, lat->flags[s], nb);
             for (int i = 0; i < nn; i++)
-                n_next = push(lat, next, n_next, nb[i]);
+                n_next = cdyn__lattice_enqueue(lat, next, n_next, nb[i]);
         }
         lat->counters.slides += moved;
         uint32_t *t = cur;
@@ -80,7 +72,7 @@ void cdyn__lattice_slide_all(cdyn_lattice *lat)
 {
     for (size_t i = 0; i < lat->n; i++) {
         lat->list_b[i] = (uint32_t)i;
-        lat->queued[i] = 1;
+        lat->flags[i] |= CDYN__LATTICE_QUEUED;
     }
     cdyn__lattice_slide(lat, lat->n);
 }
@@ -92,7 +84,10 @@ size_t cdyn__lattice_slide_naive(cdyn_lattice *lat, double *newh, double *slid)
     for (;;) {
         size_t moved = 0;
         for (size_t i = 0; i < lat->n; i++) {
-            newh[i] = slid_height(lat, (uint32_t)i);
+            size_t x = i % lat->w;
+            unsigned side = (x == 0 ? CDYN__LATTICE_LEFT : 0u) |
+                            (x + 1 == lat->w ? CDYN__LATTICE_RIGHT : 0u);
+            newh[i] = slid_height(lat, (uint32_t)i, side);
             if (newh[i] < h[i])
                 moved++;
         }

@@ -7,7 +7,7 @@
 #include "lattice.h"
 
 /* Relaxes the surface from the @p count sites in lat->list_b (each marked in
- * lat->queued): in each round every listed site higher than its lowest
+ * lat->flags): in each round every listed site higher than its lowest
  * neighbour by dh > M is lowered by dh / S, all computed from the heights at
  * the start of the round; the sites that slid and their neighbours form the
  * next round, until a round moves nothing. Cost: the sites the rounds touch.

@@ -61,7 +61,8 @@ uint32_t cdyn__lattice_walk_choose(const cdyn_lattice *lat, cdyn__rng *rng, uint
     const double *h = lat->height;
     uint32_t nb[4], cand[4];
     double dh[4];
-    int k = cdyn__lattice_neighbours(lat, cur, nb);
+    int k = lat->flags ? cdyn__lattice_neighbours_fast(lat, cur, lat->flags[cur], nb)
+                       : cdyn__lattice_neighbours(lat, cur, nb);
     int nc = 0;
     bool prev_ok = false;
     double hc = h[cur];
