@@ -9,6 +9,7 @@
 #include "constraint/constraint.h"
 #include "constraint/parametric.h"
 #include "dynamics.h"
+#include "rigid/rigid.h"
 #include "system.h"
 
 size_t cdyn__integrator_stage_count(cdyn_integrator integrator)
@@ -152,6 +153,11 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     sys->step_dt = h;
     sys->in_step = true;
     cdyn_status st = dispatch(sys, h);
+    sys->in_step = false;
+    if (st)
+        return st;
+    sys->in_step = true;
+    st = cdyn__rigids_step(sys, h);
     sys->in_step = false;
     if (st)
         return st;

@@ -5,6 +5,7 @@
 #include "cdyn/particle.h"
 #include "constraint/constraint.h"
 #include "constraint/parametric.h"
+#include "rigid/rigid.h"
 #include "system.h"
 
 cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot)
@@ -94,7 +95,8 @@ cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
     if (st)
         return st;
     uint32_t i;
-    if ((st = cdyn__particle_slot(sys, p, &i)))
+    if ((st = cdyn__particle_slot(sys, p, &i)) ||
+        (st = cdyn__rigids_check_member(sys, i, "particle_remove")))
         return st;
     cdyn__forces_detach_particle(sys, i);
     cdyn__constraints_detach_particle(sys, i);
@@ -169,7 +171,7 @@ static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *i
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, in, what, &i);
-    if (st)
+    if (st || (st = cdyn__rigids_check_member(sys, i, what)))
         return st;
     size_t d = (size_t)sys->dim;
     if (!cdyn__all_finite(in, d))
@@ -207,7 +209,7 @@ cdyn_status cdyn_particle_set_mass(cdyn_system *sys, cdyn_particle p, double mas
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, &mass, "particle_set_mass", &i);
-    if (st)
+    if (st || (st = cdyn__rigids_check_member(sys, i, "particle_set_mass")))
         return st;
     if (!valid_mass(mass))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -221,7 +223,7 @@ cdyn_status cdyn_particle_set_fixed(cdyn_system *sys, cdyn_particle p, bool fixe
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, &fixed, "particle_set_fixed", &i);
-    if (st)
+    if (st || (st = cdyn__rigids_check_member(sys, i, "particle_set_fixed")))
         return st;
     if (sys->fixed[i] != (uint8_t)fixed)
         cdyn__constraints_touch(sys); /* fixed particles couple no rows */

@@ -11,6 +11,7 @@
 #include "constraint/parametric.h"
 #include "pair/pair.h"
 #include "contact/ground.h"
+#include "rigid/rigid.h"
 
 cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
 {
@@ -111,6 +112,7 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__workspace_free(sys);
     cdyn__constraints_destroy(sys);
     cdyn__grounds_destroy(sys);
+    cdyn__rigids_destroy(sys);
     a.free(sys, sizeof *sys, a.user);
 }
 

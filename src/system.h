@@ -59,6 +59,7 @@ struct cdyn_system {
 
     struct cdyn__constraints *cons; /* NULL until the first constraint */
     struct cdyn__grounds *grounds; /* NULL until the first ground */
+    struct cdyn__rigids *rigids; /* NULL until the first rigid body */
 
     char error[CDYN__ERROR_LEN];
 };

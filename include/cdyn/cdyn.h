@@ -18,6 +18,7 @@
 #include "constraint.h"
 #include "parametric.h"
 #include "ground.h"
+#include "rigid.h"
 #include "lattice.h"
 #include "shapes.h"
 

@@ -6,6 +6,7 @@
 
 #include "alloc.h"
 #include "constraint/parametric.h"
+#include "rigid/rigid.h"
 #include "system.h"
 
 cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
@@ -83,7 +84,7 @@ cdyn_status cdyn__constraint_resolve_particles(cdyn_system *sys, const cdyn_part
 {
     for (size_t j = 0; j < n; j++) {
         cdyn_status st = cdyn__particle_slot(sys, ps[j], &slots[j]);
-        if (st)
+        if (st || (st = cdyn__rigids_check_member(sys, slots[j], what)))
             return st;
         for (size_t i = 0; i < j; i++)
             if (slots[i] == slots[j])
