@@ -113,17 +113,24 @@ static void drop(cdyn_lattice *lat, uint32_t start)
         h[path[k]] -= D;
         c->total_eroded += D;
     }
-    /* Only a neighbour of an eroded site can now stand more than M above
-     * it: those are the first slide round. */
+    /* Before the drop no site stood more than M above a neighbour; now only
+     * a neighbour u of an eroded site s can, and only above s: the first
+     * slide round is exactly the sites with h(u) - h(s) > M. (Testing that
+     * pair here, rather than listing every neighbour for a full test, keeps
+     * a drop that sets off no slide cheap.) */
     uint32_t *round = lat->list_b;
     size_t nr = 0;
+    double M = lat->M;
     for (size_t k = 0; k < np; k++) {
         uint32_t nb[4], s = path[k];
+        double hs = h[s];
         int nn = cdyn__lattice_neighbours_fast(lat, s, lat->flags[s], nb);
         for (int i = 0; i < nn; i++)
-            nr = cdyn__lattice_enqueue(lat, round, nr, nb[i]);
+            if (h[nb[i]] - hs > M)
+                nr = cdyn__lattice_enqueue(lat, round, nr, nb[i]);
     }
-    cdyn__lattice_slide(lat, nr);
+    if (nr > 0)
+        cdyn__lattice_slide(lat, nr);
 }
 
 static cdyn_status rain(cdyn_lattice *lat, bool fixed, uint32_t site, uint64_t n_drops)
