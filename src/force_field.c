@@ -34,3 +34,10 @@ void cdyn__drag_apply(const cdyn_system *sys, const cdyn__force *g, const double
     for (size_t i = 0; i < n; i++)
         f[i] -= b * v[i];
 }
+
+void cdyn__drag_jacobian(const cdyn__force *g, int dim, double *dfdv)
+{
+    for (int r = 0; r < dim; r++)
+        for (int c = 0; c < dim; c++)
+            dfdv[r * dim + c] = r == c ? -g->p[0] : 0.0;
+}

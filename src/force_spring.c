@@ -53,3 +53,34 @@ double cdyn__spring_energy(const cdyn__force *s, int dim, const double *x)
     double stretch = separation(s, dim, x, d) - s->p[2];
     return 0.5 * s->p[0] * stretch * stretch;
 }
+
+int cdyn__spring_jacobian(const cdyn__force *s, int dim, const double *x, const double *v,
+                          int definite, double *k, double *c)
+{
+    double d[3], n[3], g[3];
+    double l = separation(s, dim, x, d);
+    int dd = dim * dim;
+    for (int i = 0; i < dd; i++)
+        k[i] = c[i] = 0.0;
+    if (!(l > 0))
+        return 0;
+    const double *va = v + (size_t)s->a * (size_t)dim, *vb = v + (size_t)s->b * (size_t)dim;
+    double rate = 0; /* n.w */
+    for (int q = 0; q < dim; q++) {
+        n[q] = d[q] / l;
+        rate += n[q] * (vb[q] - va[q]);
+    }
+    for (int q = 0; q < dim; q++)
+        g[q] = (vb[q] - va[q] - rate * n[q]) / l;
+    double stiff = s->p[0], damp = s->p[1];
+    double t_over_l = (stiff * (l - s->p[2]) + damp * rate) / l;
+    if (definite && t_over_l < 0)
+        t_over_l = 0;
+    for (int r = 0; r < dim; r++)
+        for (int q = 0; q < dim; q++) {
+            double nn = n[r] * n[q];
+            k[r * dim + q] = stiff * nn + damp * n[r] * g[q] + t_over_l * ((r == q) - nn);
+            c[r * dim + q] = damp * nn;
+        }
+    return 1;
+}

@@ -9,6 +9,7 @@
 #include "constraint/constraint.h"
 #include "constraint/parametric.h"
 #include "dynamics.h"
+#include "implicit/backward_euler.h"
 #include "rigid/rigid.h"
 #include "system.h"
 
@@ -25,6 +26,8 @@ size_t cdyn__integrator_stage_count(cdyn_integrator integrator)
         return 2; /* stage x, stage v */
     case CDYN_INTEGRATOR_RK45:
         return 16; /* 7 stage velocities, 7 accelerations, candidate state */
+    case CDYN_INTEGRATOR_BACKWARD_EULER:
+        return 0; /* keeps its own arrays (src/implicit) */
     }
     return 0;
 }
@@ -141,6 +144,8 @@ static cdyn_status dispatch(cdyn_system *sys, double dt)
         return cdyn__step_rk4(sys, dt);
     case CDYN_INTEGRATOR_RK45:
         return cdyn__step_rk45(sys, dt);
+    case CDYN_INTEGRATOR_BACKWARD_EULER:
+        return cdyn__step_backward_euler(sys, dt);
     }
     return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "step: unknown integrator");
 }

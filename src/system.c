@@ -11,6 +11,7 @@
 #include "constraint/parametric.h"
 #include "pair/pair.h"
 #include "contact/ground.h"
+#include "implicit/backward_euler.h"
 #include "rigid/rigid.h"
 
 cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
@@ -82,6 +83,8 @@ cdyn_status cdyn_system_create_with_allocator(int dim, const cdyn_allocator *all
     sys->integrator = CDYN_INTEGRATOR_SYMPLECTIC_EULER;
     sys->rk45_abs_tol = 1e-9;
     sys->rk45_rel_tol = 1e-9;
+    sys->newton_tol = CDYN__NEWTON_DEFAULT_TOLERANCE;
+    sys->newton_max_iter = CDYN__NEWTON_DEFAULT_MAX_ITERATIONS;
     *out = sys;
     return CDYN_OK;
 }
@@ -111,6 +114,7 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__slots_free(&sys->forces, &a, 1, farrays, fsizes);
     cdyn__workspace_free(sys);
     cdyn__constraints_destroy(sys);
+    cdyn__be_destroy(sys);
     cdyn__grounds_destroy(sys);
     cdyn__rigids_destroy(sys);
     a.free(sys, sizeof *sys, a.user);
@@ -160,6 +164,7 @@ cdyn_status cdyn_system_set_integrator(cdyn_system *sys, cdyn_integrator integra
     case CDYN_INTEGRATOR_VELOCITY_VERLET:
     case CDYN_INTEGRATOR_RK4:
     case CDYN_INTEGRATOR_RK45:
+    case CDYN_INTEGRATOR_BACKWARD_EULER:
         sys->integrator = integrator;
         sys->rk45_h = 0;
         return CDYN_OK;

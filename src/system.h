@@ -35,6 +35,8 @@ struct cdyn_system {
     double rk45_abs_tol, rk45_rel_tol;
     double rk45_h;        /* next internal step size; 0 = choose afresh */
     uint64_t rk45_accepted, rk45_rejected;
+    double newton_tol;        /* backward Euler: Newton tolerance */
+    uint32_t newton_max_iter; /* backward Euler: Newton iteration cap */
 
     /* particles: per-slot arrays, x and v hold dim doubles per slot */
     cdyn__slots particles;
@@ -60,6 +62,8 @@ struct cdyn_system {
     struct cdyn__constraints *cons; /* NULL until the first constraint */
     struct cdyn__grounds *grounds; /* NULL until the first ground */
     struct cdyn__rigids *rigids; /* NULL until the first rigid body */
+
+    struct cdyn__be *be; /* backward Euler's Newton system; NULL until its first step */
 
     char error[CDYN__ERROR_LEN];
 };

@@ -55,6 +55,50 @@ CDYN_API cdyn_status cdyn_force_add_drag(cdyn_system *sys, double coefficient, c
 CDYN_API cdyn_status cdyn_force_add_callback(cdyn_system *sys, cdyn_force_fn fn, void *user,
                                              bool velocity_dependent, cdyn_force *out);
 
+/** The accumulator a force Jacobian callback adds its blocks to. Opaque;
+ *  the library passes one to each call of a cdyn_force_jacobian_fn and it
+ *  is valid during that call only. */
+typedef struct cdyn_jacobian cdyn_jacobian;
+
+/** Callback giving the Jacobian of a user force (see
+ *  cdyn_force_add_callback_with_jacobian): at the state (@p t, @p x, @p v),
+ *  laid out as for cdyn_force_fn, add for every pair of particle indices
+ *  (i, j) whose force depends on each other's state the blocks dF_i/dx_j
+ *  and dF_i/dv_j with cdyn_jacobian_add_block(@p jac, ...). A block added
+ *  twice sums; pairs never added count as zero. Return 0 on success; any
+ *  other value stops the step with CDYN_ERR_CALLBACK and leaves the system
+ *  as before the step. The callback may read @p sys but any call that
+ *  changes it returns CDYN_ERR_BUSY. @since 0.1 */
+typedef int (*cdyn_force_jacobian_fn)(const cdyn_system *sys, double t, size_t n, int dim,
+                                      const double *x, const double *v, cdyn_jacobian *jac,
+                                      void *user);
+
+/** As cdyn_force_add_callback, with @p jacobian (not NULL) giving the
+ *  force's Jacobian to implicit integrators (CDYN_INTEGRATOR_BACKWARD_EULER).
+ *  Without one they differentiate @p fn numerically (1 + dim calls per
+ *  Newton iteration, 1 + 2 dim when velocity dependent, plus one call per
+ *  product of the Krylov correction; docs/backward_euler.md section 4);
+ *  the Jacobian saves those calls. Both functions receive @p user, which
+ *  the library keeps but never dereferences. Statuses as
+ *  cdyn_force_add_callback, CDYN_ERR_INVALID_ARGUMENT also for a NULL
+ *  @p jacobian. The kind is CDYN_FORCE_CALLBACK. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_add_callback_with_jacobian(cdyn_system *sys, cdyn_force_fn fn,
+                                                           cdyn_force_jacobian_fn jacobian,
+                                                           void *user, bool velocity_dependent,
+                                                           cdyn_force *out);
+
+/** Adds to @p jac, inside a cdyn_force_jacobian_fn, the blocks of particle
+ *  indices @p i and @p j (< the index count given to the callback):
+ *  @p dfdx = dF_i/dx_j (N/m) and @p dfdv = dF_i/dv_j (N s/m), each dim x dim
+ *  row-major (entry [r * dim + c] = dF_i[r] / dx_j[c]), read during the
+ *  call; either may be NULL (a zero block). Blocks that touch a fixed,
+ *  removed or rigid-body particle are accepted and ignored (those particles
+ *  do not move in the Newton iteration). CDYN_ERR_INVALID_ARGUMENT for a
+ *  NULL @p jac, an index out of range or a non-finite entry; the step then
+ *  fails with CDYN_ERR_CALLBACK even if the callback returns 0. @since 0.1 */
+CDYN_API cdyn_status cdyn_jacobian_add_block(cdyn_jacobian *jac, size_t i, size_t j,
+                                             const double *dfdx, const double *dfdv);
+
 /** Removes a force generator. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_remove(cdyn_system *sys, cdyn_force f);
 

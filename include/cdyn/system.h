@@ -35,7 +35,16 @@ typedef enum cdyn_integrator {
     CDYN_INTEGRATOR_RK4 = 4,
     /** Dormand-Prince 5(4) with error control: cdyn_system_step(dt) covers
      *  dt in as many internal steps as the tolerances need. */
-    CDYN_INTEGRATOR_RK45 = 5
+    CDYN_INTEGRATOR_RK45 = 5,
+    /** Backward (implicit) Euler, seed 001: v1 = v0 + dt M^-1 F(x1, v1),
+     *  x1 = x0 + dt v1, solved by Newton's method with the forces' analytic
+     *  Jacobians and the library's sparse solver; implicit constraints hold
+     *  at x1. Order 1, dissipative, stable for stiff springs at any dt.
+     *  Options: cdyn_system_set_newton_options; report:
+     *  cdyn_system_get_newton_stats; guide: docs/backward_euler.md. Particles
+     *  on curves and surfaces are not supported (CDYN_ERR_UNSUPPORTED at the
+     *  step). @since 0.1 */
+    CDYN_INTEGRATOR_BACKWARD_EULER = 7
 } cdyn_integrator;
 
 /** Callback of a user force generator (cdyn_force_add_callback).
@@ -103,6 +112,67 @@ CDYN_API cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs
 CDYN_API cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_t *accepted,
                                                  uint64_t *rejected);
 
+/** Newton options of CDYN_INTEGRATOR_BACKWARD_EULER (docs/backward_euler.md).
+ *  A step's Newton iteration stops when every component of its scaled
+ *  residual (velocity rows: momentum residual / diagonal of the Newton
+ *  matrix; constraint rows: distance to g = 0 / dt, both in m/s) is at most
+ *  @p tolerance times the step's velocity scale (the largest speed before or
+ *  after the step, or the first Newton correction if larger), or below the
+ *  round-off floor 16 eps max|x| / dt. @p tolerance is dimensionless, finite,
+ *  in [1e-15, 0.1] (default 1e-10); @p max_iterations, the most Newton
+ *  updates per step, in [1, 1000] (default 20). A step that needs more
+ *  fails with CDYN_ERR_NOT_CONVERGED and changes nothing.
+ *  CDYN_ERR_INVALID_ARGUMENT (nothing changed) for values out of range,
+ *  CDYN_ERR_BUSY from a callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_newton_options(cdyn_system *sys, double tolerance,
+                                                    size_t max_iterations);
+
+/** The Newton options in use (either output may be NULL).
+ *  CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_newton_options(const cdyn_system *sys, double *tolerance,
+                                                    size_t *max_iterations);
+
+/** Report of backward Euler's Newton iterations, filled by
+ *  cdyn_system_get_newton_stats. Set @c size to sizeof(cdyn_newton_stats)
+ *  before the call; fields beyond it are not written, so the struct may
+ *  grow. "Last step" is the last backward Euler step attempted, whether it
+ *  succeeded or not; counters run since the system was created. */
+typedef struct cdyn_newton_stats {
+    size_t size;
+    size_t iterations;          /**< Newton updates (linear solves) of the last step */
+    double residual;            /**< its final scaled residual (see set_newton_options) */
+    size_t unknowns;            /**< order of its Newton system: dim * index count + rows */
+    size_t factor_nonzeros;     /**< entries of the factor L below its diagonal */
+    size_t redundant_rows;      /**< constraint rows dropped as redundant, last factor */
+    uint64_t steps;             /**< backward Euler steps attempted */
+    uint64_t total_iterations;  /**< Newton updates summed over them */
+    uint64_t failed_steps;      /**< steps that returned an error */
+    uint64_t regularized;       /**< factorizations that needed the shift J + tau M
+                                     (J not positive definite at the iterate; a warning) */
+    uint64_t line_search_cuts;  /**< Newton updates shortened by the line search */
+    uint64_t inexact_solves;    /**< linear solves whose non-symmetric correction did
+                                     not converge (an inexact Newton step; a warning) */
+    uint64_t dropped_blocks;    /**< Jacobian blocks outside the sparsity pattern, left
+                                     out of a step (contacts that appeared mid-step) */
+    uint64_t analyses;          /**< sparsity patterns built and analysed */
+} cdyn_newton_stats;
+
+/** Copies the Newton report into @p out, whose @c size the caller sets
+ *  (fields beyond it are not written); all zero before the first backward
+ *  Euler step. CDYN_ERR_INVALID_ARGUMENT for NULL arguments or a @c size
+ *  below sizeof(size_t). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_newton_stats(const cdyn_system *sys, cdyn_newton_stats *out);
+
+/** The scaled residuals of the last backward Euler step, one per Newton
+ *  iterate (the start, then after each update: iterations + 1 values), so
+ *  that its convergence can be inspected (quadratic for an exact Jacobian):
+ *  writes the first min(count, @p capacity) into @p out (may be NULL when
+ *  @p capacity is 0) and their number to *@p count (0 before the first
+ *  step). CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or @p count, or a
+ *  NULL @p out with a non-zero @p capacity. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_newton_residuals(const cdyn_system *sys, double *out,
+                                                      size_t capacity, size_t *count);
+
 /** Advances the system by @p dt seconds (finite, > 0) with the selected
  *  integrator. On any error the state (positions, velocities, time) is
  *  exactly as before the call. Returns CDYN_ERR_DIVERGED when the step gave
@@ -110,9 +180,14 @@ CDYN_API cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_
  *  CDYN_ERR_SINGULAR when constraints conflict (the message names one),
  *  CDYN_ERR_NO_MEMORY when scratch space for a changed shape could not be
  *  allocated, CDYN_ERR_NOT_CONVERGED when RK45 needed more than 10^6
- *  internal steps or a step below round-off, CDYN_ERR_BUSY from a callback.
+ *  internal steps or a step below round-off, or backward Euler's Newton
+ *  iteration its cap, CDYN_ERR_SINGULAR also when backward Euler's Newton
+ *  matrix stays singular, CDYN_ERR_UNSUPPORTED for backward Euler with
+ *  particles on curves or surfaces, CDYN_ERR_BUSY from a callback.
  *  Once the shape (particles, forces) is unchanged since the previous step,
- *  a step allocates nothing. @since 0.1 */
+ *  a step allocates nothing (backward Euler: also the pairs of particles its
+ *  Jacobian couples, which pair sets and user Jacobians may change).
+ *  @since 0.1 */
 CDYN_API cdyn_status cdyn_system_step(cdyn_system *sys, double dt);
 
 /** Number of live particles. @since 0.1 */
