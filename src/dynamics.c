@@ -37,7 +37,7 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, co
             a[i * d + k] = w[i] * f[i * d + k];
     if (sys->param_of)
         cdyn__params_free_accel(sys, a);
-    if ((st = cdyn__constraints_apply(sys, x, v, a)))
+    if (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, x, v, a)))
         return st;
     if (sys->param_of)
         cdyn__params_generalized_accel(sys, a);
@@ -46,6 +46,7 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, co
 
 int cdyn__dynamics_velocity_dependent(const cdyn_system *sys)
 {
-    return sys->n_velocity_dependent > 0 || (sys->cons && sys->cons->n_rows > 0) ||
+    return sys->n_velocity_dependent > 0 ||
+           (sys->cons && sys->cons->n_rows > 0 && !sys->skip_constraint_solve) ||
            sys->param_of != NULL || cdyn__grounds_velocity_dependent(sys);
 }

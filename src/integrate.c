@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "constraint/constraint.h"
 #include "constraint/parametric.h"
+#include "constraint/projection.h"
 #include "dynamics.h"
 #include "implicit/backward_euler.h"
 #include "rigid/rigid.h"
@@ -26,6 +27,8 @@ size_t cdyn__integrator_stage_count(cdyn_integrator integrator)
         return 2; /* stage x, stage v */
     case CDYN_INTEGRATOR_RK45:
         return 16; /* 7 stage velocities, 7 accelerations, candidate state */
+    case CDYN_INTEGRATOR_RATTLE:
+        return 1; /* half-step velocity (velocity-dependent forces) */
     case CDYN_INTEGRATOR_BACKWARD_EULER:
         return 0; /* keeps its own arrays (src/implicit) */
     }
@@ -144,6 +147,8 @@ static cdyn_status dispatch(cdyn_system *sys, double dt)
         return cdyn__step_rk4(sys, dt);
     case CDYN_INTEGRATOR_RK45:
         return cdyn__step_rk45(sys, dt);
+    case CDYN_INTEGRATOR_RATTLE:
+        return cdyn__step_rattle(sys, dt);
     case CDYN_INTEGRATOR_BACKWARD_EULER:
         return cdyn__step_backward_euler(sys, dt);
     }
@@ -163,6 +168,13 @@ static cdyn_status step_once(cdyn_system *sys, double h)
         return st;
     sys->in_step = true;
     st = cdyn__rigids_step(sys, h);
+    sys->in_step = false;
+    if (st)
+        return st;
+    /* Post-step projection of the other integrators (projection.h): fails
+     * the step, state kept, when it does not converge. */
+    sys->in_step = true;
+    st = cdyn__projection_after_step(sys);
     sys->in_step = false;
     if (st)
         return st;

@@ -14,5 +14,6 @@ cdyn_status cdyn__step_symplectic_euler(cdyn_system *sys, double dt);
 cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt);
 cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt);
 cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt);
+cdyn_status cdyn__step_rattle(cdyn_system *sys, double dt);
 
 #endif /* CDYN__INTEGRATE_H */

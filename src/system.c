@@ -9,6 +9,7 @@
 #include "alloc.h"
 #include "constraint/constraint.h"
 #include "constraint/parametric.h"
+#include "constraint/projection.h"
 #include "pair/pair.h"
 #include "contact/ground.h"
 #include "implicit/backward_euler.h"
@@ -114,6 +115,7 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__slots_free(&sys->forces, &a, 1, farrays, fsizes);
     cdyn__workspace_free(sys);
     cdyn__constraints_destroy(sys);
+    cdyn__projection_destroy(sys);
     cdyn__be_destroy(sys);
     cdyn__grounds_destroy(sys);
     cdyn__rigids_destroy(sys);
@@ -164,6 +166,7 @@ cdyn_status cdyn_system_set_integrator(cdyn_system *sys, cdyn_integrator integra
     case CDYN_INTEGRATOR_VELOCITY_VERLET:
     case CDYN_INTEGRATOR_RK4:
     case CDYN_INTEGRATOR_RK45:
+    case CDYN_INTEGRATOR_RATTLE:
     case CDYN_INTEGRATOR_BACKWARD_EULER:
         sys->integrator = integrator;
         sys->rk45_h = 0;

@@ -60,6 +60,8 @@ struct cdyn_system {
     double step_dt; /* dt of the step in progress (or the last one) */
 
     struct cdyn__constraints *cons; /* NULL until the first constraint */
+    struct cdyn__projection *proj;  /* SHAKE/RATTLE options and state; NULL until first use */
+    bool skip_constraint_solve;     /* RATTLE: evaluations leave constraints to the projections */
     struct cdyn__grounds *grounds; /* NULL until the first ground */
     struct cdyn__rigids *rigids; /* NULL until the first rigid body */
 

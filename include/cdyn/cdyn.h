@@ -17,6 +17,7 @@
 #include "diagnostics.h"
 #include "constraint.h"
 #include "parametric.h"
+#include "projection.h"
 #include "ground.h"
 #include "rigid.h"
 #include "lattice.h"

@@ -36,6 +36,16 @@ typedef enum cdyn_integrator {
     /** Dormand-Prince 5(4) with error control: cdyn_system_step(dt) covers
      *  dt in as many internal steps as the tolerances need. */
     CDYN_INTEGRATOR_RK45 = 5,
+    /** RATTLE: velocity Verlet whose constraint forces come from projections
+     *  (projection.h): SHAKE puts the positions on g = 0, RATTLE the
+     *  velocities on G v = 0, to the tolerances of cdyn_system_set_projection.
+     *  Order 2, symplectic and time-reversible on the constraint manifold
+     *  for conservative forces; no feedback gains. Two force evaluations per
+     *  step (three with velocity-dependent forces). A projection that does
+     *  not converge fails the step with CDYN_ERR_NOT_CONVERGED; particles on
+     *  curves or surfaces and compliant constraints give
+     *  CDYN_ERR_UNSUPPORTED. Guide: docs/rattle.md. @since 0.1 */
+    CDYN_INTEGRATOR_RATTLE = 6,
     /** Backward (implicit) Euler, seed 001: v1 = v0 + dt M^-1 F(x1, v1),
      *  x1 = x0 + dt v1, solved by Newton's method with the forces' analytic
      *  Jacobians and the library's sparse solver; implicit constraints hold

@@ -78,6 +78,7 @@ typedef struct cdyn__constraints {
     bool has_compliance; /* some row of the current solve is compliant */
     bool any_compliance; /* some constraint was ever given a compliance */
     bool evaluated;        /* lambda holds a solve of the current topology */
+    uint64_t serial;       /* bumped at every topology rebuild (projection.c keys on it) */
 
     /* report */
     cdyn_solver_stats stats;

@@ -217,6 +217,7 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
         cdyn__constraints_free_topology(sys);
         k->dirty = false;
         k->evaluated = false;
+        k->serial++;
         return CDYN_OK;
     }
     topology t;
@@ -265,6 +266,7 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     k->ldlt = t.ldlt;
     k->dirty = false;
     k->evaluated = false;
+    k->serial++;
     return CDYN_OK;
 
 fail:

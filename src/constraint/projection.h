@@ -1,0 +1,101 @@
+/* SHAKE/RATTLE projection onto the constraint manifold (internal; public
+ * side include/cdyn/projection.h, guide docs/rattle.md).
+ *
+ * Positions: x* = x + W G_ref^T mu with G_ref = G(x_ref), mu such that
+ * g(x*) = 0. Velocities: v* = v + W G(x)^T nu with G(x) v* = 0. Both work on
+ * the rows of the current topology (sys->cons) and use its arrays: the
+ * Jacobian blocks k->jac hold G_ref during a position projection and G(x)
+ * after a velocity projection; the Newton method assembles G W G^T into
+ * k->a and factors it with k->ldlt. The projection keeps a copy of the
+ * values it last factored, so that RATTLE can reuse the factorization of
+ * the end of one step (its velocity projection) for the position projection
+ * of the next one, after checking that the matrix is bit for bit the same
+ * and that nothing else has factored since.
+ *
+ * Nothing here allocates except cdyn__projection_begin, and that only when
+ * the topology grew (or, with the CG multiplier solver, once per topology
+ * for the analysis of the factorization). */
+#ifndef CDYN__PROJECTION_H
+#define CDYN__PROJECTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cdyn/projection.h"
+#include "cdyn/system.h"
+
+typedef struct cdyn__projection {
+    cdyn_projection_options opt;
+    cdyn_projection_stats stats;
+
+    /* Arrays grown on demand: per row, per value of A, per coordinate, per
+     * particle. */
+    size_t cap_rows, cap_nnz, cap_len, cap_particles;
+    double *nu;       /* cap_rows: velocity multipliers of the projection in progress */
+    double *len;      /* cap_rows: rod lengths (when rods is set) */
+    uint32_t *ends;   /* 2 cap_rows: rod particles (when rods is set) */
+    uint32_t *ready;  /* cap_rows + 1: the last row that moves a particle of this row
+                       * (rods), then a sentinel */
+    double *aval;     /* cap_nnz: the values of A that k->ldlt holds the factor of */
+    double *dx;       /* cap_len: displacement accumulator; all zero between projections
+                       * unless dv_valid: then RATTLE's last velocity correction
+                       * W G(x1)^T nu, made with the step dv_h */
+    double *xs;       /* cap_len: positions x + dx of the particles an evaluator reads */
+    double *xcopy;    /* cap_len: positions of the factorization held (pure) */
+    double *wcopy;    /* cap_particles: inverse masses of the factorization held */
+
+    /* The topology (k->serial) the fields below were built for. rods: every
+     * row is a distance constraint (chains, cloth, polymers), row r's
+     * particles are ends[2r], ends[2r + 1] and its Jacobian blocks 2r, 2r+1;
+     * the projection then runs on these compact arrays. pure: no user or
+     * implicit constraint, so G(x) is a function of the positions alone. */
+    uint64_t serial;
+    bool built;
+    bool rods;
+    bool pure;
+
+    /* The factorization cache: k->ldlt holds the factorization of A made
+     * from the values aval (pure: at the positions xcopy with the inverse
+     * masses wcopy, k->jac holding G(xcopy)) when valid is set,
+     * k->stats.solves equals stamp (no multiplier solve has refactored
+     * since), k->serial equals factor_serial (same topology) and
+     * k->ldlt.factored. */
+    bool valid;
+    uint64_t stamp, factor_serial;
+    bool dv_valid;
+    double dv_h;
+} cdyn__projection;
+
+/* Creates sys->proj with the default options on first use. */
+cdyn_status cdyn__projection_ensure(cdyn_system *sys);
+void cdyn__projection_destroy(cdyn_system *sys);
+
+/* Checks that the system can be projected (no particle on a shape, no
+ * compliant row), creates the projection state and sizes it for the current
+ * topology (prepared). @p who names the caller in messages. */
+cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who);
+
+/* Projects the positions @p x (index count * dim values, in place) onto
+ * g = 0 along W G(x_ref)^T; @p x_ref may be @p x itself (then G is taken
+ * before anything moves). With @p v not NULL, also adds
+ * W G(x_ref)^T mu * inv_h to it (RATTLE's half-step velocity). Fails with
+ * CDYN_ERR_NOT_CONVERGED (the message names the worst constraint),
+ * CDYN_ERR_DIVERGED (non-finite), CDYN_ERR_CALLBACK; @p x is then partly
+ * projected (the caller's candidate state, never committed). */
+cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, double *x,
+                                       double *v, double inv_h);
+
+/* Projects the velocities @p v (in place) onto G(x) v = 0. @p same_x: the
+ * previous call was at this very @p x, so its Jacobian and factorization
+ * still hold. With @p lambda_scale > 0, k->lambda receives
+ * lambda_scale * nu (RATTLE: 2 / h, the multipliers of the closing half
+ * kick, read by cdyn_constraint_get_multipliers). Statuses as
+ * cdyn__projection_positions. */
+cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, double *v,
+                                        bool same_x, double lambda_scale);
+
+/* The post-step projection of the other integrators: when enabled and the
+ * system has constraint rows, projects sys->x_new and sys->v_new. */
+cdyn_status cdyn__projection_after_step(cdyn_system *sys);
+
+#endif /* CDYN__PROJECTION_H */
