@@ -34,13 +34,17 @@
  * constraints, whose tolerance is therefore absolute), X_r the largest
  * coordinate magnitude among the row's particles (and anchor point) and
  * eps = 2^-52: the second term is the round-off of positions far from the
- * origin, which no projection can beat. Its velocity residual |G_r v| / b_r
- * (a rod's rate of change of length) must be at most
+ * origin, which no projection can beat. (Rods and anchors are tested on the
+ * projected positions before they are rounded to doubles, against
+ * max(position_tolerance, 4 eps) s_r; storing them then rounds each
+ * coordinate once, which the second term covers.) Its velocity residual
+ * |G_r v| / b_r (a rod's rate of change of length) must be at most
  *
  *     max(velocity_tolerance, 4 eps) * S_r
  *
- * with S_r the largest speed among the row's particles. A state on the
- * manifold (up to the tolerances) is left unchanged.
+ * with S_r the largest speed among the row's particles. Positions within
+ * the tolerance are left as they are; the Newton method corrects velocities
+ * by one linear solve, which changes tangent velocities by round-off only.
  *
  * Projection needs rigid constraints: a compliant one (nonzero
  * cdyn_constraint_set_compliance) makes a step with projection fail with
@@ -92,8 +96,10 @@ typedef struct cdyn_projection_options {
     /** Relative velocity tolerance, finite, > 0 and < 1; default 1e-10. */
     double velocity_tolerance;
     /** Iteration cap of each projection, 1 .. 2^32 - 1: Newton solves or
-     *  SHAKE sweeps; default 1000. A projection that needs more fails the
-     *  step with CDYN_ERR_NOT_CONVERGED. */
+     *  SHAKE sweeps; default 1000. A projection that needs more, or whose
+     *  Newton iteration diverges, fails the step with
+     *  CDYN_ERR_NOT_CONVERGED (state kept; the message names the worst
+     *  constraint). */
     size_t max_iterations;
 } cdyn_projection_options;
 
@@ -117,9 +123,9 @@ typedef struct cdyn_projection_stats {
     /** Last step: the worst velocity residual |G_r v| / b_r divided by the
      *  row's speed S_r at the end of the velocity projection. */
     double velocity_residual;
-    /** A constraint owning the row that was furthest from its position
-     *  tolerance at the end of the last position projection (the one named
-     *  in the message when it failed); 0 if none. */
+    /** A constraint owning the row with the largest relative position
+     *  residual at the end of the last position projection (when it failed,
+     *  the one named in the message); 0 before any projection. */
     cdyn_constraint worst;
     uint64_t projections;          /**< position projections since creation */
     uint64_t position_iterations_total; /**< sum of position_iterations */
