@@ -65,6 +65,7 @@ static const struct {
     {"verlet", CDYN_INTEGRATOR_VELOCITY_VERLET},
     {"rk4", CDYN_INTEGRATOR_RK4},
     {"rk45", CDYN_INTEGRATOR_RK45},
+    {"backward", CDYN_INTEGRATOR_BACKWARD_EULER},
 };
 
 static void usage(FILE *out, const params *d)
@@ -73,7 +74,9 @@ static void usage(FILE *out, const params *d)
             "usage: spring_network [options]\n"
             "A 2-D spring-dashpot jelly thrown upwards with a spin; writes\n"
             "spring_network.svg and spring_network_energy.svg into the current directory.\n"
-            "  --integrator NAME  euler | symplectic | verlet | rk4 | rk45 (default %s)\n"
+            "  --integrator NAME  euler | symplectic | verlet | rk4 | rk45 | backward\n"
+            "                     (default %s; backward Euler damps numerically, which the\n"
+            "                     energy balance then shows)\n"
             "  --dt DT            step in seconds (default %g; rk45 subdivides it itself)\n"
             "  --steps N          number of steps (default %ld, i.e. %.3g s)\n"
             "  --stiffness S      nearest-neighbour spring constant, N/m (default %g;\n"
