@@ -61,21 +61,33 @@ static double max_step(const double *h, size_t w, size_t ht, int periodic)
 static void test_create_and_bad_sizes(void **state)
 {
     (void)state;
-    cdyn_lattice *lat = (cdyn_lattice *)&lat; /* must stay untouched on failure */
-    cdyn_lattice *keep = lat;
+    cdyn_lattice *lat = (cdyn_lattice *)&lat; /* set to NULL on every failure */
     assert_int_equal(cdyn_lattice_create(4, 4, 1, NULL, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    lat = (cdyn_lattice *)&lat;
     assert_int_equal(cdyn_lattice_create(1, 4, 1, NULL, &lat), CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(lat);
+    lat = (cdyn_lattice *)&lat;
     assert_int_equal(cdyn_lattice_create(4, 1, 1, NULL, &lat), CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(lat);
+    lat = (cdyn_lattice *)&lat;
     assert_int_equal(cdyn_lattice_create(0, 0, 1, NULL, &lat), CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(lat);
+    lat = (cdyn_lattice *)&lat;
     assert_int_equal(cdyn_lattice_create(SIZE_MAX / 2, 3, 1, NULL, &lat),
                      CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(lat);
+    lat = (cdyn_lattice *)&lat;
     assert_int_equal(cdyn_lattice_create(SIZE_MAX / 16 + 1, 2, 1, NULL, &lat),
                      CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(lat);
+    lat = (cdyn_lattice *)&lat;
     assert_int_equal(cdyn_lattice_create(70000, 70000, 1, NULL, &lat),
                      CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(lat);
     cdyn_allocator half = {NULL, NULL, NULL};
+    lat = (cdyn_lattice *)&lat;
     assert_int_equal(cdyn_lattice_create(4, 4, 1, &half, &lat), CDYN_ERR_INVALID_ARGUMENT);
-    assert_ptr_equal(lat, keep);
+    assert_null(lat);
 
     lat = make(2, 2, 1);
     size_t w = 0, h = 0;

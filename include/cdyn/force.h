@@ -27,7 +27,9 @@ typedef enum cdyn_force_kind {
     CDYN_FORCE_PAIR = 5      /**< pair potentials (pair.h) */
 } cdyn_force_kind;
 
-/** Uniform gravity: every particle gets F = m g, potential energy -m g.x.
+/** Uniform gravity: every particle gets F = m g. Its potential energy is
+ *  the sum of -m g.x over the particles that are not fixed (a fixed particle
+ *  exchanges no energy with the system, so it adds nothing).
  *  @p g has dim finite components (m/s^2). @since 0.1 */
 CDYN_API cdyn_status cdyn_force_add_gravity(cdyn_system *sys, const double *g, cdyn_force *out);
 
@@ -115,8 +117,9 @@ CDYN_API cdyn_status cdyn_force_get_kind(const cdyn_system *sys, cdyn_force f,
 CDYN_API cdyn_status cdyn_force_get_energy(const cdyn_system *sys, cdyn_force f, double *out);
 
 /** Current tension T (N, positive when stretched or opening) of a spring,
- *  by the formula of cdyn_force_add_spring; CDYN_ERR_INVALID_ARGUMENT when
- *  @p f is not a spring. @since 0.1 */
+ *  by the formula of cdyn_force_add_spring. When the two particles coincide
+ *  the dashpot has no direction and T is the elastic part alone, -S R0.
+ *  CDYN_ERR_INVALID_ARGUMENT when @p f is not a spring. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_get_spring_tension(const cdyn_system *sys, cdyn_force f,
                                                    double *out);
 

@@ -129,7 +129,8 @@ typedef struct cdyn_lattice_stats {
  *  @param alloc  allocator for every allocation of this lattice, copied; NULL
  *                for malloc/free.
  *  @param out    receives the new lattice (owned by the caller, free it with
- *                cdyn_lattice_destroy); untouched on failure.
+ *                cdyn_lattice_destroy); set to NULL on failure, as
+ *                cdyn_system_create does.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT if @p out is NULL, width or
  *  height < 2, W * H > UINT32_MAX or W * H * sizeof(double) overflows, or
  *  @p alloc lacks alloc or free; CDYN_ERR_NO_MEMORY.

@@ -111,8 +111,9 @@ CDYN_API cdyn_status cdyn_system_set_integrator(cdyn_system *sys, cdyn_integrato
 CDYN_API cdyn_status cdyn_system_get_integrator(const cdyn_system *sys, cdyn_integrator *out);
 
 /** Error tolerances of CDYN_INTEGRATOR_RK45: an internal step is accepted
- *  when every component e of its error estimate satisfies
- *  |e| <= abs_tol + rel_tol * |y|. Both must be finite and >= 0, not both
+ *  when every position and velocity component e of its error estimate
+ *  satisfies |e| <= abs_tol + rel_tol * max(|y_old|, |y_new|), y_old and
+ *  y_new that component before and after the internal step. Both must be finite and >= 0, not both
  *  zero. Defaults 1e-9 and 1e-9. @since 0.1 */
 CDYN_API cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs_tol,
                                                     double rel_tol);
@@ -190,7 +191,8 @@ CDYN_API cdyn_status cdyn_system_get_newton_residuals(const cdyn_system *sys, do
  *  CDYN_ERR_SINGULAR when constraints conflict (the message names one),
  *  CDYN_ERR_NO_MEMORY when scratch space for a changed shape could not be
  *  allocated, CDYN_ERR_NOT_CONVERGED when RK45 needed more than 10^6
- *  internal steps or a step below round-off, or backward Euler's Newton
+ *  internal steps or a step below round-off (CDYN_ERR_DIVERGED instead when
+ *  its error estimate was still not finite at that smallest step), or backward Euler's Newton
  *  iteration its cap, CDYN_ERR_SINGULAR also when backward Euler's Newton
  *  matrix stays singular, CDYN_ERR_UNSUPPORTED for backward Euler with
  *  particles on curves or surfaces, CDYN_ERR_BUSY from a callback.

@@ -3,8 +3,12 @@
  * Handles are plain 64-bit integers so that any FFI can carry them. Their bits
  * hold the object kind, a per-system salt, a generation counter and the slot
  * index + 1; the zero value of every handle type means "none". A handle of a
- * removed object, of the wrong kind or of another system is refused with a
- * status, never undefined behaviour.
+ * removed object or of the wrong kind is refused with a status, never
+ * undefined behaviour. The salt is 12 bits derived from the system's address
+ * (no global counter), so a handle of another live system is refused unless
+ * the two salts happen to agree, a 1 in 4096 chance; even then it is only
+ * taken if its slot and generation are live in this system. A slot whose
+ * generation counter is exhausted is retired, never reused.
  */
 #ifndef CDYN_TYPES_H
 #define CDYN_TYPES_H

@@ -47,7 +47,10 @@ cdyn_status cdyn_lattice_create(size_t width, size_t height, uint64_t seed,
                                 const cdyn_allocator *alloc, cdyn_lattice **out)
 {
     cdyn_allocator a;
-    if (!out || width < 2 || height < 2 || cdyn__mul_overflows(width, height))
+    if (!out)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    *out = NULL; /* as cdyn_system_create: no dangling value on failure */
+    if (width < 2 || height < 2 || cdyn__mul_overflows(width, height))
         return CDYN_ERR_INVALID_ARGUMENT;
     size_t n = width * height;
     /* Site indices are 32-bit (receivers, work lists): W * H <= UINT32_MAX. */
