@@ -302,8 +302,8 @@ cdyn_status cdyn_force_set_pair_radius(cdyn_system *sys, cdyn_force f, cdyn_part
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
-    cdyn__pair *p;
-    uint32_t slot, e;
+    cdyn__pair *p = NULL;
+    uint32_t slot = 0, e = 0;
     if (st || (st = radius_lookup(sys, f, particle, what, &p, &slot, &e)))
         return st;
     if (!isfinite(radius) || !(radius > 0))
@@ -322,8 +322,8 @@ cdyn_status cdyn_force_get_pair_radius(const cdyn_system *sys, cdyn_force f,
         return CDYN_ERR_INVALID_ARGUMENT;
     if (!out)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    cdyn__pair *p;
-    uint32_t slot, e;
+    cdyn__pair *p = NULL;
+    uint32_t slot = 0, e = 0;
     cdyn_status st = radius_lookup(sys, f, particle, what, &p, &slot, &e);
     if (!st)
         *out = p->rad[(uint32_t)p->by_slot[e]];
@@ -338,7 +338,7 @@ cdyn_status cdyn_force_get_pair_contacts(const cdyn_system *sys, cdyn_force f,
         return CDYN_ERR_INVALID_ARGUMENT;
     if (!count || (!out && capacity))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    cdyn__pair *p;
+    cdyn__pair *p = NULL;
     cdyn_status st = pair_of(sys, f, what, &p);
     if (!st)
         *count = cdyn__pair_contacts(sys, p, sys->x, out, capacity);

@@ -210,14 +210,14 @@ static void closest_parabola(const cdyn__curve *c, const double x[3], const doub
             q = qn;
         }
         q = cdyn__domain_clamp(d, q);
-        double dd;
+        double dd = INFINITY; /* stays when the curve cannot be evaluated there */
         (void)dist2(c, x, q, &dd);
         consider(q, dd, best_q, best_d);
     }
     double ends[2] = {d->lo, d->hi};
     for (int k = 0; k < 2; k++) {
         if (isfinite(ends[k])) {
-            double dd;
+            double dd = INFINITY;
             (void)dist2(c, x, ends[k], &dd);
             consider(ends[k], dd, best_q, best_d);
         }
