@@ -77,6 +77,7 @@
 
 #include <cdyn/cdyn.h>
 
+#include "cli.h"
 #include "svg.h"
 
 /* ---- the wire: the user code the implicit constraint needs ---------------- */
@@ -107,17 +108,6 @@ typedef struct params {
     const char *integrator_name;
 } params;
 
-static const struct {
-    const char *name;
-    cdyn_integrator value;
-} INTEGRATORS[] = {
-    {"euler", CDYN_INTEGRATOR_EXPLICIT_EULER},
-    {"symplectic", CDYN_INTEGRATOR_SYMPLECTIC_EULER},
-    {"verlet", CDYN_INTEGRATOR_VELOCITY_VERLET},
-    {"rk4", CDYN_INTEGRATOR_RK4},
-    {"rk45", CDYN_INTEGRATOR_RK45},
-};
-
 static void usage(FILE *out, const params *d)
 {
     fprintf(out,
@@ -132,16 +122,6 @@ static void usage(FILE *out, const params *d)
             "  --integrator NAME  rk4 | symplectic | verlet | rk45 | euler (default %s)\n"
             "  --help             this text\n",
             d->dt, d->duration, d->x0, d->integrator_name);
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* 0: run; 1: exit successfully (help); -1: bad usage. */
@@ -162,19 +142,14 @@ static int parse_args(int argc, char **argv, params *p)
         const char *val = argv[++i];
         int bad = 0;
         if (strcmp(a, "--dt") == 0) {
-            bad = parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 1);
+            bad = cli_parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 1);
         } else if (strcmp(a, "--time") == 0) {
-            bad = parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 1e4);
+            bad = cli_parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 1e4);
         } else if (strcmp(a, "--x0") == 0) {
-            bad = parse_double(val, &p->x0) || !(fabs(p->x0) <= 1000) || p->x0 == 0;
+            bad = cli_parse_double(val, &p->x0) || !(fabs(p->x0) <= 1000) || p->x0 == 0;
         } else if (strcmp(a, "--integrator") == 0) {
-            bad = 1;
-            for (size_t k = 0; k < sizeof INTEGRATORS / sizeof INTEGRATORS[0]; k++)
-                if (strcmp(val, INTEGRATORS[k].name) == 0) {
-                    p->integrator = INTEGRATORS[k].value;
-                    p->integrator_name = INTEGRATORS[k].name;
-                    bad = 0;
-                }
+            bad = cli_parse_integrator(val, CLI_EXPLICIT_INTEGRATORS, &p->integrator,
+                                      &p->integrator_name);
         } else {
             fprintf(stderr, "bead_on_parabola: unknown option %s\n", a);
             usage(stderr, &defaults);

@@ -43,6 +43,7 @@
 
 #include <cdyn/cdyn.h>
 
+#include "cli.h"
 #include "svg.h"
 
 #ifndef M_PI
@@ -94,16 +95,6 @@ static void usage(FILE *out, const params *d)
             d->speed[1], d->snapshots);
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* 0: run; 1: help shown; -1: bad usage. */
 static int parse_args(int argc, char **argv, params *p)
 {
@@ -141,7 +132,7 @@ static int parse_args(int argc, char **argv, params *p)
         }
         const char *val = argv[++i];
         double x;
-        if (parse_double(val, &x)) {
+        if (cli_parse_double(val, &x)) {
             fprintf(stderr, "jelly_on_ground: bad value for %s: %s\n", a, val);
             return -1;
         }

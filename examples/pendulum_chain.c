@@ -31,6 +31,7 @@
 
 #include <cdyn/cdyn.h>
 
+#include "cli.h"
 #include "svg.h"
 
 /* ---- parameters --------------------------------------------------------- */
@@ -47,17 +48,6 @@ typedef struct params {
     double ks, kd;       /* feedback gains; negative: the library's defaults */
 } params;
 
-static const struct {
-    const char *name;
-    cdyn_integrator value;
-} INTEGRATORS[] = {
-    {"euler", CDYN_INTEGRATOR_EXPLICIT_EULER},
-    {"symplectic", CDYN_INTEGRATOR_SYMPLECTIC_EULER},
-    {"verlet", CDYN_INTEGRATOR_VELOCITY_VERLET},
-    {"rk4", CDYN_INTEGRATOR_RK4},
-    {"rk45", CDYN_INTEGRATOR_RK45},
-};
-
 static const double ROD = 0.1;    /* m, rod length and spacing */
 static const double MASS = 1.0;   /* kg, per bead */
 static const double GRAVITY = 9.81;
@@ -70,7 +60,8 @@ static void usage(FILE *out, const params *d)
             "horizontal; writes pendulum_chain.svg and pendulum_chain_residual.svg into the\n"
             "current directory.\n"
             "  --links N          number of masses and rods (default %d)\n"
-            "  --integrator NAME  symplectic | rk4 | verlet | rk45 | euler (default %s)\n"
+            "  --integrator NAME  symplectic | rk4 | verlet | rk45 | euler | rattle | backward\n"
+            "                     (default %s)\n"
             "  --dt DT            step in seconds (default %g)\n"
             "  --time T           simulated time in seconds (default %g)\n"
             "  --snapshot S       seconds between drawn chains (default %g)\n"
@@ -78,16 +69,6 @@ static void usage(FILE *out, const params *d)
             "  --ks KS, --kd KD   drift-feedback gains (default: the library's, 100 and 20)\n"
             "  --help             this text\n",
             d->links, d->integrator_name, d->dt, d->duration, d->snap_every, d->solver_name);
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* 0: run; 1: exit successfully (help); -1: bad usage. */
@@ -109,22 +90,17 @@ static int parse_args(int argc, char **argv, params *p)
         double x = 0;
         int bad = 0;
         if (strcmp(a, "--links") == 0) {
-            bad = parse_double(val, &x) || !(x >= 1 && x <= 100000) || x != floor(x);
+            bad = cli_parse_double(val, &x) || !(x >= 1 && x <= 100000) || x != floor(x);
             p->links = (int)x;
         } else if (strcmp(a, "--integrator") == 0) {
-            bad = 1;
-            for (size_t k = 0; k < sizeof INTEGRATORS / sizeof INTEGRATORS[0]; k++)
-                if (strcmp(val, INTEGRATORS[k].name) == 0) {
-                    p->integrator = INTEGRATORS[k].value;
-                    p->integrator_name = INTEGRATORS[k].name;
-                    bad = 0;
-                }
+            bad = cli_parse_integrator(val, CLI_ALL_INTEGRATORS, &p->integrator,
+                                      &p->integrator_name);
         } else if (strcmp(a, "--dt") == 0) {
-            bad = parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 0.1);
+            bad = cli_parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 0.1);
         } else if (strcmp(a, "--time") == 0) {
-            bad = parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 1e4);
+            bad = cli_parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 1e4);
         } else if (strcmp(a, "--snapshot") == 0) {
-            bad = parse_double(val, &p->snap_every) || !(p->snap_every > 0);
+            bad = cli_parse_double(val, &p->snap_every) || !(p->snap_every > 0);
         } else if (strcmp(a, "--solver") == 0) {
             if (strcmp(val, "direct") == 0)
                 p->solver = CDYN_SOLVER_DIRECT, p->solver_name = "direct";
@@ -133,9 +109,9 @@ static int parse_args(int argc, char **argv, params *p)
             else
                 bad = 1;
         } else if (strcmp(a, "--ks") == 0) {
-            bad = parse_double(val, &p->ks) || !(p->ks >= 0);
+            bad = cli_parse_double(val, &p->ks) || !(p->ks >= 0);
         } else if (strcmp(a, "--kd") == 0) {
-            bad = parse_double(val, &p->kd) || !(p->kd >= 0);
+            bad = cli_parse_double(val, &p->kd) || !(p->kd >= 0);
         } else {
             fprintf(stderr, "pendulum_chain: unknown option %s\n", a);
             usage(stderr, &defaults);

@@ -76,6 +76,7 @@
 
 #include <cdyn/cdyn.h>
 
+#include "cli.h"
 #include "svg.h"
 
 #define PI 3.14159265358979323846
@@ -106,16 +107,6 @@ static void usage(FILE *out, const params *d)
             d->v0, d->dt, d->laps, d->spacing);
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* 0: run; 1: exit successfully (help); -1: bad usage. */
 static int parse_args(int argc, char **argv, params *p)
 {
@@ -134,13 +125,13 @@ static int parse_args(int argc, char **argv, params *p)
         const char *val = argv[++i];
         int bad = 0;
         if (strcmp(a, "--v0") == 0)
-            bad = parse_double(val, &p->v0) || !(p->v0 >= 0.5 && p->v0 <= 50);
+            bad = cli_parse_double(val, &p->v0) || !(p->v0 >= 0.5 && p->v0 <= 50);
         else if (strcmp(a, "--dt") == 0)
-            bad = parse_double(val, &p->dt) || !(p->dt >= 1e-5 && p->dt <= 0.05);
+            bad = cli_parse_double(val, &p->dt) || !(p->dt >= 1e-5 && p->dt <= 0.05);
         else if (strcmp(a, "--laps") == 0)
-            bad = parse_double(val, &p->laps) || !(p->laps >= 1 && p->laps <= 20);
+            bad = cli_parse_double(val, &p->laps) || !(p->laps >= 1 && p->laps <= 20);
         else if (strcmp(a, "--spacing") == 0)
-            bad = parse_double(val, &p->spacing) || !(p->spacing >= 0.5 && p->spacing <= 6);
+            bad = cli_parse_double(val, &p->spacing) || !(p->spacing >= 0.5 && p->spacing <= 6);
         else {
             fprintf(stderr, "roller_coaster: unknown option %s\n", a);
             usage(stderr, &defaults);

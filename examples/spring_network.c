@@ -31,6 +31,7 @@
 
 #include <cdyn/cdyn.h>
 
+#include "cli.h"
 #include "svg.h"
 
 #ifndef M_PI
@@ -55,18 +56,6 @@ typedef struct params {
     double squeeze;   /* initial shape: x scaled by squeeze, y by 1/squeeze */
     int snapshots;
 } params;
-
-static const struct {
-    const char *name;
-    cdyn_integrator value;
-} INTEGRATORS[] = {
-    {"euler", CDYN_INTEGRATOR_EXPLICIT_EULER},
-    {"symplectic", CDYN_INTEGRATOR_SYMPLECTIC_EULER},
-    {"verlet", CDYN_INTEGRATOR_VELOCITY_VERLET},
-    {"rk4", CDYN_INTEGRATOR_RK4},
-    {"rk45", CDYN_INTEGRATOR_RK45},
-    {"backward", CDYN_INTEGRATOR_BACKWARD_EULER},
-};
 
 static void usage(FILE *out, const params *d)
 {
@@ -95,16 +84,6 @@ static void usage(FILE *out, const params *d)
             d->speed[1], d->snapshots);
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* 0: run; 1: exit successfully (help); -1: bad usage. */
 static int parse_args(int argc, char **argv, params *p)
 {
@@ -124,38 +103,34 @@ static int parse_args(int argc, char **argv, params *p)
         double x = 0;
         int bad = 0;
         if (strcmp(a, "--integrator") == 0) {
-            bad = 1;
-            for (size_t k = 0; k < sizeof INTEGRATORS / sizeof INTEGRATORS[0]; k++)
-                if (strcmp(val, INTEGRATORS[k].name) == 0) {
-                    p->integrator = INTEGRATORS[k].value;
-                    p->integrator_name = INTEGRATORS[k].name;
-                    bad = 0;
-                }
+            unsigned allowed =
+                CLI_EXPLICIT_INTEGRATORS | CLI_INTEGRATOR_BIT(CDYN_INTEGRATOR_BACKWARD_EULER);
+            bad = cli_parse_integrator(val, allowed, &p->integrator, &p->integrator_name);
         } else if (strcmp(a, "--dt") == 0) {
-            bad = parse_double(val, &p->dt) || !(p->dt > 0);
+            bad = cli_parse_double(val, &p->dt) || !(p->dt > 0);
         } else if (strcmp(a, "--steps") == 0) {
-            bad = parse_double(val, &x) || !(x >= 1 && x <= 1e9);
+            bad = cli_parse_double(val, &x) || !(x >= 1 && x <= 1e9);
             p->steps = (long)x;
         } else if (strcmp(a, "--stiffness") == 0) {
-            bad = parse_double(val, &p->stiffness) || !(p->stiffness > 0);
+            bad = cli_parse_double(val, &p->stiffness) || !(p->stiffness > 0);
         } else if (strcmp(a, "--damping") == 0) {
-            bad = parse_double(val, &p->damping) || !(p->damping >= 0);
+            bad = cli_parse_double(val, &p->damping) || !(p->damping >= 0);
         } else if (strcmp(a, "--drag") == 0) {
-            bad = parse_double(val, &p->drag) || !(p->drag >= 0);
+            bad = cli_parse_double(val, &p->drag) || !(p->drag >= 0);
         } else if (strcmp(a, "--spin") == 0) {
-            bad = parse_double(val, &p->spin);
+            bad = cli_parse_double(val, &p->spin);
         } else if (strcmp(a, "--squeeze") == 0) {
-            bad = parse_double(val, &p->squeeze) || !(p->squeeze >= 0.5 && p->squeeze <= 2);
+            bad = cli_parse_double(val, &p->squeeze) || !(p->squeeze >= 0.5 && p->squeeze <= 2);
         } else if (strcmp(a, "--radius") == 0) {
-            bad = parse_double(val, &p->radius) || !(p->radius > 0);
+            bad = cli_parse_double(val, &p->radius) || !(p->radius > 0);
         } else if (strcmp(a, "--spacing") == 0) {
-            bad = parse_double(val, &p->spacing) || !(p->spacing > 0);
+            bad = cli_parse_double(val, &p->spacing) || !(p->spacing > 0);
         } else if (strcmp(a, "--vx") == 0) {
-            bad = parse_double(val, &p->speed[0]);
+            bad = cli_parse_double(val, &p->speed[0]);
         } else if (strcmp(a, "--vy") == 0) {
-            bad = parse_double(val, &p->speed[1]);
+            bad = cli_parse_double(val, &p->speed[1]);
         } else if (strcmp(a, "--snapshots") == 0) {
-            bad = parse_double(val, &x) || !(x >= 2 && x <= 50);
+            bad = cli_parse_double(val, &x) || !(x >= 2 && x <= 50);
             p->snapshots = (int)x;
         } else {
             fprintf(stderr, "spring_network: unknown option %s\n", a);

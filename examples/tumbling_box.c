@@ -33,6 +33,7 @@
 
 #include <cdyn/cdyn.h>
 
+#include "cli.h"
 #include "svg.h"
 
 #ifndef M_PI
@@ -71,16 +72,6 @@ static void usage(FILE *out, const params *d)
             d->stiffness, d->damping, d->height, d->snapshots);
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* 0: run; 1: exit successfully (help); -1: bad usage. */
 static int parse_args(int argc, char **argv, params *p)
 {
@@ -107,19 +98,19 @@ static int parse_args(int argc, char **argv, params *p)
             else
                 bad = 1;
         } else if (strcmp(a, "--dt") == 0) {
-            bad = parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 1e-2);
+            bad = cli_parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 1e-2);
         } else if (strcmp(a, "--time") == 0) {
-            bad = parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 60);
+            bad = cli_parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 60);
         } else if (strcmp(a, "--mu") == 0) {
-            bad = parse_double(val, &p->mu) || !(p->mu >= 0);
+            bad = cli_parse_double(val, &p->mu) || !(p->mu >= 0);
         } else if (strcmp(a, "--stiffness") == 0) {
-            bad = parse_double(val, &p->stiffness) || !(p->stiffness > 0);
+            bad = cli_parse_double(val, &p->stiffness) || !(p->stiffness > 0);
         } else if (strcmp(a, "--damping") == 0) {
-            bad = parse_double(val, &p->damping) || !(p->damping >= 0);
+            bad = cli_parse_double(val, &p->damping) || !(p->damping >= 0);
         } else if (strcmp(a, "--height") == 0) {
-            bad = parse_double(val, &p->height) || !(p->height >= 0.3 && p->height <= 20);
+            bad = cli_parse_double(val, &p->height) || !(p->height >= 0.3 && p->height <= 20);
         } else if (strcmp(a, "--snapshots") == 0) {
-            bad = parse_double(val, &x) || !(x >= 2 && x <= 60);
+            bad = cli_parse_double(val, &x) || !(x >= 2 && x <= 60);
             p->snapshots = (int)x;
         } else {
             fprintf(stderr, "tumbling_box: unknown option %s\n", a);
