@@ -1,0 +1,1015 @@
+/* lattice_cradle: seed 004's lattice Newton's cradle.
+ *
+ * A grid of cols x rows steel-like balls of radius r, each on a rigid rod
+ * of length L from its own hook (cdyn_constraint_add_anchor: seed 004's
+ * g_i = (|q_i - b_i|^2 - L^2) / 2). The hooks sit on a horizontal square
+ * grid of spacing 2 r at height L, so that at rest every ball touches its
+ * four grid neighbours with zero force. Balls push on each other by Hertz
+ * contact (pair.h: F = k delta^(3/2) for an overlap delta), found by the
+ * cell list among all pairs (or, with --contacts neighbours, on the list of
+ * grid neighbours only). Gravity g along -z.
+ *
+ * One corner ball is pulled outwards along the grid's diagonal (or, with
+ * --pull row, the whole first row outwards along -y) and released from
+ * rest. It swings back, strikes its neighbours, and the pulses run along
+ * the row and the column to the far edges, whose balls fly out; then the
+ * swinging and striking repeat while the energy spreads over the grid.
+ *
+ * The contacts are short and stiff: for two balls of mass m meeting at
+ * normal speed v the Hertz contact lasts t_c = 2.87 (mu^2 / (k^2 v))^(1/5),
+ * mu = m / 2, about 0.8 ms with the defaults, and dt must resolve it (the
+ * default RATTLE step of 10 us gives some 80 steps per contact; RK4 needs a
+ * smaller dt and costs four evaluations with a multiplier solve per step).
+ * k defaults to 1e8 N/m^(3/2), about 150 times softer than real steel
+ * balls of this size (pair.h: 1.5e10), which makes contacts 7 times longer
+ * and the run 7 times cheaper; --stiffness changes it.
+ *
+ * Writes into the current directory:
+ *   lattice_cradle.svg         seen from above: the path of every ball's
+ *                              centre over the run, the energy of each
+ *                              ball after the first collisions and at the
+ *                              end, and a strip of snapshots with the
+ *                              balls coloured by kinetic energy
+ *   lattice_cradle_energy.svg  energies, relative energy error, horizontal
+ *                              momentum and the participation number
+ *                              (how many balls share the energy) against
+ *                              time
+ * and prints what it measured: contact times against dt, energy error,
+ * momentum across the first collisions, rod errors, how the energy spread
+ * over rows and columns, and the run time.
+ *
+ * Axes: x along the grid's columns (index i), y along its rows (index j),
+ * z up; ball (i, j) hangs from the hook at (2 r i, 2 r j, L) and rests at
+ * (2 r i, 2 r j, 0). The energy of a ball is m |v|^2 / 2 + m g z, zero at
+ * rest; the total adds the Hertz energy of the contacts.
+ *
+ * Run with --help for the options.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cdyn/cdyn.h>
+
+#include "svg.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+static const double GRAVITY = 9.81;
+
+/* ---- parameters --------------------------------------------------------- */
+
+typedef struct params {
+    int cols, rows;     /* balls along x and along y */
+    double radius;      /* m */
+    double mass;        /* kg */
+    double length;      /* m, rod */
+    double stiffness;   /* Hertz k, N/m^(3/2) */
+    double angle;       /* degrees, pull-back of the released ball(s) */
+    int pull_row;       /* 0: one corner ball diagonally; 1: the first row along -y */
+    int all_pairs;      /* 1: cell list over all pairs; 0: grid neighbours only */
+    cdyn_integrator integrator;
+    const char *integrator_name;
+    double dt;          /* s; 0: the integrator's default */
+    double duration;    /* s */
+} params;
+
+static const struct {
+    const char *name;
+    cdyn_integrator value;
+    double dt; /* default step, s */
+} INTEGRATORS[] = {
+    {"rattle", CDYN_INTEGRATOR_RATTLE, 1e-5},
+    {"rk4", CDYN_INTEGRATOR_RK4, 2e-6},
+    {"verlet", CDYN_INTEGRATOR_VELOCITY_VERLET, 2e-6},
+};
+
+static void usage(FILE *out, const params *d)
+{
+    fprintf(out,
+            "usage: lattice_cradle [options]\n"
+            "The lattice Newton's cradle of seed 004: a grid of balls on rods from hooks spaced\n"
+            "2 r apart, Hertz contact between balls; one corner ball (or a row) pulled out and\n"
+            "released. Writes lattice_cradle.svg and lattice_cradle_energy.svg into the\n"
+            "current directory.\n"
+            "  --grid CxR         balls along x and along y (default %dx%d)\n"
+            "  --pull corner|row  release one corner ball diagonally, or the first row along\n"
+            "                     -y (default corner)\n"
+            "  --angle DEG        pull-back angle of the rods (default %g)\n"
+            "  --stiffness K      Hertz k in N/m^(3/2) (default %g)\n"
+            "  --contacts all|neighbours  Hertz on all pairs by cell list, or on the grid\n"
+            "                     neighbours only (default all)\n"
+            "  --integrator NAME  rattle | rk4 | verlet (default %s, dt 1e-5; rk4 and\n"
+            "                     verlet default to dt 2e-6)\n"
+            "  --dt DT            step in seconds\n"
+            "  --time T           simulated time in seconds (default %g)\n"
+            "  --quick            a 3x3 grid for 0.45 s: through the first collision (for\n"
+            "                     valgrind)\n"
+            "  --help             this text\n"
+            "Balls: radius %g m, mass %g kg, rods %g m, g = %g m/s^2.\n",
+            d->cols, d->rows, d->angle, d->stiffness, d->integrator_name, d->duration,
+            d->radius, d->mass, d->length, GRAVITY);
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* 0: run; 1: exit successfully (help); -1: bad usage. */
+static int parse_args(int argc, char **argv, params *p)
+{
+    params defaults = *p;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout, &defaults);
+            return 1;
+        }
+        if (strcmp(a, "--quick") == 0) {
+            p->cols = p->rows = 3;
+            p->duration = 0.45;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "lattice_cradle: unknown option or missing value: %s\n", a);
+            usage(stderr, &defaults);
+            return -1;
+        }
+        const char *val = argv[++i];
+        int bad = 0;
+        if (strcmp(a, "--grid") == 0) {
+            int c, r, used = 0;
+            bad = sscanf(val, "%dx%d%n", &c, &r, &used) != 2 || val[used] != '\0' || c < 2 ||
+                  r < 2 || c > 100 || r > 100;
+            if (!bad)
+                p->cols = c, p->rows = r;
+        } else if (strcmp(a, "--pull") == 0) {
+            if (strcmp(val, "corner") == 0)
+                p->pull_row = 0;
+            else if (strcmp(val, "row") == 0)
+                p->pull_row = 1;
+            else
+                bad = 1;
+        } else if (strcmp(a, "--angle") == 0) {
+            bad = parse_double(val, &p->angle) || !(p->angle > 0 && p->angle <= 80);
+        } else if (strcmp(a, "--stiffness") == 0) {
+            bad = parse_double(val, &p->stiffness) || !(p->stiffness > 0);
+        } else if (strcmp(a, "--contacts") == 0) {
+            if (strcmp(val, "all") == 0)
+                p->all_pairs = 1;
+            else if (strcmp(val, "neighbours") == 0 || strcmp(val, "neighbors") == 0)
+                p->all_pairs = 0;
+            else
+                bad = 1;
+        } else if (strcmp(a, "--integrator") == 0) {
+            bad = 1;
+            for (size_t k = 0; k < sizeof INTEGRATORS / sizeof INTEGRATORS[0]; k++)
+                if (strcmp(val, INTEGRATORS[k].name) == 0) {
+                    p->integrator = INTEGRATORS[k].value;
+                    p->integrator_name = INTEGRATORS[k].name;
+                    bad = 0;
+                }
+        } else if (strcmp(a, "--dt") == 0) {
+            bad = parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 1e-3);
+        } else if (strcmp(a, "--time") == 0) {
+            bad = parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 1e3);
+        } else {
+            fprintf(stderr, "lattice_cradle: unknown option %s\n", a);
+            usage(stderr, &defaults);
+            return -1;
+        }
+        if (bad) {
+            fprintf(stderr, "lattice_cradle: bad value for %s: %s\n", a, val);
+            return -1;
+        }
+    }
+    if (p->dt == 0)
+        for (size_t k = 0; k < sizeof INTEGRATORS / sizeof INTEGRATORS[0]; k++)
+            if (INTEGRATORS[k].value == p->integrator)
+                p->dt = INTEGRATORS[k].dt;
+    return 0;
+}
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* Complete elliptic integral of the first kind K(k) by the arithmetic-
+ * geometric mean. */
+static double ellipk(double k)
+{
+    double a = 1.0, b = sqrt(1.0 - k * k);
+    for (int it = 0; it < 60 && fabs(a - b) > 1e-16 * a; it++) {
+        double an = 0.5 * (a + b);
+        b = sqrt(a * b);
+        a = an;
+    }
+    return M_PI / (2.0 * a);
+}
+
+/* Energy of each ball (m |v|^2 / 2 + m g z, zero at rest) into e; returns
+ * their sum. */
+static double ball_energies(const double *x, const double *v, size_t n, double m, double *e)
+{
+    double sum = 0;
+    for (size_t b = 0; b < n; b++) {
+        const double *vb = v + 3 * b;
+        e[b] = 0.5 * m * (vb[0] * vb[0] + vb[1] * vb[1] + vb[2] * vb[2]) +
+               m * GRAVITY * x[3 * b + 2];
+        sum += e[b];
+    }
+    return sum;
+}
+
+/* How many balls share the energy: (sum e)^2 / sum e^2, 1 when one ball
+ * holds it all, n when it is spread evenly. Negative e (round-off at rest)
+ * count as 0. */
+static double participation(const double *e, size_t n)
+{
+    double s = 0, s2 = 0;
+    for (size_t b = 0; b < n; b++) {
+        double eb = fmax(0.0, e[b]);
+        s += eb;
+        s2 += eb * eb;
+    }
+    return s2 > 0 ? s * s / s2 : 0.0;
+}
+
+/* ---- pictures ----------------------------------------------------------- */
+
+typedef struct snapshot {
+    double t;
+    double *xy; /* 2 per ball */
+    double *ke; /* kinetic energy per ball */
+    const char *caption;
+} snapshot;
+
+typedef struct layout {
+    const params *p;
+    size_t n;          /* balls */
+    double e0;         /* J, initial energy */
+    double lo[2], hi[2]; /* world box of every centre position over the run */
+} layout;
+
+/* Opens a world-to-pixel box (px, py, pw, ph) inside an svg by adjusting a
+ * copy of its window: equal scale on both axes, centred. */
+static void panel_window(svg *s, const svg *page, double px, double py, double pw, double ph,
+                         const double lo[2], const double hi[2])
+{
+    *s = *page;
+    double sc = fmin(pw / (hi[0] - lo[0]), ph / (hi[1] - lo[1]));
+    double cx = 0.5 * (lo[0] + hi[0]), cy = 0.5 * (lo[1] + hi[1]);
+    /* svg_px(x) = margin + (x - x0) / (x1 - x0) * (width - 2 margin): choose
+     * x0, x1 so that the panel's centre lands at px + pw / 2 with scale sc. */
+    double full_w = page->width - 2 * page->margin, full_h = page->height - 2 * page->margin;
+    s->x0 = cx - (px + 0.5 * pw - page->margin) / sc;
+    s->x1 = s->x0 + full_w / sc;
+    /* svg_py(y) = height - margin - (y - y0) / (y1 - y0) * full_h */
+    s->y0 = cy - (page->height - page->margin - (py + 0.5 * ph)) / sc;
+    s->y1 = s->y0 + full_h / sc;
+}
+
+static double world_to_px(const svg *s, double d)
+{
+    return d / (s->x1 - s->x0) * (s->width - 2 * s->margin);
+}
+
+static void frame(FILE *f, double px, double py, double pw, double ph)
+{
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+               "stroke=\"#bbb\"/>\n", px, py, pw, ph);
+}
+
+static void circle_outline(svg *s, double x, double y, double r_px, const char *stroke)
+{
+    fprintf(s->f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"none\" stroke=\"%s\" "
+                  "stroke-width=\"0.8\"/>\n", svg_px(s, x), svg_py(s, y), r_px, stroke);
+}
+
+/* Energy-share grid: one square per ball, shaded by its share of the total
+ * and labelled with it in percent, row j = 0 at the bottom as in the top
+ * view; the sums of each row on the right, of each column below. */
+static void share_grid(FILE *f, double px, double py, double cell, const double *e, double total,
+                       const params *p, const char *title)
+{
+    const char *font = "font-family=\"sans-serif\"";
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"13\">%s</text>\n", px, py - 10, font,
+            title);
+    double fs = fmin(12.0, 0.4 * cell);
+    for (int j = 0; j < p->rows; j++) {
+        double y = py + cell * (p->rows - 1 - j), row = 0;
+        for (int i = 0; i < p->cols; i++) {
+            double share = fmax(0.0, e[j * p->cols + i]) / total;
+            row += share;
+            char col[8];
+            svg_ramp(sqrt(share), col);
+            double x = px + cell * i;
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+                       "stroke=\"white\"/>\n", x, y, cell, cell, col);
+            if (cell >= 18)
+                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"%.0f\" fill=\"white\" "
+                           "text-anchor=\"middle\">%.0f</text>\n",
+                        x + 0.5 * cell, y + 0.5 * cell + 0.35 * fs, font, fs, 100 * share);
+        }
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"%.0f\">%.1f</text>\n",
+                px + cell * p->cols + 6, y + 0.5 * cell + 0.35 * fs, font, fs, 100 * row);
+    }
+    for (int i = 0; i < p->cols; i++) {
+        double c = 0;
+        for (int j = 0; j < p->rows; j++)
+            c += fmax(0.0, e[j * p->cols + i]) / total;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"%.0f\" text-anchor=\"middle\">"
+                   "%.1f</text>\n", px + cell * (i + 0.5), py + cell * p->rows + 4 + fs, font, fs,
+                100 * c);
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"10\" fill=\"#555\">rows</text>\n",
+            px + cell * p->cols + 6, py - 2, font);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"10\" fill=\"#555\">columns</text>\n",
+            px - 44, py + cell * p->rows + 4 + fs, font);
+}
+
+/* The colour key of a sqrt ramp, values in percent of the reference. */
+static void ramp_key(FILE *f, double px, double py, const char *what)
+{
+    static const double marks[] = {0, 1, 5, 25, 50, 100};
+    for (int k = 0; k <= 20; k++) {
+        char col[8];
+        svg_ramp(k / 20.0, col);
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"10\" fill=\"%s\"/>\n",
+                px + 12.0 * k, py, col);
+    }
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
+                   "text-anchor=\"middle\">%g</text>\n",
+                px + 6 + 240.0 * sqrt(marks[k] / 100.0), py + 22, marks[k]);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\">%s"
+               "</text>\n", px + 262, py + 9, what);
+}
+
+static int write_picture(const char *path, const layout *L, const double *paths, size_t n_rec,
+                         const snapshot *snaps, int n_snaps, const double *e_burst,
+                         double t_burst, const double *e_end, double t_end,
+                         const double *path_share)
+{
+    const params *p = L->p;
+    const double r = p->radius;
+    svg page;
+    /* The window is set per panel; this one only carries the page size. */
+    if (svg_open(&page, path, 1500, 1000, 0, 1, 0, 1, 0))
+        return -1;
+    FILE *f = page.f;
+    char buf[320];
+    snprintf(buf, sizeof buf,
+             "lattice Newton's cradle (seed 004): %dx%d balls of radius %g m on rods of %g m, "
+             "Hertz k = %g N/m^1.5, %s released from %g degrees",
+             p->cols, p->rows, r, p->length, p->stiffness,
+             p->pull_row ? "the first row" : "one corner ball", p->angle);
+    svg_text(&page, 20, 28, 16, buf);
+    snprintf(buf, sizeof buf, "seen from above (x right, y up); %s, dt = %g s, %g s simulated",
+             p->integrator_name, p->dt, t_end);
+    svg_text(&page, 20, 48, 12, buf);
+
+    /* Panel 1: the paths. */
+    double lo[2] = {L->lo[0] - 1.5 * r, L->lo[1] - 1.5 * r};
+    double hi[2] = {L->hi[0] + 1.5 * r, L->hi[1] + 1.5 * r};
+    svg s;
+    const double P1X = 20, P1Y = 80, P1W = 620, P1H = 560;
+    panel_window(&s, &page, P1X, P1Y + 26, P1W, P1H - 26 - 56, lo, hi);
+    frame(f, P1X, P1Y, P1W, P1H);
+    svg_text(&page, P1X + 6, P1Y + 18, 13,
+             "path of every ball's centre over the run; colour: the ball's largest share of "
+             "the energy");
+    double r_px = world_to_px(&s, r);
+    for (size_t b = 0; b < L->n; b++) {
+        int i = (int)(b % (size_t)p->cols), j = (int)(b / (size_t)p->cols);
+        circle_outline(&s, 2 * r * i, 2 * r * j, r_px, "#ccc");
+    }
+    size_t stride = n_rec > 2000 ? n_rec / 2000 : 1;
+    size_t m = (n_rec + stride - 1) / stride;
+    double *tmp = malloc(2 * m * sizeof *tmp);
+    if (!tmp) {
+        svg_close(&page);
+        return -1;
+    }
+    /* Quiet balls first, so that the busy paths stay on top. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t b = 0; b < L->n; b++) {
+            int busy = path_share[b] > 0.05;
+            if (busy != pass)
+                continue;
+            size_t k = 0;
+            for (size_t rr = 0; rr < n_rec; rr += stride, k++) {
+                tmp[2 * k] = paths[(rr * L->n + b) * 2];
+                tmp[2 * k + 1] = paths[(rr * L->n + b) * 2 + 1];
+            }
+            char col[8];
+            svg_ramp(sqrt(path_share[b]), col);
+            svg_polyline(&s, tmp, k, 2, 0, col, busy ? 1.4 : 0.9, busy ? 0.9 : 0.7);
+        }
+    free(tmp);
+    /* The hooks' grid and the released ball(s) at the start. */
+    for (size_t b = 0; b < L->n; b++) {
+        if (snaps[0].ke && (fabs(snaps[0].xy[2 * b] - 2 * r * (double)(b % (size_t)p->cols)) >
+                                0.5 * r ||
+                            fabs(snaps[0].xy[2 * b + 1] - 2 * r * (double)(b / (size_t)p->cols)) >
+                                0.5 * r)) {
+            circle_outline(&s, snaps[0].xy[2 * b], snaps[0].xy[2 * b + 1], r_px, "#d62728");
+        }
+        svg_circle(&s, 2 * r * (double)(b % (size_t)p->cols), 2 * r * (double)(b / (size_t)p->cols),
+                   1.5, "#444");
+    }
+    ramp_key(f, P1X + 10, P1Y + P1H - 28, "largest share of the energy (%)");
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\">"
+               "<tspan fill=\"#d62728\">red circle: released ball%s at the start</tspan>; grey "
+               "circles: balls at rest; dots: hooks</text>\n", P1X + 10, P1Y + P1H - 40,
+               p->pull_row ? "s" : "");
+
+    /* Panel 2: energy shares after the first collisions and at the end. */
+    const double P2X = 720;
+    double cell = fmin(48.0, 300.0 / fmax(p->cols, p->rows));
+    svg_text(&page, P2X, P1Y + 18, 13,
+             "energy of each ball, m |v|^2 / 2 + m g z, in % of the initial energy");
+    snprintf(buf, sizeof buf, "t = %.3f s: after the first collisions", t_burst);
+    if (t_burst >= 0)
+        share_grid(f, P2X, P1Y + 70, cell, e_burst, L->e0, p, buf);
+    snprintf(buf, sizeof buf, "t = %.3f s: the end", t_end);
+    share_grid(f, P2X + cell * p->cols + 110, P1Y + 70, cell, e_end, L->e0, p, buf);
+    svg_text(&page, P2X, P1Y + 70 + cell * p->rows + 44, 11,
+             "row j = 0 at the bottom, column i = 0 on the left, as in the top view; "
+             "sums of rows on the right, of columns below");
+
+    /* Strip: snapshots. */
+    const double SY = 680, SH = 280;
+    double sw = (1500.0 - 40.0 - 10.0 * (n_snaps - 1)) / n_snaps;
+    for (int k = 0; k < n_snaps; k++) {
+        double sx = 20 + k * (sw + 10);
+        svg ps;
+        panel_window(&ps, &page, sx, SY + 24, sw, SH - 30, lo, hi);
+        frame(f, sx, SY, sw, SH);
+        snprintf(buf, sizeof buf, "t = %.3f s", snaps[k].t);
+        svg_text(&page, sx + 6, SY + 16, 12, buf);
+        if (snaps[k].caption)
+            svg_text(&page, sx + 80, SY + 16, 10, snaps[k].caption);
+        double rp = world_to_px(&ps, r);
+        for (size_t b = 0; b < L->n; b++) {
+            int i = (int)(b % (size_t)p->cols), j = (int)(b / (size_t)p->cols);
+            circle_outline(&ps, 2 * r * i, 2 * r * j, rp, "#e4e4e4");
+        }
+        for (size_t b = 0; b < L->n; b++) {
+            char col[8];
+            svg_ramp(sqrt(fmax(0.0, snaps[k].ke[b]) / L->e0), col);
+            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"%s\" stroke=\"#222\" "
+                       "stroke-width=\"0.6\"/>\n",
+                    svg_px(&ps, snaps[k].xy[2 * b]), svg_py(&ps, snaps[k].xy[2 * b + 1]), rp, col);
+        }
+    }
+    ramp_key(f, 20, SY + SH + 12,
+             "kinetic energy of a ball, % of the initial energy (colour scale: square root)");
+    svg_close(&page);
+    return 0;
+}
+
+/* A linear panel of time series at pixel box (px, py, pw, ph), with a
+ * title, tick labels and a legend on the right. */
+typedef struct series {
+    const double *y;
+    const char *label;
+    const char *color;
+    double width;
+    const char *dash; /* NULL: solid */
+} series;
+
+static double nice_step(double span)
+{
+    double raw = span / 5, p10 = pow(10, floor(log10(raw))), r = raw / p10;
+    return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p10;
+}
+
+static void lin_panel(FILE *f, double px, double py, double pw, double ph, const char *title,
+                      const double *t, size_t n, const series *ss, size_t ns)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < ns; k++)
+        for (size_t i = 0; i < n; i++)
+            lo = fmin(lo, ss[k].y[i]), hi = fmax(hi, ss[k].y[i]);
+    if (!(hi > lo)) {
+        double c = isfinite(lo) ? lo : 0, w = fabs(c) > 0 ? 0.1 * fabs(c) : 1;
+        lo = c - w, hi = c + w;
+    }
+    double pad = 0.06 * (hi - lo);
+    lo -= pad, hi += pad;
+    double t0 = t[0], t1 = t[n - 1] > t0 ? t[n - 1] : t0 + 1;
+#define PX(tv) (px + ((tv) - t0) / (t1 - t0) * pw)
+#define PY(yv) (py + ph - ((yv) - lo) / (hi - lo) * ph)
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+               "stroke=\"black\"/>\n", px, py, pw, ph);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"13\">%s"
+               "</text>\n", px, py - 7, title);
+    double ys = nice_step(hi - lo);
+    for (double yv = ceil(lo / ys) * ys; yv <= hi; yv += ys) {
+        double yy = PY(yv);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+                px, yy, px + pw, yy);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
+                   "text-anchor=\"end\">%.3g</text>\n", px - 5, yy + 3.5,
+                fabs(yv) < 1e-9 * ys ? 0.0 : yv);
+    }
+    double ts = nice_step(t1 - t0);
+    for (double tv = ceil(t0 / ts) * ts; tv <= t1 + 1e-9 * ts; tv += ts)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
+                   "text-anchor=\"middle\">%g</text>\n", PX(tv), py + ph + 13, tv);
+    for (size_t k = 0; k < ns; k++) {
+        const char *dash = ss[k].dash;
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s%s%s "
+                   "stroke-linejoin=\"round\" points=\"", ss[k].color, ss[k].width,
+                dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "%.2f,%.2f ", PX(t[i]), PY(ss[k].y[i]));
+        fputs("\"/>\n", f);
+        double ly = py + 12 + 16 * (double)k;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                   "stroke-width=\"%g\"%s%s%s/>\n", px + pw + 12, ly - 4, px + pw + 36, ly - 4,
+                ss[k].color, fmax(2.0, ss[k].width), dash ? " stroke-dasharray=\"" : "",
+                dash ? dash : "", dash ? "\"" : "");
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\">%s"
+                   "</text>\n", px + pw + 42, ly, ss[k].label);
+    }
+#undef PX
+#undef PY
+}
+
+enum { S_TOTAL, S_KIN, S_CONTACT, S_ERR, S_PX, S_PY, S_PART, S_COUNT };
+
+static int write_chart(const char *path, const double *t, size_t n, double *const rec[S_COUNT],
+                       const params *p, double e0)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1100\" height=\"980\" "
+               "viewBox=\"0 0 1100 980\">\n<rect width=\"100%%\" height=\"100%%\" "
+               "fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"70\" y=\"26\" font-family=\"sans-serif\" font-size=\"15\">lattice "
+               "cradle %dx%d (%s, dt = %g s): energy, momentum and spread against time (s), "
+               "sampled every ms</text>\n", p->cols, p->rows, p->integrator_name, p->dt);
+    char title[160];
+    snprintf(title, sizeof title, "energy (J); E0 = %.4g J", e0);
+    const series energy[] = {
+        {rec[S_TOTAL], "total", "#000000", 1.2, NULL},
+        {rec[S_KIN], "kinetic", "#1f77b4", 1.2, NULL},
+        {rec[S_CONTACT], "Hertz (contacts)", "#d62728", 1.2, NULL},
+    };
+    const series err[] = {{rec[S_ERR], "(E - E0) / E0", "#9467bd", 1.2, NULL}};
+    /* p_x wide and p_y dashed on top: a corner pull makes them equal. */
+    const series mom[] = {
+        {rec[S_PX], "p_x", "#1f77b4", 3.0, NULL},
+        {rec[S_PY], "p_y", "#ff7f0e", 1.4, "6,4"},
+    };
+    const series part[] = {{rec[S_PART], "(sum e)^2 / sum e^2", "#2ca02c", 1.2, NULL}};
+    lin_panel(f, 70, 60, 820, 190, title, t, n, energy, 3);
+    lin_panel(f, 70, 290, 820, 150, "relative energy error (sampled: peaks inside contacts "
+              "may be missed; the run's maximum is printed)", t, n, err, 1);
+    lin_panel(f, 70, 480, 820, 220, "horizontal momentum (kg m/s): changed by the rods, "
+              "passed on in the collisions", t, n, mom, 2);
+    snprintf(title, sizeof title, "participation number: how many of the %d balls share the "
+             "energy (e: energy of a ball)", p->cols * p->rows);
+    lin_panel(f, 70, 740, 820, 190, title, t, n, part, 1);
+    fprintf(f, "<text x=\"480\" y=\"965\" font-family=\"sans-serif\" font-size=\"12\" "
+               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+#define CHECK(call)                                                                       \
+    do {                                                                                  \
+        cdyn_status st_ = (call);                                                         \
+        if (st_ != CDYN_OK) {                                                             \
+            fprintf(stderr, "lattice_cradle: %s failed: %s (%s)\n", #call,                \
+                    cdyn_status_name(st_), cdyn_system_last_error(sys));                  \
+            goto fail;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+static double now_wall(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        return 0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void print_shares(const char *what, const double *e, double total, const params *p)
+{
+    printf("  %s (%% of E0; row j = %d at the top, as seen from above):\n", what, p->rows - 1);
+    for (int j = p->rows - 1; j >= 0; j--) {
+        double row = 0;
+        printf("    j = %-2d", j);
+        for (int i = 0; i < p->cols; i++) {
+            double s = 100 * e[j * p->cols + i] / total;
+            row += s;
+            printf(" %5.1f", s);
+        }
+        printf("   | row %5.1f\n", row);
+    }
+    printf("    column ");
+    for (int i = 0; i < p->cols; i++) {
+        double col = 0;
+        for (int j = 0; j < p->rows; j++)
+            col += 100 * e[j * p->cols + i] / total;
+        printf(" %5.1f", col);
+    }
+    printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+    params p = {
+        .cols = 5,
+        .rows = 5,
+        .radius = 0.02,
+        .mass = 0.26,
+        .length = 0.3,
+        .stiffness = 1e8,
+        .angle = 30,
+        .pull_row = 0,
+        .all_pairs = 1,
+        .integrator = CDYN_INTEGRATOR_RATTLE,
+        .integrator_name = "rattle",
+        .dt = 0,
+        .duration = 5.0,
+    };
+    int rc = parse_args(argc, argv, &p);
+    if (rc)
+        return rc > 0 ? 0 : 2;
+
+    const size_t n = (size_t)p.cols * (size_t)p.rows;
+    const double r = p.radius, m = p.mass;
+    const long steps = lround(p.duration / p.dt);
+    const long rec_every = lround(1e-3 / p.dt) > 0 ? lround(1e-3 / p.dt) : 1;
+    const size_t n_rec = (size_t)(steps / rec_every) + 1;
+    const long check_every = 10;
+
+    int exit_code = 1;
+    cdyn_system *sys = NULL;
+    cdyn_particle *balls = malloc(n * sizeof *balls);
+    size_t *pairs = malloc(2 * (2 * n) * sizeof *pairs); /* grid neighbours, as ball numbers */
+    cdyn_particle *pair_h = malloc(2 * (2 * n) * sizeof *pair_h);
+    cdyn_particle *contacts = malloc(2 * (4 * n) * sizeof *contacts);
+    double *x = malloc(3 * n * sizeof *x), *v = malloc(3 * n * sizeof *v);
+    double *e = malloc(n * sizeof *e), *e_burst = calloc(n, sizeof *e_burst);
+    double *e_end = calloc(n, sizeof *e_end), *share_max = calloc(n, sizeof *share_max);
+    double *paths = malloc(2 * n * n_rec * sizeof *paths);
+    double *rec_t = malloc(n_rec * sizeof *rec_t);
+    unsigned char *seen = calloc(n * n, 1); /* non-neighbour pairs seen in contact */
+    double *rec[S_COUNT] = {0};
+    enum { N_SNAPS = 6 };
+    snapshot snaps[N_SNAPS];
+    memset(snaps, 0, sizeof snaps);
+    int oom = !balls || !pairs || !pair_h || !contacts || !x || !v || !e || !e_burst || !e_end ||
+              !share_max || !paths || !rec_t || !seen;
+    for (int k = 0; k < S_COUNT; k++)
+        oom |= !(rec[k] = malloc(n_rec * sizeof *rec[k]));
+    for (int k = 0; k < N_SNAPS; k++) {
+        oom |= !(snaps[k].xy = malloc(2 * n * sizeof *snaps[k].xy));
+        oom |= !(snaps[k].ke = malloc(n * sizeof *snaps[k].ke));
+    }
+    if (oom) {
+        fprintf(stderr, "lattice_cradle: out of memory\n");
+        goto fail;
+    }
+
+    /* ---- the cradle ---- */
+    CHECK(cdyn_system_create(3, &sys));
+    CHECK(cdyn_system_set_integrator(sys, p.integrator));
+    const double th = p.angle * M_PI / 180.0;
+    /* Pull direction (horizontal unit vector) of the released balls. */
+    const double pull[2] = {p.pull_row ? 0.0 : -sqrt(0.5), p.pull_row ? -1.0 : -sqrt(0.5)};
+    int released = 0;
+    for (int j = 0; j < p.rows; j++)
+        for (int i = 0; i < p.cols; i++) {
+            size_t b = (size_t)j * (size_t)p.cols + (size_t)i;
+            double hook[3] = {2 * r * i, 2 * r * j, p.length};
+            double pos[3] = {hook[0], hook[1], 0.0};
+            int pulled = p.pull_row ? j == 0 : (i == 0 && j == 0);
+            if (pulled) {
+                pos[0] += p.length * sin(th) * pull[0];
+                pos[1] += p.length * sin(th) * pull[1];
+                pos[2] = p.length * (1 - cos(th));
+                released++;
+            }
+            CHECK(cdyn_particle_add(sys, m, pos, NULL, &balls[b]));
+            size_t idx;
+            CHECK(cdyn_particle_get_index(sys, balls[b], &idx));
+            if (idx != b) {
+                fprintf(stderr, "lattice_cradle: unexpected particle index\n");
+                goto fail;
+            }
+            cdyn_constraint rod;
+            CHECK(cdyn_constraint_add_anchor(sys, balls[b], hook, p.length, &rod));
+        }
+    size_t n_pairs = 0;
+    for (int j = 0; j < p.rows; j++)
+        for (int i = 0; i < p.cols; i++) {
+            size_t b = (size_t)j * (size_t)p.cols + (size_t)i;
+            if (i + 1 < p.cols)
+                pairs[2 * n_pairs] = b, pairs[2 * n_pairs + 1] = b + 1, n_pairs++;
+            if (j + 1 < p.rows)
+                pairs[2 * n_pairs] = b, pairs[2 * n_pairs + 1] = b + (size_t)p.cols, n_pairs++;
+        }
+    for (size_t k = 0; k < 2 * n_pairs; k++)
+        pair_h[k] = balls[pairs[k]];
+    cdyn_pair_params pp;
+    CHECK(cdyn_pair_params_init(&pp, CDYN_PAIR_HERTZ));
+    pp.stiffness = p.stiffness;
+    pp.radius = r;
+    cdyn_force hertz, gravity;
+    if (p.all_pairs)
+        CHECK(cdyn_force_add_pair_set(sys, &pp, balls, n, &hertz));
+    else
+        CHECK(cdyn_force_add_pairs(sys, &pp, pair_h, n_pairs, &hertz));
+    CHECK(cdyn_force_add_gravity(sys, (double[]){0.0, 0.0, -GRAVITY}, &gravity));
+
+    /* The released ball reaches the bottom, where it touches its
+     * neighbours, after a quarter of the exact pendulum period. */
+    const double t_quarter = sqrt(p.length / GRAVITY) * ellipk(sin(0.5 * th));
+    const double v_impact = sqrt(2 * GRAVITY * p.length * (1 - cos(th)));
+    /* Normal speed at the first contacts: a diagonal strike meets each of
+     * its two neighbours at v / sqrt(2). */
+    const double v_normal = p.pull_row ? v_impact : v_impact * sqrt(0.5);
+    const double mu = 0.5 * m;
+    const double t_contact = 2.87 * pow(mu * mu / (p.stiffness * p.stiffness * v_normal), 0.2);
+    const double overlap_est = pow(1.25 * mu * v_normal * v_normal / p.stiffness, 0.4);
+    /* A pulse needs roughly one contact time per ball it passes. */
+    const double t_contact_path = t_contact * (double)(p.pull_row ? p.rows : p.cols);
+
+    printf("lattice_cradle: seed 004's lattice Newton's cradle, %dx%d balls\n", p.cols, p.rows);
+    printf("  balls: radius %g m, mass %g kg, rods %g m from hooks spaced %g m (touching at "
+           "rest); g = %g m/s^2\n", r, m, p.length, 2 * r, GRAVITY);
+    printf("  Hertz k = %g N/m^1.5 on %s; %s pulled back %g degrees and released\n",
+           p.stiffness, p.all_pairs ? "all pairs (cell list)" : "the grid neighbours",
+           p.pull_row ? "the first row (j = 0) along -y" : "corner ball (0,0) diagonally",
+           p.angle);
+    printf("  integrator %s, dt = %g s, %ld steps (%g s); a small-swing period is %.3f s\n",
+           p.integrator_name, p.dt, steps, (double)steps * p.dt,
+           2 * M_PI * sqrt(p.length / GRAVITY));
+    printf("  first impact expected at t = %.4f s (a quarter of the exact period) at %.3f m/s; "
+           "normal speed %.3f m/s\n", t_quarter, v_impact, v_normal);
+    printf("  two-ball Hertz contact at that speed: t_c = %.3g ms = %.0f steps, largest "
+           "overlap %.3g mm (%.2g r)\n\n", 1e3 * t_contact, t_contact / p.dt, 1e3 * overlap_est,
+           overlap_est / r);
+
+    /* Snapshots: the start, the fall, the first collisions, the flight of
+     * the struck balls, and later swings. */
+    const double t_end = (double)steps * p.dt;
+    const double snap_t[N_SNAPS] = {
+        0.0,
+        0.6 * t_quarter,
+        t_quarter + 0.4 * t_contact_path,
+        fmin(t_end, 1.5 * t_quarter),
+        fmin(t_end, 0.5 * (2.0 * t_quarter + t_end)),
+        t_end,
+    };
+    static const char *captions[N_SNAPS] = {"released", "falling", "pulse running",
+                                            "struck balls fly out", "later", "the end"};
+    long snap_step[N_SNAPS];
+    for (int k = 0; k < N_SNAPS; k++) {
+        snap_step[k] = lround(snap_t[k] / p.dt);
+        if (snap_step[k] > steps)
+            snap_step[k] = steps;
+        snaps[k].caption = captions[k];
+    }
+
+    double e0 = 0;
+    {
+        CHECK(cdyn_system_get_positions(sys, x, 3 * n));
+        CHECK(cdyn_system_get_velocities(sys, v, 3 * n));
+        double pe;
+        CHECK(cdyn_system_get_potential_energy(sys, &pe));
+        e0 = pe; /* at rest: all gravitational, the Hertz energy is zero */
+    }
+    layout lay = {.p = &p, .n = n, .e0 = e0, .lo = {INFINITY, INFINITY},
+                  .hi = {-INFINITY, -INFINITY}};
+
+    double worst_err = 0, worst_rod = 0, worst_vel = 0, max_overlap = 0, max_contact_e = 0;
+    double t_first = -1, t_first_end = -1, t_last_contact = -1, t_burst = -1, t_burst_last = -1;
+    double p_before[3] = {0, 0, 0}, p_after[3] = {0, 0, 0}, max_ph = 0;
+    double e_err_end = 0;
+    int in_contact = 0, burst_done = 0, max_contacts = 0, next_snap = 0;
+    long non_neighbour = 0, distinct_non_neighbour = 0;
+    size_t rec_i = 0;
+    double cpu0 = (double)clock() / CLOCKS_PER_SEC, wall0 = now_wall();
+    for (long step = 0;; step++) {
+        double t = (double)step * p.dt;
+        CHECK(cdyn_system_get_positions(sys, x, 3 * n));
+        /* Overlaps of grid neighbours, from the positions. */
+        double overlap = 0;
+        int touching = 0;
+        for (size_t k = 0; k < n_pairs; k++) {
+            const double *a = x + 3 * pairs[2 * k], *b = x + 3 * pairs[2 * k + 1];
+            double d = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                            (b[2] - a[2]) * (b[2] - a[2]));
+            double o = 2 * r - d;
+            /* Balls at rest touch at 0 overlap up to round-off; count a
+             * contact from 1e-9 r on. */
+            if (o > 1e-9 * r)
+                touching = 1;
+            overlap = fmax(overlap, o);
+        }
+        max_overlap = fmax(max_overlap, overlap);
+        if (touching && t_first < 0) {
+            t_first = t;
+            double pm[3];
+            CHECK(cdyn_system_get_momentum(sys, pm));
+            memcpy(p_before, pm, sizeof pm);
+        }
+        if (!touching && in_contact) {
+            t_last_contact = t;
+            if (t_first_end < 0) {
+                t_first_end = t;
+                CHECK(cdyn_system_get_momentum(sys, p_after));
+            }
+        }
+        in_contact = touching;
+        /* The first burst of collisions is over once no grid neighbours
+         * have touched for 20 ms. */
+        if (!burst_done && t_last_contact >= 0 && !touching && t - t_last_contact > 0.02) {
+            burst_done = 1;
+            t_burst = t;
+            t_burst_last = t_last_contact;
+            CHECK(cdyn_system_get_velocities(sys, v, 3 * n));
+            ball_energies(x, v, n, m, e_burst);
+        }
+        if (step % check_every == 0 || step == steps) {
+            double ke, pe, ch;
+            CHECK(cdyn_system_get_kinetic_energy(sys, &ke));
+            CHECK(cdyn_system_get_potential_energy(sys, &pe));
+            CHECK(cdyn_force_get_energy(sys, hertz, &ch));
+            worst_err = fmax(worst_err, fabs(ke + pe - e0) / e0);
+            max_contact_e = fmax(max_contact_e, ch);
+            e_err_end = (ke + pe - e0) / e0;
+            if (p.all_pairs) {
+                size_t nc;
+                CHECK(cdyn_force_get_pair_contacts(sys, hertz, contacts, 4 * n, &nc));
+                max_contacts = nc > (size_t)max_contacts ? (int)nc : max_contacts;
+                for (size_t c = 0; c < nc && c < 4 * n; c++) {
+                    size_t ia, ib;
+                    CHECK(cdyn_particle_get_index(sys, contacts[2 * c], &ia));
+                    CHECK(cdyn_particle_get_index(sys, contacts[2 * c + 1], &ib));
+                    size_t lo_i = ia < ib ? ia : ib, hi_i = ia < ib ? ib : ia;
+                    int neighbour = (hi_i - lo_i == (size_t)p.cols) ||
+                                    (hi_i - lo_i == 1 && hi_i % (size_t)p.cols != 0);
+                    non_neighbour += !neighbour;
+                    if (!neighbour && !seen[lo_i * n + hi_i]) {
+                        seen[lo_i * n + hi_i] = 1;
+                        distinct_non_neighbour++;
+                    }
+                }
+            }
+        }
+        if (step % rec_every == 0 || step == steps) {
+            if (rec_i >= n_rec)
+                rec_i = n_rec - 1; /* the last step may fall beyond the last record */
+            double ke, pe, ch, pm[3], res_p, res_v;
+            CHECK(cdyn_system_get_velocities(sys, v, 3 * n));
+            CHECK(cdyn_system_get_kinetic_energy(sys, &ke));
+            CHECK(cdyn_system_get_potential_energy(sys, &pe));
+            CHECK(cdyn_force_get_energy(sys, hertz, &ch));
+            CHECK(cdyn_system_get_momentum(sys, pm));
+            CHECK(cdyn_system_get_constraint_residuals(sys, &res_p, &res_v));
+            worst_rod = fmax(worst_rod, res_p);
+            worst_vel = fmax(worst_vel, res_v);
+            double sum = ball_energies(x, v, n, m, e);
+            (void)sum;
+            rec_t[rec_i] = t;
+            rec[S_TOTAL][rec_i] = ke + pe;
+            rec[S_KIN][rec_i] = ke;
+            rec[S_CONTACT][rec_i] = ch;
+            rec[S_ERR][rec_i] = (ke + pe - e0) / e0;
+            rec[S_PX][rec_i] = pm[0];
+            rec[S_PY][rec_i] = pm[1];
+            rec[S_PART][rec_i] = participation(e, n);
+            max_ph = fmax(max_ph, hypot(pm[0], pm[1]));
+            for (size_t b = 0; b < n; b++) {
+                paths[(rec_i * n + b) * 2] = x[3 * b];
+                paths[(rec_i * n + b) * 2 + 1] = x[3 * b + 1];
+                for (int k = 0; k < 2; k++) {
+                    lay.lo[k] = fmin(lay.lo[k], x[3 * b + k]);
+                    lay.hi[k] = fmax(lay.hi[k], x[3 * b + k]);
+                }
+                share_max[b] = fmax(share_max[b], e[b] / e0);
+            }
+            rec_i++;
+        }
+        while (next_snap < N_SNAPS && snap_step[next_snap] == step) {
+            CHECK(cdyn_system_get_velocities(sys, v, 3 * n));
+            snaps[next_snap].t = t;
+            for (size_t b = 0; b < n; b++) {
+                snaps[next_snap].xy[2 * b] = x[3 * b];
+                snaps[next_snap].xy[2 * b + 1] = x[3 * b + 1];
+                const double *vb = v + 3 * b;
+                snaps[next_snap].ke[b] = 0.5 * m * (vb[0] * vb[0] + vb[1] * vb[1] + vb[2] * vb[2]);
+            }
+            next_snap++;
+        }
+        if (step == steps) {
+            CHECK(cdyn_system_get_velocities(sys, v, 3 * n));
+            ball_energies(x, v, n, m, e_end);
+            break;
+        }
+        cdyn_status st = cdyn_system_step(sys, p.dt);
+        if (st != CDYN_OK) {
+            fprintf(stderr, "lattice_cradle: step %ld at t = %g failed: %s (%s)\n"
+                            "  try a smaller --dt\n",
+                    step, t, cdyn_status_name(st), cdyn_system_last_error(sys));
+            goto fail;
+        }
+    }
+    double cpu = (double)clock() / CLOCKS_PER_SEC - cpu0, wall = now_wall() - wall0;
+
+    /* ---- report ---- */
+    printf("collisions:\n");
+    if (t_first >= 0) {
+        printf("  first contact at t = %.4f s (expected %.4f s); the first contact lasted %.3g ms "
+               "(%.0f steps; two-ball estimate %.3g ms)\n", t_first, t_quarter,
+               1e3 * (t_first_end - t_first), (t_first_end - t_first) / p.dt, 1e3 * t_contact);
+        printf("  largest overlap of grid neighbours %.3g mm (%.2g r); largest Hertz energy "
+               "%.3g of E0\n", 1e3 * max_overlap, max_overlap / r, max_contact_e / e0);
+    } else {
+        printf("  no contact in %g s\n", t_end);
+    }
+    if (p.all_pairs)
+        printf("  cell list: up to %d pairs in contact at once; %ld pairs that are not grid "
+               "neighbours touched\n    (seen at %ld checks, one every %ld steps): the "
+               "neighbour list alone would let them pass through each other\n",
+               max_contacts, distinct_non_neighbour, non_neighbour, check_every);
+    if (burst_done) {
+        printf("  first burst of collisions over at t = %.4f s (no contact since %.4f s)\n",
+               t_burst, t_burst_last);
+    }
+    if (t_first_end >= 0) {
+        printf("  horizontal momentum (kg m/s) across the first contacts (t = %.4f .. %.4f s):\n"
+               "    before (%.5f, %.5f), after (%.5f, %.5f): |change| %.2g of |p|\n", t_first,
+               t_first_end, p_before[0], p_before[1], p_after[0], p_after[1],
+               hypot(p_after[0] - p_before[0], p_after[1] - p_before[1]) /
+                   hypot(p_before[0], p_before[1]));
+        printf("    (the rods pull sideways only on balls off their rest positions: a short "
+               "collision passes it on unchanged)\n");
+    }
+    printf("\nenergy (E0 = %.5g J, %d ball%s lifted %.4g m):\n", e0, released,
+           released > 1 ? "s" : "", p.length * (1 - cos(th)));
+    printf("  worst |E - E0| / E0 = %.2e (checked every %ld steps); at the end %+.2e\n",
+           worst_err, check_every, e_err_end);
+    printf("  largest horizontal momentum %.4g kg m/s (one released ball at the bottom: "
+           "%.4g)\n", max_ph, m * v_impact * released);
+    printf("  rods: worst length residual %.2e m, rate residual %.2e m/s\n", worst_rod,
+           worst_vel);
+    if (burst_done)
+        print_shares("energy per ball after the first collisions", e_burst, e0, &p);
+    print_shares("energy per ball at the end", e_end, e0, &p);
+    double part_burst = burst_done ? participation(e_burst, n) : 0;
+    printf("  participation number (sum e)^2 / sum e^2: %.2f at the start, %.2f after the "
+           "first collisions, %.2f at the end (of %zu balls)\n", rec[S_PART][0], part_burst, participation(e_end, n), n);
+    printf("\nrun time: %.2f s CPU, %.2f s wall for %ld steps (%.2f us per step)\n", cpu, wall,
+           steps, 1e6 * cpu / (double)steps);
+
+    if (write_picture("lattice_cradle.svg", &lay, paths, rec_i, snaps, next_snap, e_burst,
+                      t_burst, e_end, t_end, share_max) ||
+        write_chart("lattice_cradle_energy.svg", rec_t, rec_i, rec, &p, e0)) {
+        fprintf(stderr, "lattice_cradle: cannot write the pictures\n");
+        goto fail;
+    }
+    printf("wrote lattice_cradle.svg and lattice_cradle_energy.svg\n");
+    exit_code = 0;
+
+fail:
+    cdyn_system_destroy(sys);
+    for (int k = 0; k < N_SNAPS; k++) {
+        free(snaps[k].xy);
+        free(snaps[k].ke);
+    }
+    for (int k = 0; k < S_COUNT; k++)
+        free(rec[k]);
+    free(seen);
+    free(rec_t);
+    free(paths);
+    free(share_max);
+    free(e_end);
+    free(e_burst);
+    free(e);
+    free(v);
+    free(x);
+    free(contacts);
+    free(pair_h);
+    free(pairs);
+    free(balls);
+    return exit_code;
+}
