@@ -161,6 +161,9 @@ static void test_get_domain(void **state)
     d.q_max = PI; /* a half circle with hard ends */
     assert_int_equal(cdyn_curve_get_domain(&d, 2, &lo, &hi, &per), CDYN_OK);
     assert_true(lo == 0.0 && hi == PI && per == 0);
+    d = make(CDYN_CURVE_CYCLOID); /* one arch, its cusps hard ends */
+    assert_int_equal(cdyn_curve_get_domain(&d, 2, &lo, &hi, &per), CDYN_OK);
+    assert_true(lo == 0.0 && fabs(hi - TWO_PI) < 1e-15 && per == 0);
     d = make(CDYN_CURVE_LINE);
     assert_int_equal(cdyn_curve_get_domain(&d, 3, &lo, &hi, &per), CDYN_OK);
     assert_true(lo == -INFINITY && hi == INFINITY && per == 0);

@@ -388,6 +388,142 @@ static void test_release_setters_and_ends(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* ---- the cycloid: tautochrone and cusps ---- */
+
+/* A cycloid bowl of rolling radius R: cusps at (0, 0) and (2 pi R, 0), the
+ * bottom at (pi R, -2R), gravity -y. */
+static cdyn_system *cycloid_bead(double R, double q0, double v0, cdyn_particle *p,
+                                 cdyn_constraint *c)
+{
+    cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
+    double x0[2] = {R * (q0 - sin(q0)), -R * (1 - cos(q0))};
+    cdyn_particle_add(sys, 0.3, x0, (double[]){v0, 0}, p);
+    cdyn_force g;
+    cdyn_force_add_gravity(sys, (double[]){0, -G}, &g);
+    cdyn_curve_desc d;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_CYCLOID);
+    d.radius = R;
+    d.axis2[0] = 0, d.axis2[1] = -1; /* the arch hangs down */
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, *p, &d, c), CDYN_OK);
+    return sys;
+}
+
+/* Time within a step of h at which x(t) (cubic Hermite through x0, v0 and
+ * x1, v1) passes xc; bisection. */
+static double hermite_cross(double x0, double v0, double x1, double v1, double h, double xc)
+{
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 100; i++) {
+        double t = 0.5 * (lo + hi), t2 = t * t, t3 = t2 * t;
+        double x = (2 * t3 - 3 * t2 + 1) * x0 + (t3 - 2 * t2 + t) * h * v0 +
+                   (-2 * t3 + 3 * t2) * x1 + (t3 - t2) * h * v1;
+        if ((x - xc) * (x1 - x0) < 0)
+            lo = t;
+        else
+            hi = t;
+    }
+    return 0.5 * (lo + hi) * h;
+}
+
+/* Steps until the bead passes x = xc, from time t; returns the crossing time. */
+static double time_to_cross(cdyn_system *sys, cdyn_particle p, double dt, double xc, double t)
+{
+    double x[2], v[2];
+    cdyn_particle_get_position(sys, p, x);
+    cdyn_particle_get_velocity(sys, p, v);
+    for (int i = 0; i < 1000000; i++) {
+        assert_int_equal(cdyn_system_step(sys, dt), CDYN_OK);
+        double xn[2], vn[2];
+        cdyn_particle_get_position(sys, p, xn);
+        cdyn_particle_get_velocity(sys, p, vn);
+        if ((x[0] - xc) * (xn[0] - xc) <= 0 && xn[0] != x[0])
+            return t + hermite_cross(x[0], v[0], xn[0], vn[0], dt, xc);
+        t += dt;
+        x[0] = xn[0], v[0] = vn[0];
+    }
+    fail();
+    return 0;
+}
+
+/* Released from rest anywhere on the arch, the cusp included, the bead
+ * reaches the bottom after pi sqrt(R / g). */
+static void test_tautochrone(void **state)
+{
+    (void)state;
+    const double R = 0.5, T = TS_PI * sqrt(R / G), dt = 1e-3;
+    const double starts[] = {0.0, 0.4, 1.2, 2.0, 2.8, 3.1};
+    double worst = 0;
+    for (int i = 0; i < 6; i++) {
+        cdyn_particle p;
+        cdyn_constraint c;
+        cdyn_system *sys = cycloid_bead(R, starts[i], 0.0, &p, &c);
+        double q;
+        cdyn_constraint_get_coordinates(sys, c, &q, NULL);
+        assert_near(q, starts[i], 1e-7);
+        double t = time_to_cross(sys, p, dt, TS_PI * R, 0.0);
+        print_message("tautochrone from q0 = %.1f: %.15f s (pi sqrt(R/g) = %.15f), error %.2e\n",
+                      starts[i], t, T, t - T);
+        worst = fmax(worst, fabs(t - T));
+        cdyn_system_destroy(sys);
+    }
+    assert_true(worst < 1e-10);
+}
+
+/* A bead with more than enough energy to climb to a cusp stops there: no
+ * SINGULAR, no jump, q = 2 pi and q' = 0 at the cusp; from there it slides
+ * back, reaching the bottom a tautochrone time later. */
+static void test_cycloid_cusp_stop(void **state)
+{
+    (void)state;
+    const double R = 0.5, T = TS_PI * sqrt(R / G), dt = 1e-3, m = 0.3;
+    const double v0 = 1.2 * sqrt(4 * G * R);
+    cdyn_particle p;
+    cdyn_constraint c;
+    cdyn_system *sys = cycloid_bead(R, TS_PI, v0, &p, &c);
+    double x[2], q, qd, t = 0;
+    cdyn_particle_get_position(sys, p, x);
+    int stopped = 0;
+    for (int i = 0; i < 2000 && !stopped; i++) {
+        assert_int_equal(cdyn_system_step(sys, dt), CDYN_OK);
+        t += dt;
+        double xn[2];
+        cdyn_particle_get_position(sys, p, xn);
+        cdyn_constraint_get_coordinates(sys, c, &q, &qd);
+        assert_true(q >= 0 && q <= 2 * TS_PI);
+        assert_true(hypot(xn[0] - x[0], xn[1] - x[1]) <= 1.001 * v0 * dt); /* never jumps */
+        x[0] = xn[0], x[1] = xn[1];
+        stopped = q == 2 * TS_PI;
+    }
+    assert_true(stopped);
+    assert_true(qd == 0.0);
+    double v[2], k, u;
+    cdyn_particle_get_velocity(sys, p, v);
+    assert_true(v[0] == 0.0 && v[1] == 0.0);
+    assert_near(x[0], 2 * TS_PI * R, 1e-14);
+    assert_near(x[1], 0.0, 1e-14);
+    double t_stop = t;
+    double t_bottom = time_to_cross(sys, p, dt, TS_PI * R, t);
+    /* Its energy is now that of rest at the cusp (U = 0 there). */
+    cdyn_system_get_kinetic_energy(sys, &k);
+    cdyn_system_get_potential_energy(sys, &u);
+    print_message("cusp reached at t = %.3f s; back at the bottom %.15f s later (T %.15f); "
+                  "energy after the stop %.2e J\n",
+                  t_stop, t_bottom - t_stop, T, k + u);
+    assert_near(t_bottom - t_stop, T, 1e-10);
+    assert_true(fabs(k + u) < 1e-12 * m * G * 2 * R);
+    /* It then oscillates between the two cusps without losing more. */
+    for (int i = 0; i < 3000; i++) {
+        assert_int_equal(cdyn_system_step(sys, dt), CDYN_OK);
+        cdyn_constraint_get_coordinates(sys, c, &q, &qd);
+        assert_true(q >= 0 && q <= 2 * TS_PI);
+    }
+    cdyn_system_get_kinetic_energy(sys, &k);
+    cdyn_system_get_potential_energy(sys, &u);
+    print_message("energy 3 s later %.2e J\n", k + u);
+    assert_true(fabs(k + u) < 1e-9 * m * G * 2 * R);
+    cdyn_system_destroy(sys);
+}
+
 static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
                        double ruv[3], double rvv[3], void *user)
 {
@@ -473,6 +609,8 @@ int main(void)
         cmocka_unit_test(test_all_integrators),
         cmocka_unit_test(test_release_setters_and_ends),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_tautochrone),
+        cmocka_unit_test(test_cycloid_cusp_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

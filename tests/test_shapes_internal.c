@@ -727,6 +727,59 @@ static void test_curve_closest(void **state)
     cdyn__curve_free(&par);
 }
 
+/* The cycloid in arc length (what a bead on it integrates): the same
+ * points, a unit tangent, the curvature vector by differences, and s(q),
+ * q(s) inverse to rounding at the cusps too. */
+static void test_cycloid_arc_length_form(void **state)
+{
+    (void)state;
+    cdyn_curve_desc d = curve_desc(CDYN_CURVE_CYCLOID, 3, CDYN_SPLINE_NATURAL);
+    cdyn__curve c = make_curve(&d, 3);
+    const double R = d.radius, arch = 8.0 * R, h = 1e-6;
+    double worst = 0.0, worst_fd = 0.0, worst_inv = 0.0;
+    for (int i = 0; i <= 400; i++) {
+        double s = arch * (-0.25 + 1.5 * i / 400.0), q = cdyn__cycloid_param_of(&c, s);
+        double r[3], dr[3], ddr[3], rq[3], drq[3], dp[3], dm[3];
+        cdyn__cycloid_eval_arc(&c, s, r, dr, ddr);
+        assert_int_equal(cdyn__curve_eval(&c, q, rq, drq, NULL), CDYN_OK);
+        worst = fmax(worst, dist3(r, rq) / R);
+        assert_true(fabs(norm3(dr) - 1.0) < 1e-15);
+        if (norm3(drq) > 1e-6) /* the tangent is r'(q) / |r'(q)| */
+            for (int k = 0; k < 3; k++)
+                worst = fmax(worst, fabs(dr[k] - drq[k] / norm3(drq)));
+        worst_inv = fmax(worst_inv, fabs(cdyn__cycloid_arc_of(&c, q) - s) / arch);
+        double frac = fmod(s + arch, arch) / arch;
+        if (frac > 0.01 && frac < 0.99) { /* the curvature is infinite at a cusp */
+            cdyn__cycloid_eval_arc(&c, s + h, NULL, dp, NULL);
+            cdyn__cycloid_eval_arc(&c, s - h, NULL, dm, NULL);
+            for (int k = 0; k < 3; k++)
+                worst_fd = fmax(worst_fd, fabs((dp[k] - dm[k]) / (2 * h) - ddr[k]) * R);
+        }
+    }
+    /* at the cusps: one-sided tangents from inside the arch, q exact */
+    double t0[3], t1[3], e2[3];
+    cdyn__cycloid_eval_arc(&c, 0.0, NULL, t0, NULL);
+    cdyn__cycloid_eval_arc(&c, arch, NULL, t1, NULL);
+    for (int k = 0; k < 3; k++)
+        e2[k] = c.e2[k];
+    assert_true(dist3(t0, e2) < 1e-15);
+    assert_true(fabs(dot3(t1, e2) + 1.0) < 1e-15);
+    assert_true(cdyn__cycloid_param_of(&c, 0.0) == 0.0);
+    assert_true(fabs(cdyn__cycloid_param_of(&c, arch) - TWO_PI) < 1e-15);
+    assert_true(fabs(cdyn__cycloid_param_of(&c, 1e-20) - 4.0 * sqrt(1e-20 / arch)) < 1e-25);
+    print_message("cycloid in arc length: against q form %.2e, curvature by differences %.2e, "
+                  "s(q(s)) %.2e\n",
+                  worst, worst_fd, worst_inv);
+    assert_true(worst < 1e-14);
+    assert_true(worst_fd < 1e-7);
+    assert_true(worst_inv < 1e-15);
+    /* the natural domain is one arch with hard ends at the cusps */
+    assert_true(c.dom.lo == 0.0 && c.dom.hi == TWO_PI && !c.dom.periodic);
+    assert_int_equal(c.dom.lo_end, CDYN__END_HARD);
+    assert_int_equal(c.dom.hi_end, CDYN__END_HARD);
+    cdyn__curve_free(&c);
+}
+
 static void test_param_velocity(void **state)
 {
     (void)state;
@@ -1750,6 +1803,7 @@ int main(void)
         cmocka_unit_test(test_domain_wrap),
         cmocka_unit_test(test_curve_closest),
         cmocka_unit_test(test_param_velocity),
+        cmocka_unit_test(test_cycloid_arc_length_form),
         cmocka_unit_test(test_heightfield_reproduction),
         cmocka_unit_test(test_heightfield_smoothness),
         cmocka_unit_test(test_heightfield_outside),

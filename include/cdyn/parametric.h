@@ -15,7 +15,11 @@
  * Shapes are described by cdyn_curve_desc and cdyn_surface_desc (shapes.h);
  * the library copies what they point to. At a hard end of an open curve (or
  * of a window cut with q_min/q_max) the particle stops: its coordinate is
- * clamped and its velocity along the shape set to zero when pointing out.
+ * clamped to the end it crossed and its velocity along the shape set to zero
+ * when pointing out. A bead on a cycloid is integrated in the arc length of
+ * the arch, not in q, so that it reaches a cusp (where q' would be
+ * infinite) with finite speed and stops there; the coordinate functions
+ * still speak q.
  * Periodic coordinates are wrapped; a sphere's chart is turned away from its
  * poles between steps (the coordinates change, the motion does not).
  *
@@ -42,7 +46,8 @@ extern "C" {
  *  the tangent. On success *out is the constraint (kind
  *  CDYN_CONSTRAINT_CURVE). CDYN_ERR_INVALID_ARGUMENT for NULL, a bad or
  *  degenerate description, a particle already on a shape, or a curve whose
- *  r' vanishes at the start point; handle statuses for @p p;
+ *  r' vanishes at the start point (a cycloid's cusps excepted: a bead may
+ *  start there); handle statuses for @p p;
  *  CDYN_ERR_CALLBACK from a callback curve; CDYN_ERR_NO_MEMORY. Nothing
  *  changes on failure. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_add_on_curve(cdyn_system *sys, cdyn_particle p,
@@ -63,8 +68,10 @@ CDYN_API cdyn_status cdyn_constraint_get_coordinate_count(const cdyn_system *sys
                                                           cdyn_constraint c, size_t *out);
 
 /** The coordinates and their rates of a curve or surface constraint (1 or 2
- *  values each; either pointer may be NULL). CDYN_ERR_INVALID_ARGUMENT for
- *  another kind of constraint. @since 0.1 */
+ *  values each; either pointer may be NULL). For a bead put on a cycloid's
+ *  cusp while moving, q' there is infinite and reported as +-HUGE_VAL (a
+ *  bead that arrives at a cusp stops, q' = 0). CDYN_ERR_INVALID_ARGUMENT
+ *  for another kind of constraint. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_get_coordinates(const cdyn_system *sys, cdyn_constraint c,
                                                      double *q, double *qdot);
 

@@ -19,8 +19,8 @@
  *   PARABOLA  origin + q e1 + a q^2 e2               (-inf, inf)       q is the abscissa
  *   HELIX     origin + R (cos q e1 + sin q e2)       (-inf, inf)       3-D only
  *             + pitch q / (2 pi) e3
- *   CYCLOID   origin + R (q - sin q) e1              (-inf, inf)       cusps at q = 2 pi k
- *             + R (1 - cos q) e2                                       (r'(q) = 0 there)
+ *   CYCLOID   origin + R (q - sin q) e1              [0, 2 pi]         one arch; its ends are
+ *             + R (1 - cos q) e2                     hard ends         the cusps (r'(q) = 0)
  *   SPLINE    C2 cubic through the points,           [0, n - 1] open,  segment i = floor(q)
  *             knot i at q = i                        [0, n) closed
  *   CALLBACK  what the callback says                 [q_min, q_max]    periodic if asked
@@ -33,8 +33,10 @@
  * two components of each vector are read.
  *
  * q_min and q_max restrict any curve to a piece of it whose ends are hard ends
- * (a bead stops there): a segment of a line, an arch of a cycloid, an arc of a
- * circle. Left at their defaults (-inf, +inf) the curve keeps its natural
+ * (a bead stops there): a segment of a line, part of the cycloid's arch, an
+ * arc of a circle. A cycloid is a single arch because a bead cannot pass a
+ * cusp: the wire turns back on itself there (move the origin for another
+ * arch; the formula still evaluates at any q). Left at their defaults (-inf, +inf) the curve keeps its natural
  * domain. A periodic curve given a finite window (no longer than one period)
  * becomes an open arc; a window with one infinite end is refused for it.
  *

@@ -69,8 +69,13 @@ static cdyn_status param_eval(const cdyn_system *sys, cdyn__param *p, const doub
     cdyn_status st;
     if (p->k == 1) {
         double r1[3] = {0}, r2[3] = {0};
-        if ((st = cdyn__curve_eval(&p->curve, q[0], r, r1, r2)))
+        if (p->arc) {
+            if (!isfinite(q[0]))
+                return CDYN_ERR_INVALID_ARGUMENT;
+            cdyn__cycloid_eval_arc(&p->curve, q[0], r, r1, r2);
+        } else if ((st = cdyn__curve_eval(&p->curve, q[0], r, r1, r2))) {
             return st;
+        }
         for (size_t i = 0; i < 3; i++) {
             p->rq[0][i] = r1[i];
             c[i] = r2[i] * qd[0] * qd[0];
@@ -283,7 +288,7 @@ cdyn_status cdyn__params_commit(cdyn_system *sys)
             continue;
         double *q = sys->u + s * d, *qd = sys->ud + s * d;
         if (p->k == 1) {
-            stop_at_ends(cdyn__curve_domain(&p->curve), &q[0], &qd[0]);
+            stop_at_ends(p->arc ? &p->arc_dom : cdyn__curve_domain(&p->curve), &q[0], &qd[0]);
         } else {
             stop_at_ends(&p->surface.du, &q[0], &qd[0]);
             stop_at_ends(&p->surface.dv, &q[1], &qd[1]);
@@ -321,6 +326,17 @@ static cdyn_status project(const cdyn_system *sys, cdyn__param *p, const double 
     memcpy(x3, x, (size_t)sys->dim * sizeof *x3);
     memcpy(v3, v, (size_t)sys->dim * sizeof *v3);
     cdyn_status st;
+    if (p->arc) {
+        /* Closest in q, then in arc length; the velocity along the unit
+         * tangent, which exists at the cusps too. */
+        double qh = hint ? cdyn__cycloid_param_of(&p->curve, hint[0]) : 0.0, t[3];
+        if ((st = cdyn__curve_closest(&p->curve, x3, hint ? &qh : NULL, &q[0])))
+            return st;
+        q[0] = cdyn__domain_clamp(&p->arc_dom, cdyn__cycloid_arc_of(&p->curve, q[0]));
+        cdyn__cycloid_eval_arc(&p->curve, q[0], NULL, t, NULL);
+        qd[0] = t[0] * v3[0] + t[1] * v3[1] + t[2] * v3[2];
+        return CDYN_OK;
+    }
     if (p->k == 1) {
         if ((st = cdyn__curve_closest(&p->curve, x3, hint, &q[0])))
             return st;
@@ -448,6 +464,13 @@ static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
                           st == CDYN_ERR_NO_MEMORY ? "out of memory"
                                                    : "invalid or degenerate shape description");
     }
+    if (curve && p->curve.kind == CDYN_CURVE_CYCLOID) {
+        const cdyn__domain *dom = cdyn__curve_domain(&p->curve);
+        p->arc = true;
+        p->arc_dom = cdyn__domain_interval(cdyn__cycloid_arc_of(&p->curve, dom->lo),
+                                           cdyn__cycloid_arc_of(&p->curve, dom->hi), dom->lo_end,
+                                           dom->hi_end);
+    }
     size_t d = (size_t)sys->dim;
     double q[2] = {0, 0}, qd[2] = {0, 0}, x[3], v[3];
     if ((st = project(sys, p, sys->x + slot * d, sys->v + slot * d, NULL, q, qd)) ||
@@ -491,6 +514,20 @@ cdyn_status cdyn_constraint_add_on_surface(cdyn_system *sys, cdyn_particle p,
     return add_shape(sys, p, NULL, surface, out, "constraint_add_on_surface");
 }
 
+/* Arc length and its rate to the public q, q' of a cycloid. q' is infinite
+ * where a moving bead sits on a cusp (only if it was put there moving). */
+static void arc_to_param(const cdyn__param *p, double *q, double *qd)
+{
+    double s = q[0], sd = qd[0];
+    q[0] = cdyn__cycloid_param_of(&p->curve, s);
+    if (sd != 0.0) {
+        double dr[3] = {0, 0, 0};
+        (void)cdyn__curve_eval(&p->curve, q[0], NULL, dr, NULL);
+        double speed = sqrt(dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2]);
+        qd[0] = speed > 0.0 ? sd / speed : copysign(HUGE_VAL, sd);
+    }
+}
+
 /* The record of a shape constraint handle. */
 static cdyn_status shape_of(const cdyn_system *sys, cdyn_constraint h, const char *what,
                             cdyn__param **out)
@@ -518,11 +555,18 @@ cdyn_status cdyn_constraint_get_coordinates(const cdyn_system *sys, cdyn_constra
     if (st)
         return st;
     size_t d = (size_t)sys->dim;
+    double nq[2], nqd[2];
+    for (int a = 0; a < p->k; a++) {
+        nq[a] = sys->u[p->slot * d + (size_t)a];
+        nqd[a] = sys->ud[p->slot * d + (size_t)a];
+    }
+    if (p->arc)
+        arc_to_param(p, nq, nqd);
     for (int a = 0; a < p->k; a++) {
         if (q)
-            q[a] = sys->u[p->slot * d + (size_t)a];
+            q[a] = nq[a];
         if (qdot)
-            qdot[a] = sys->ud[p->slot * d + (size_t)a];
+            qdot[a] = nqd[a];
     }
     return CDYN_OK;
 }
@@ -540,8 +584,14 @@ cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h,
     size_t d = (size_t)sys->dim;
     double nq[2] = {0, 0}, nqd[2] = {0, 0};
     for (int a = 0; a < p->k; a++) {
-        nq[a] = q ? q[a] : sys->u[p->slot * d + (size_t)a];
-        nqd[a] = qdot ? qdot[a] : sys->ud[p->slot * d + (size_t)a];
+        nq[a] = sys->u[p->slot * d + (size_t)a];
+        nqd[a] = sys->ud[p->slot * d + (size_t)a];
+    }
+    if (p->arc)
+        arc_to_param(p, nq, nqd);
+    for (int a = 0; a < p->k; a++) {
+        nq[a] = q ? q[a] : nq[a];
+        nqd[a] = qdot ? qdot[a] : nqd[a];
     }
     if (!cdyn__all_finite(nq, 2) || !cdyn__all_finite(nqd, 2))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: non-finite coordinate", what);
@@ -554,6 +604,14 @@ cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h,
     nq[0] = cdyn__domain_wrap(du, nq[0]);
     if (dv)
         nq[1] = cdyn__domain_wrap(dv, nq[1]);
+    if (p->arc) {
+        /* s' = |r'(q)| q', dr/dq pointing along increasing s inside the arch */
+        double dr[3];
+        if ((st = cdyn__curve_eval(&p->curve, nq[0], NULL, dr, NULL)))
+            return st;
+        nqd[0] *= sqrt(dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2]);
+        nq[0] = cdyn__domain_clamp(&p->arc_dom, cdyn__cycloid_arc_of(&p->curve, nq[0]));
+    }
     /* place() evaluates before writing: a failure leaves the state as it was. */
     return place(sys, p, nq, nqd);
 }

@@ -25,6 +25,11 @@ typedef struct cdyn__param {
     uint32_t owner; /* the constraint slot */
     cdyn__curve curve;
     cdyn__surface surface;
+    /* Cycloid: the integrated coordinate is the arc length s (see
+     * cdyn__cycloid_eval_arc), whose domain this is; q stays the public
+     * coordinate. */
+    bool arc;
+    cdyn__domain arc_dom;
     /* cached at the last evaluation */
     double rq[2][3]; /* r' columns */
     double minv[4];  /* (m r'^T r')^-1, k x k */

@@ -45,9 +45,14 @@ static cdyn_status init_analytic(cdyn__curve *c, const cdyn_curve_desc *d)
             return CDYN_ERR_INVALID_ARGUMENT;
         }
         c->radius = d->radius;
-        c->dom = d->kind == CDYN_CURVE_CIRCLE
-                     ? cdyn__domain_periodic(0.0, TWO_PI)
-                     : cdyn__domain_interval(-INFINITY, INFINITY, CDYN__END_OPEN, CDYN__END_OPEN);
+        /* A cycloid is one arch: a bead cannot pass a cusp, it stops there. */
+        c->dom = d->kind == CDYN_CURVE_CIRCLE    ? cdyn__domain_periodic(0.0, TWO_PI)
+                 : d->kind == CDYN_CURVE_CYCLOID ? cdyn__domain_interval(0.0, TWO_PI,
+                                                                         CDYN__END_HARD,
+                                                                         CDYN__END_HARD)
+                                                 : cdyn__domain_interval(-INFINITY, INFINITY,
+                                                                         CDYN__END_OPEN,
+                                                                         CDYN__END_OPEN);
         return CDYN_OK;
     case CDYN_CURVE_HELIX:
         if (dim != 3 || !positive_finite(d->radius) || !isfinite(d->pitch) || d->pitch == 0.0 ||
@@ -246,4 +251,51 @@ cdyn_status cdyn__curve_param_velocity(const cdyn__curve *c, double q, const dou
         return CDYN_ERR_SINGULAR;
     *qdot = cdyn__v3_dot(dr, xdot) / n2;
     return CDYN_OK;
+}
+
+/* ---- the cycloid in arc length ---- */
+
+double cdyn__cycloid_arc_of(const cdyn__curve *c, double q)
+{
+    double k = floor(q / TWO_PI), s = sin(0.25 * (q - k * TWO_PI));
+    return 8.0 * c->radius * (k + s * s);
+}
+
+/* Arch index k and the half-angle sine and cosine (sin(q0/4), cos(q0/4)) of
+ * the point at arc length s, q0 = q - 2 pi k in [0, 2 pi]; the arch [0, 8 R]
+ * keeps both of its cusps (k = 0). */
+static double cycloid_split(double R, double s, double *sh, double *ch)
+{
+    double arch = 8.0 * R, k = s >= 0.0 && s <= arch ? 0.0 : floor(s / arch);
+    double rem = s - k * arch;
+    rem = rem < 0.0 ? 0.0 : (rem > arch ? arch : rem);
+    /* Both from their own end, so that each is accurate near its cusp. */
+    *sh = sqrt(rem / arch);
+    *ch = sqrt((arch - rem) / arch);
+    return k;
+}
+
+double cdyn__cycloid_param_of(const cdyn__curve *c, double s)
+{
+    double sh, ch, k = cycloid_split(c->radius, s, &sh, &ch);
+    return k * TWO_PI + 4.0 * atan2(sh, ch);
+}
+
+void cdyn__cycloid_eval_arc(const cdyn__curve *c, double s, double r[3], double dr[3],
+                            double ddr[3])
+{
+    double R = c->radius, sh, ch, k = cycloid_split(R, s, &sh, &ch);
+    /* phi = q0 / 2 in [0, pi]: tangent (sin phi, cos phi) in (e1, e2). */
+    double sp = 2.0 * sh * ch, cp = (ch - sh) * (ch + sh);
+    if (r) {
+        double phi = 2.0 * atan2(sh, ch);
+        cdyn__v3_affine2(r, c->o, c->e1, R * (k * TWO_PI + 2.0 * phi - 2.0 * sp * cp), c->e2,
+                         2.0 * R * sp * sp);
+    }
+    if (dr)
+        cdyn__v3_lin2(dr, c->e1, sp, c->e2, cp);
+    if (ddr) {
+        double kappa = sp > 0.0 ? 1.0 / (4.0 * R * sp) : 0.0;
+        cdyn__v3_lin2(ddr, c->e1, kappa * cp, c->e2, -kappa * sp);
+    }
 }

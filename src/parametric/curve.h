@@ -63,4 +63,24 @@ double cdyn__curve_wrap(const cdyn__curve *c, double q);
 cdyn_status cdyn__curve_param_velocity(const cdyn__curve *c, double q, const double xdot[3],
                                        double *qdot);
 
+/* A cycloid in its arc length s, measured from the cusp at q = 0 (8 R per
+ * arch): parametric constraints integrate s instead of q because q' is
+ * infinite where a moving bead meets a cusp, whereas in s the bead has unit
+ * parameter speed everywhere (generalized mass m) and, with gravity along
+ * the cycloid's axis, s'' is linear in s (the tautochrone).
+ * cdyn__cycloid_arc_of: s(q) (s' = 2 R |sin(q/2)| q'); cdyn__cycloid_param_of
+ * its inverse; both accurate to rounding at the cusps. */
+double cdyn__cycloid_arc_of(const cdyn__curve *c, double q);
+double cdyn__cycloid_param_of(const cdyn__curve *c, double s);
+
+/* r, dr/ds (the unit tangent) and d2r/ds2 (the curvature vector) of a
+ * cycloid at arc length @p s, each optional. s in [0, 8 R] is the arch
+ * [0, 2 pi] including both cusps, where the tangent is the one-sided limit
+ * from inside the arch and d2r/ds2 (infinite there) is reported as 0: a
+ * bead at a cusp is at rest there (a hard end), and its normal
+ * acceleration v^2 kappa tends to 0 as it leaves. Outside [0, 8 R] the
+ * neighbouring arches. @p s finite. */
+void cdyn__cycloid_eval_arc(const cdyn__curve *c, double s, double r[3], double dr[3],
+                            double ddr[3]);
+
 #endif /* CDYN__PARAMETRIC_CURVE_H */

@@ -81,6 +81,33 @@ static cdyn_status refine(const cdyn__curve *c, const double x[3], double lo, do
     return CDYN_OK;
 }
 
+/* refine() from q, unless r' vanishes there (a cycloid's cusp), where Newton
+ * cannot move: then from half a sample spacing @p h on either side. */
+static cdyn_status refine_from(const cdyn__curve *c, const double x[3], double lo, double hi,
+                               double scale, double h, double q, double *best_q, double *best_d)
+{
+    double dr[3], ddr[3], qr, dd;
+    cdyn_status st = cdyn__curve_eval(c, q, NULL, dr, ddr);
+    if (st != CDYN_OK)
+        return st;
+    if (cdyn__v3_dot(dr, dr) > 1e-24 * cdyn__v3_dot(ddr, ddr) * fmax(1.0, q * q)) {
+        if ((st = refine(c, x, lo, hi, scale, q, &qr, &dd)) == CDYN_OK)
+            consider(qr, dd, best_q, best_d);
+        return st;
+    }
+    for (int side = -1; side <= 1; side += 2) {
+        double qs = fmin(hi, fmax(lo, q + 0.5 * h * side));
+        if (qs == q)
+            continue;
+        if ((st = refine(c, x, lo, hi, scale, qs, &qr, &dd)) != CDYN_OK)
+            return st;
+        consider(qr, dd, best_q, best_d);
+    }
+    if ((st = dist2(c, x, q, &dd)) == CDYN_OK)
+        consider(q, dd, best_q, best_d); /* the cusp itself */
+    return st;
+}
+
 /* Samples [a, b] (n intervals; periodic: b - a is the period, n samples) and
  * refines every local minimum of the samples, and the smallest sample. */
 static cdyn_status search(const cdyn__curve *c, const double x[3], double a, double b,
@@ -113,21 +140,13 @@ static cdyn_status search(const cdyn__curve *c, const double x[3], double a, dou
             min_q = qk;
             min_refined = is_min;
         }
-        if (is_min) {
-            double q, d;
-            if ((st = refine(c, x, lo, hi, b - a, qk, &q, &d)) != CDYN_OK)
-                return st;
-            consider(q, d, best_q, best_d);
-        }
+        if (is_min && (st = refine_from(c, x, lo, hi, b - a, h, qk, best_q, best_d)) != CDYN_OK)
+            return st;
         d_prev = d_cur;
         d_cur = d_next;
     }
-    if (!min_refined) {
-        double q, d;
-        if ((st = refine(c, x, lo, hi, b - a, min_q, &q, &d)) != CDYN_OK)
-            return st;
-        consider(q, d, best_q, best_d);
-    }
+    if (!min_refined && (st = refine_from(c, x, lo, hi, b - a, h, min_q, best_q, best_d)) != CDYN_OK)
+        return st;
     return CDYN_OK;
 }
 
