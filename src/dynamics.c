@@ -13,6 +13,27 @@
 #include "force.h"
 #include "system.h"
 
+/* a = W f; a may be f. Written per dimension so that the loop vectorizes. */
+static void weigh_forces(const double *w, const double *f, double *a, size_t n, size_t d)
+{
+    if (d == 2) {
+        for (size_t i = 0; i < n; i++) {
+            a[2 * i] = w[i] * f[2 * i];
+            a[2 * i + 1] = w[i] * f[2 * i + 1];
+        }
+    } else if (d == 3) {
+        for (size_t i = 0; i < n; i++) {
+            a[3 * i] = w[i] * f[3 * i];
+            a[3 * i + 1] = w[i] * f[3 * i + 1];
+            a[3 * i + 2] = w[i] * f[3 * i + 2];
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < d; k++)
+                a[i * d + k] = w[i] * f[i * d + k];
+    }
+}
+
 cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, const double *ud,
                                  double *a)
 {
@@ -31,10 +52,7 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, co
         return st;
     if (sys->param_of)
         cdyn__params_save_forces(sys, f);
-    const double *w = sys->inv_mass;
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < d; k++)
-            a[i * d + k] = w[i] * f[i * d + k];
+    weigh_forces(sys->inv_mass, f, a, n, d);
     if (sys->param_of)
         cdyn__params_free_accel(sys, a);
     if (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, x, v, a)))

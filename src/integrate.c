@@ -77,32 +77,66 @@ cdyn_status cdyn__workspace_ensure(cdyn_system *sys)
     return CDYN_OK;
 }
 
-cdyn_status cdyn__step_explicit_euler(cdyn_system *sys, double dt)
+/* Non-zero when the double's 11 exponent bits are all set (inf or NaN), as
+ * in cdyn__all_finite: integer operations OR-ed together, no early exit,
+ * so the loops that use it still vectorize. */
+static inline uint64_t nonfinite_bit(double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (((bits >> 52) & 0x7ffu) + 1u) >> 11;
+}
+
+/* The Euler steps check the new state as they write it (*finite), which
+ * spares step_once a pass over it. */
+static cdyn_status explicit_euler(cdyn_system *sys, double dt, bool *finite)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     double *a = sys->ws.f, *xn = sys->x_new, *vn = sys->v_new;
     cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
     if (st)
         return st;
+    const double *u = sys->u, *ud = sys->ud;
+    uint64_t bad = 0;
     for (size_t i = 0; i < n; i++) {
-        xn[i] = sys->u[i] + dt * sys->ud[i];
-        vn[i] = sys->ud[i] + dt * a[i];
+        xn[i] = u[i] + dt * ud[i];
+        vn[i] = ud[i] + dt * a[i];
+        bad |= nonfinite_bit(xn[i]) | nonfinite_bit(vn[i]);
     }
+    *finite = bad == 0;
     return CDYN_OK;
+}
+
+static cdyn_status symplectic_euler(cdyn_system *sys, double dt, bool *finite)
+{
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    double *a = sys->ws.f, *xn = sys->x_new, *vn = sys->v_new;
+    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
+    if (st)
+        return st;
+    const double *u = sys->u, *ud = sys->ud;
+    uint64_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double vi = ud[i] + dt * a[i];
+        double xi = u[i] + dt * vi;
+        vn[i] = vi;
+        xn[i] = xi;
+        bad |= nonfinite_bit(xi) | nonfinite_bit(vi);
+    }
+    *finite = bad == 0;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__step_explicit_euler(cdyn_system *sys, double dt)
+{
+    bool finite;
+    return explicit_euler(sys, dt, &finite);
 }
 
 cdyn_status cdyn__step_symplectic_euler(cdyn_system *sys, double dt)
 {
-    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    double *a = sys->ws.f, *xn = sys->x_new, *vn = sys->v_new;
-    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
-    if (st)
-        return st;
-    for (size_t i = 0; i < n; i++) {
-        vn[i] = sys->ud[i] + dt * a[i];
-        xn[i] = sys->u[i] + dt * vn[i];
-    }
-    return CDYN_OK;
+    bool finite;
+    return symplectic_euler(sys, dt, &finite);
 }
 
 /* Kick-drift-kick. With velocity-dependent forces the closing kick would
@@ -134,13 +168,16 @@ cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt)
     return CDYN_OK;
 }
 
-static cdyn_status dispatch(cdyn_system *sys, double dt)
+/* *checked: the integrator found x_new, v_new finite (false: not checked,
+ * or not finite). */
+static cdyn_status dispatch(cdyn_system *sys, double dt, bool *checked)
 {
+    *checked = false;
     switch (sys->integrator) {
     case CDYN_INTEGRATOR_EXPLICIT_EULER:
-        return cdyn__step_explicit_euler(sys, dt);
+        return explicit_euler(sys, dt, checked);
     case CDYN_INTEGRATOR_SYMPLECTIC_EULER:
-        return cdyn__step_symplectic_euler(sys, dt);
+        return symplectic_euler(sys, dt, checked);
     case CDYN_INTEGRATOR_VELOCITY_VERLET:
         return cdyn__step_velocity_verlet(sys, dt);
     case CDYN_INTEGRATOR_RK4:
@@ -162,7 +199,8 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     sys->step_dt = h;
     sys->in_step = true;
-    cdyn_status st = dispatch(sys, h);
+    bool checked;
+    cdyn_status st = dispatch(sys, h, &checked);
     sys->in_step = false;
     if (st)
         return st;
@@ -178,7 +216,9 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     sys->in_step = false;
     if (st)
         return st;
-    if (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n))
+    /* Rigid bodies and projections may have moved the state since. */
+    checked = checked && !sys->rigids && !sys->proj;
+    if (!checked && (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n)))
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,
                           "step: non-finite state at t = %g with dt = %g; state kept", sys->time, h);
     double *tmp;

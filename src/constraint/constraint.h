@@ -67,7 +67,9 @@ typedef struct cdyn__constraints {
     uint32_t *blk_particle; /* block -> particle slot */
     double *jac;           /* n_blocks * dim */
     size_t n_terms;
-    cdyn__aterm *terms;
+    size_t n_first;        /* terms[0 .. n_first - 1]: the first term of each entry */
+    cdyn__aterm *terms;    /* (see plan() in constraint_topology.c) */
+    bool all_rods;         /* every enabled row is a distance constraint's */
     cdyn__symmat a;
     cdyn__ldlt ldlt;
     cdyn__cg cg;

@@ -148,7 +148,8 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
     double h = sys->step_dt > 0 ? sys->step_dt : 1e-3;
     const rhs_coef rc = {k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
     k->has_compliance = false;
-    memset(k->a.val, 0, (size_t)k->a.nnz * sizeof *k->a.val);
+    /* Every entry of A is assigned before it is accumulated (diagonal here,
+     * the rest by the first terms), so A is not cleared. */
     const size_t D = (size_t)sys->dim;
     const bool fused = !sys->param_of;
     for (uint32_t a = 0; a < k->n_active; a++) {
@@ -176,7 +177,28 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
     return CDYN_OK;
 }
 
-/* Off-diagonal entries: pairs of blocks on one particle. */
+/* Off-diagonal entries: pairs of blocks on one particle. The first term of
+ * each entry assigns, the others (rods sharing two particles, rows of one
+ * user constraint) add. */
+static CDYN__ALWAYS_INLINE void coupling_terms(double *restrict val, const double *restrict jac,
+                                               const double *restrict w,
+                                               const uint32_t *restrict bp,
+                                               const cdyn__aterm *restrict t, size_t n,
+                                               size_t D, const int first)
+{
+    for (size_t i = 0; i < n; i++) {
+        const double *a = jac + D * t[i].bi, *b = jac + D * t[i].bj;
+        double s2 = a[0] * b[0];
+        for (size_t q = 1; q < D; q++)
+            s2 += a[q] * b[q];
+        double v = w[bp[t[i].bi]] * s2;
+        if (first)
+            val[t[i].pos] = v;
+        else
+            val[t[i].pos] += v;
+    }
+}
+
 static void assemble_coupling(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
@@ -185,7 +207,7 @@ static void assemble_coupling(cdyn_system *sys)
     const uint32_t *bp = k->blk_particle;
     double *val = k->a.val;
     const cdyn__aterm *t = k->terms;
-    size_t n = k->n_terms;
+    size_t n = k->n_terms, nf = k->n_first;
     if (sys->param_of) {
         for (size_t i = 0; i < n; i++) {
             double wb[3];
@@ -193,18 +215,16 @@ static void assemble_coupling(cdyn_system *sys)
             double s2 = 0;
             for (size_t q = 0; q < d; q++)
                 s2 += jac[d * (size_t)t[i].bi + q] * wb[q];
+            if (i < nf)
+                val[t[i].pos] = 0;
             val[t[i].pos] += s2;
         }
     } else if (d == 2) {
-        for (size_t i = 0; i < n; i++) {
-            const double *a = jac + 2 * (size_t)t[i].bi, *b = jac + 2 * (size_t)t[i].bj;
-            val[t[i].pos] += w[bp[t[i].bi]] * (a[0] * b[0] + a[1] * b[1]);
-        }
+        coupling_terms(val, jac, w, bp, t, nf, 2, 1);
+        coupling_terms(val, jac, w, bp, t + nf, n - nf, 2, 0);
     } else {
-        for (size_t i = 0; i < n; i++) {
-            const double *a = jac + 3 * (size_t)t[i].bi, *b = jac + 3 * (size_t)t[i].bj;
-            val[t[i].pos] += w[bp[t[i].bi]] * (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
-        }
+        coupling_terms(val, jac, w, bp, t, nf, 3, 1);
+        coupling_terms(val, jac, w, bp, t + nf, n - nf, 3, 0);
     }
 }
 
@@ -223,10 +243,10 @@ static cdyn_status solve_direct(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
     const double *diag = k->has_compliance ? k->diag : NULL;
-    if (cdyn__ldlt_factor(&k->ldlt, &k->a, diag, REDUNDANT_PIVOT) != CDYN_OK)
-        return cdyn__fail(sys, CDYN_ERR_DIVERGED, "constraints: non-finite constraint matrix");
+    /* One pass: the forward solve runs inside the factorization. */
     memcpy(k->lambda, k->rhs, k->n_rows * sizeof *k->lambda);
-    cdyn__ldlt_solve(&k->ldlt, k->lambda);
+    if (cdyn__ldlt_factor_solve(&k->ldlt, &k->a, diag, REDUNDANT_PIVOT, k->lambda) != CDYN_OK)
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED, "constraints: non-finite constraint matrix");
     k->stats.iterations = 0;
     k->stats.redundant_rows = k->ldlt.nredundant;
     k->stats.factor_nonzeros = k->ldlt.sym.lnz;
@@ -306,12 +326,39 @@ static void generic_accel(const cdyn_system *sys, const cdyn__constraint *c, dou
     }
 }
 
+/* acc += W lambda J when every row is a rod's: row r has blocks 2r, 2r+1,
+ * so the constraints themselves are not read again. */
+static CDYN__ALWAYS_INLINE void rods_accel(const cdyn__constraints *restrict k,
+                                          const double *restrict w, double *restrict acc,
+                                          size_t D)
+{
+    const double *restrict jac = k->jac, *restrict lambda = k->lambda;
+    const uint32_t *restrict bp = k->blk_particle;
+    for (uint32_t r = 0; r < k->n_rows; r++) {
+        uint32_t ia = bp[2 * (size_t)r], ib = bp[2 * (size_t)r + 1];
+        double la = lambda[r] * w[ia], lb = lambda[r] * w[ib];
+        const double *ja = jac + 2 * D * r;
+        double *aa = acc + ia * D, *ab = acc + ib * D;
+        for (size_t q = 0; q < D; q++) {
+            aa[q] += la * ja[q];
+            ab[q] += lb * ja[D + q];
+        }
+    }
+}
+
 static void add_accel(cdyn_system *sys, double *acc)
 {
     cdyn__constraints *k = sys->cons;
     const size_t d = (size_t)sys->dim;
     const double *w = sys->inv_mass;
     const bool fused = !sys->param_of;
+    if (fused && k->all_rods) {
+        if (d == 2)
+            rods_accel(k, w, acc, 2);
+        else
+            rods_accel(k, w, acc, 3);
+        return;
+    }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
         if (!fused || c->kind != CDYN_CONSTRAINT_DISTANCE)

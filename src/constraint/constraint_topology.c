@@ -12,7 +12,8 @@
 
 typedef struct topology {
     uint32_t n_active, n_rows, n_blocks;
-    size_t n_terms, scratch_len;
+    size_t n_terms, n_first, scratch_len;
+    bool all_rods;
     uint32_t *active, *blk_particle;
     double *jac, *rows, *scratch; /* rows: g, rhs, lambda, diag */
     cdyn__aterm *terms;
@@ -35,14 +36,16 @@ static void topology_free(const cdyn_allocator *al, topology *t, int dim)
 void cdyn__constraints_free_topology(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
-    topology t = {k->n_active, k->n_rows, k->n_blocks, k->n_terms, k->scratch_len,
-                  k->active, k->blk_particle, k->jac, k->g, k->scratch, k->terms, k->a, k->ldlt};
+    topology t = {k->n_active, k->n_rows, k->n_blocks, k->n_terms, k->n_first, k->scratch_len,
+                  k->all_rods, k->active, k->blk_particle, k->jac, k->g, k->scratch, k->terms,
+                  k->a, k->ldlt};
     topology_free(&sys->alloc, &t, sys->dim);
     k->active = k->blk_particle = NULL;
     k->jac = k->g = k->rhs = k->lambda = k->diag = k->scratch = NULL;
     k->terms = NULL;
     k->n_active = k->n_rows = k->n_blocks = 0;
-    k->n_terms = k->scratch_len = 0;
+    k->n_terms = k->n_first = k->scratch_len = 0;
+    k->all_rods = false;
     cdyn__symmat_init(&k->a);
     cdyn__ldlt_init(&k->ldlt);
 }
@@ -106,8 +109,44 @@ static uint32_t block_row(const cdyn__constraints *k, const topology *t, uint32_
     return c->row + (b - c->blk) / c->n_particles;
 }
 
+/* Orders the terms so that the first term of each entry of A comes first,
+ * in terms[0 .. n_first - 1]: the assembly assigns those and accumulates
+ * the rest, so A needs no clearing per step. The partition is stable, so
+ * every entry still sums its terms in the original order (the same bits
+ * as clearing and accumulating). a->val (all zero) marks the entries seen
+ * and is zero again on return. Usually every entry has one term (rods
+ * share at most one particle) and nothing is allocated. */
+static cdyn_status partition_terms(const cdyn_allocator *al, topology *t)
+{
+    double *seen = t->a.val;
+    size_t n_rest = 0;
+    for (size_t i = 0; i < t->n_terms; i++) {
+        n_rest += seen[t->terms[i].pos] != 0;
+        seen[t->terms[i].pos] = 1;
+    }
+    t->n_first = t->n_terms - n_rest;
+    cdyn__aterm *rest = n_rest ? cdyn__alloc_array(al, n_rest, sizeof *rest) : NULL;
+    if (n_rest && !rest)
+        return CDYN_ERR_NO_MEMORY;
+    size_t nf = 0, nr = 0;
+    for (size_t i = 0; i < t->n_terms; i++) {
+        cdyn__aterm term = t->terms[i];
+        if (seen[term.pos] != 0) {
+            seen[term.pos] = 0;
+            t->terms[nf++] = term; /* nf <= i: never overwrites an unread term */
+        } else {
+            rest[nr++] = term;
+        }
+    }
+    if (n_rest)
+        memcpy(t->terms + nf, rest, n_rest * sizeof *rest);
+    cdyn__free_array(al, rest, n_rest, sizeof *rest);
+    return CDYN_OK;
+}
+
 /* Pattern of A from groups of rows per movable particle; one off-diagonal
- * term per pair of blocks on one particle; symbolic analysis. */
+ * term per pair of blocks on one particle; symbolic analysis (after the
+ * scratch arrays are freed: it sets the peak memory of a rebuild). */
 static cdyn_status plan(cdyn_system *sys, topology *t)
 {
     cdyn__constraints *k = sys->cons;
@@ -148,12 +187,13 @@ static cdyn_status plan(cdyn_system *sys, topology *t)
                 if ((st = cdyn__symmat_find(&t->a, group_rows[i], group_rows[j], &term->pos)))
                     goto done;
             }
-    if (k->solver == CDYN_SOLVER_DIRECT)
-        st = cdyn__ldlt_analyze(&t->ldlt, &t->a, al, NULL);
+    st = partition_terms(al, t);
 done:
     cdyn__free_array(al, group_rows, n_inc, sizeof *group_rows);
     cdyn__free_array(al, ptr, (size_t)np + 1, sizeof *ptr);
     cdyn__free_array(al, inc, t->n_blocks, sizeof *inc);
+    if (!st && k->solver == CDYN_SOLVER_DIRECT)
+        st = cdyn__ldlt_analyze(&t->ldlt, &t->a, al, NULL);
     return st;
 }
 
@@ -169,9 +209,11 @@ static cdyn_status layout(cdyn_system *sys, topology *t, uint32_t *saved)
         saved[2 * i] = k->c[i].row;
         saved[2 * i + 1] = k->c[i].blk;
     }
+    t->all_rods = true;
     for (uint32_t i = 0; i < k->slots.count; i++)
         if (k->slots.alive[i] && k->c[i].enabled && !cdyn__constraint_is_shape(&k->c[i])) {
             const cdyn__constraint *c = &k->c[i];
+            t->all_rods &= c->kind == CDYN_CONSTRAINT_DISTANCE;
             t->n_active++;
             t->n_rows += c->n_rows;
             t->n_blocks += (uint32_t)c->n_rows * c->n_particles;
@@ -252,6 +294,8 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     k->n_rows = t.n_rows;
     k->n_blocks = t.n_blocks;
     k->n_terms = t.n_terms;
+    k->n_first = t.n_first;
+    k->all_rods = t.all_rods;
     k->scratch_len = t.scratch_len;
     k->active = t.active;
     k->blk_particle = t.blk_particle;
