@@ -524,6 +524,80 @@ static void test_cycloid_cusp_stop(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* ---- height fields ---- */
+
+/* A bowl with ripples, sampled on a 41 x 41 grid over [-4, 4]^2. */
+static void bowl_samples(double *f)
+{
+    for (int j = 0; j < 41; j++)
+        for (int i = 0; i < 41; i++) {
+            double x = -4 + 0.2 * i, y = -4 + 0.2 * j;
+            f[j * 41 + i] = 0.1 * (x * x + y * y) + 0.05 * sin(1.7 * x) * cos(1.3 * y);
+        }
+}
+
+static void bowl_desc(cdyn_heightfield_desc *h, const double *f,
+                      cdyn_heightfield_interpolation mode)
+{
+    cdyn_heightfield_desc_init(h);
+    h->nx = h->ny = 41;
+    h->origin[0] = h->origin[1] = -4;
+    h->spacing[0] = h->spacing[1] = 0.2;
+    h->samples = f;
+    h->interpolation = mode;
+}
+
+/* Worst relative energy error of a particle sliding over the bowl for 10 s
+ * (it crosses about 150 cell edges), RK4. */
+static double bowl_energy_error(double dt)
+{
+    static double f[41 * 41];
+    bowl_samples(f);
+    cdyn_heightfield_desc h;
+    bowl_desc(&h, f, CDYN_HEIGHTFIELD_BICUBIC);
+    cdyn_system *sys = make(3, CDYN_INTEGRATOR_RK4);
+    cdyn_particle p;
+    cdyn_particle_add(sys, 0.7, (double[]){-2.0, 0.5, 1.0}, (double[]){0.4, 1.1, 0}, &p);
+    cdyn_force g;
+    cdyn_force_add_gravity(sys, (double[]){0, 0, -G}, &g);
+    cdyn_surface_desc d;
+    cdyn_surface_desc_init(&d, CDYN_SURFACE_HEIGHTFIELD);
+    d.heightfield = &h;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &d, &c), CDYN_OK);
+    double k, u, e0, worst = 0;
+    cdyn_system_get_kinetic_energy(sys, &k);
+    cdyn_system_get_potential_energy(sys, &u);
+    e0 = k + u;
+    int steps = (int)lround(10.0 / dt);
+    for (int i = 0; i < steps; i++) {
+        assert_int_equal(cdyn_system_step(sys, dt), CDYN_OK);
+        cdyn_system_get_kinetic_energy(sys, &k);
+        cdyn_system_get_potential_energy(sys, &u);
+        worst = fmax(worst, fabs(k + u - e0) / fabs(e0));
+    }
+    double q[2];
+    cdyn_constraint_get_coordinates(sys, c, q, NULL);
+    assert_true(fabs(q[0]) < 3.5 && fabs(q[1]) < 3.5); /* never at the grid's edge */
+    cdyn_system_destroy(sys);
+    return worst;
+}
+
+/* The bicubic patches' third derivatives jump on cell edges, as a spline's
+ * at its knots: with steps ended on the edges, RK4 keeps its fourth order. */
+static void test_heightfield_energy_order(void **state)
+{
+    (void)state;
+    double h[3] = {0.02, 0.01, 0.005}, e[3];
+    for (int i = 0; i < 3; i++) {
+        e[i] = bowl_energy_error(h[i]);
+        print_message("height field, RK4 dt %.3f: energy error %.3e\n", h[i], e[i]);
+    }
+    double order = ts_fit_order(h, e, 3);
+    print_message("measured order %.2f\n", order);
+    assert_near(order, 4.0, 0.3);
+}
+
 static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
                        double ruv[3], double rvv[3], void *user)
 {
@@ -611,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_tautochrone),
         cmocka_unit_test(test_cycloid_cusp_stop),
+        cmocka_unit_test(test_heightfield_energy_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

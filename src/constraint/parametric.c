@@ -206,11 +206,20 @@ void cdyn__params_generalized_accel(cdyn_system *sys, double *a)
 
 /* --- knots ------------------------------------------------------------------ */
 
+/* Shapes whose derivatives jump on grid lines: a spline's third derivative
+ * at its knots (integer q), a bicubic height field's third derivatives on
+ * its cell edges (u = x0 + i dx, v = y0 + j dy). */
+static bool has_knots(const cdyn__param *p)
+{
+    return p->k == 1 ? p->curve.kind == CDYN_CURVE_SPLINE
+                     : p->surface.kind == CDYN_SURFACE_HEIGHTFIELD;
+}
+
 bool cdyn__params_have_knots(const cdyn_system *sys)
 {
     for (uint32_t s = 0; sys->param_of && s < sys->particles.count; s++) {
         const cdyn__param *p = cdyn__param_of(sys, s);
-        if (p && p->k == 1 && p->curve.kind == CDYN_CURVE_SPLINE)
+        if (p && has_knots(p))
             return true;
     }
     return false;
@@ -238,22 +247,39 @@ static double time_to(double q, double qd, double a, double knot, double lo, dou
     return best;
 }
 
+/* The first time within (lo, best] at which q + qd t + a t^2 / 2 reaches an
+ * integer, or best. */
+static double integer_crossing(double q, double qd, double a, double lo, double best)
+{
+    /* The integers around q: the motion within h can reach only these two
+     * unless q' h spans more, in which case the nearer one comes first. */
+    double below = floor(q), above = below + 1.0;
+    double t = fmin(time_to(q, qd, a, above, lo, best), time_to(q, qd, a, below, lo, best));
+    if (q == below)
+        t = fmin(t, time_to(q, qd, a, below - 1.0, lo, best));
+    return fmin(best, t);
+}
+
 double cdyn__params_next_knot(const cdyn_system *sys, double h, const double *qdd)
 {
     size_t d = (size_t)sys->dim;
     double best = h, lo = 1e-6 * h;
     for (uint32_t s = 0; sys->param_of && s < sys->particles.count; s++) {
         const cdyn__param *p = cdyn__param_of(sys, s);
-        if (!p || p->k != 1 || p->curve.kind != CDYN_CURVE_SPLINE)
+        if (!p || !has_knots(p))
             continue;
-        double q = sys->u[s * d], qd = sys->ud[s * d], a = qdd ? qdd[s * d] : 0.0;
-        /* The knots around q: the motion within h can reach only these two
-         * unless q' h spans more, in which case the nearer one comes first. */
-        double below = floor(q), above = below + 1.0;
-        double t = fmin(time_to(q, qd, a, above, lo, best), time_to(q, qd, a, below, lo, best));
-        if (q == below)
-            t = fmin(t, time_to(q, qd, a, below - 1.0, lo, best));
-        best = fmin(best, t);
+        const double *q = sys->u + s * d, *qd = sys->ud + s * d;
+        const double *a = qdd ? qdd + s * d : NULL;
+        if (p->k == 1) {
+            best = integer_crossing(q[0], qd[0], a ? a[0] : 0.0, lo, best);
+            continue;
+        }
+        /* Height field: in cell units, edges at integers. */
+        const cdyn__heightfield *hf = &p->surface.hf;
+        double o[2] = {hf->x0, hf->y0}, step[2] = {hf->dx, hf->dy};
+        for (int k = 0; k < 2; k++)
+            best = integer_crossing((q[k] - o[k]) / step[k], qd[k] / step[k],
+                                    a ? a[k] / step[k] : 0.0, lo, best);
     }
     return best;
 }

@@ -67,14 +67,16 @@ void cdyn__params_generalized_accel(cdyn_system *sys, double *a);
 void cdyn__params_cartesian_accel(cdyn_system *sys, double *a);
 
 /* Whether some particle rides a spline, whose third derivative jumps at its
- * knots (integer q): fixed-step integrators then end substeps on knots. */
+ * knots (integer q), or a height field, whose bicubic patches' third
+ * derivatives jump on cell edges: fixed-step integrators then end substeps
+ * on these "knots". */
 bool cdyn__params_have_knots(const cdyn_system *sys);
 
-/* The time, within (0, h], after which the first particle on a spline
- * reaches a knot, from q + q' t + q'' t^2 / 2 with @p qdd the generalized
- * accelerations at the current state (NULL: linear prediction only);
- * @p h when none does. Crossings closer than a millionth of h count as
- * passed. */
+/* The time, within (0, h], after which the first particle on a spline or a
+ * height field reaches a knot or a cell edge, from q + q' t + q'' t^2 / 2
+ * with @p qdd the generalized accelerations at the current state (NULL:
+ * linear prediction only); @p h when none does. Crossings closer than a
+ * millionth of h count as passed. */
 double cdyn__params_next_knot(const cdyn_system *sys, double h, const double *qdd);
 
 /* After a step's candidate state was swapped into sys->u, sys->ud: wrap
