@@ -598,6 +598,44 @@ static void test_heightfield_energy_order(void **state)
     assert_near(order, 4.0, 0.3);
 }
 
+/* A bilinear height field is refused for a particle (its slope jumps at
+ * cell edges), with a message naming the alternative; nothing changes. */
+static void test_bilinear_refused(void **state)
+{
+    (void)state;
+    static double f[41 * 41];
+    bowl_samples(f);
+    cdyn_heightfield_desc h;
+    bowl_desc(&h, f, CDYN_HEIGHTFIELD_BILINEAR);
+    cdyn_system *sys = make(3, CDYN_INTEGRATOR_RK4);
+    cdyn_particle p;
+    const double x0[3] = {-2.0, 0.5, 1.0}, v0[3] = {0.4, 1.1, 0.3};
+    cdyn_particle_add(sys, 0.7, x0, v0, &p);
+    cdyn_surface_desc d;
+    cdyn_surface_desc_init(&d, CDYN_SURFACE_HEIGHTFIELD);
+    d.heightfield = &h;
+    cdyn_constraint c = 0;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &d, &c), CDYN_ERR_UNSUPPORTED);
+    const char *msg = cdyn_system_last_error(sys);
+    print_message("bilinear: %s\n", msg);
+    assert_non_null(strstr(msg, "BICUBIC"));
+    assert_true(c == 0);
+    double x[3], v[3];
+    cdyn_particle_get_position(sys, p, x);
+    cdyn_particle_get_velocity(sys, p, v);
+    assert_memory_equal(x, x0, sizeof x);
+    assert_memory_equal(v, v0, sizeof v);
+    /* the same samples, bicubic: accepted (so the particle was on no shape),
+     * the particle on the surface */
+    h.interpolation = CDYN_HEIGHTFIELD_BICUBIC;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &d, &c), CDYN_OK);
+    double z;
+    cdyn_particle_get_position(sys, p, x);
+    assert_int_equal(cdyn_heightfield_evaluate(&h, x[0], x[1], &z, NULL, NULL), CDYN_OK);
+    assert_near(x[2], z, 1e-14);
+    cdyn_system_destroy(sys);
+}
+
 static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
                        double ruv[3], double rvv[3], void *user)
 {
@@ -686,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_tautochrone),
         cmocka_unit_test(test_cycloid_cusp_stop),
         cmocka_unit_test(test_heightfield_energy_order),
+        cmocka_unit_test(test_bilinear_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,7 +159,10 @@ CDYN_API void cdyn_curve_desc_init(cdyn_curve_desc *desc, cdyn_curve_kind kind);
 /** Interpolation of a height field. Values are pinned. @since 0.1 */
 typedef enum cdyn_heightfield_interpolation {
     /** Bilinear in each cell: continuous, gradient jumps across cell edges,
-     *  exact for data of the form a + b x + c y + d x y. */
+     *  exact for data of the form a + b x + c y + d x y. Fine for a height-
+     *  field ground (ground.h); refused for a particle's surface
+     *  (cdyn_constraint_add_on_surface: CDYN_ERR_UNSUPPORTED), where the
+     *  jumping slope would make the speed jump at every edge. */
     CDYN_HEIGHTFIELD_BILINEAR = 1,
     /** Tensor-product cubic spline with not-a-knot ends: C2 (height, gradient
      *  and Hessian continuous), exact for every polynomial of degree at most 3

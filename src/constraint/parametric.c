@@ -490,6 +490,16 @@ static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
                           st == CDYN_ERR_NO_MEMORY ? "out of memory"
                                                    : "invalid or degenerate shape description");
     }
+    if (surface && p->surface.kind == CDYN_SURFACE_HEIGHTFIELD &&
+        p->surface.hf.mode == CDYN_HEIGHTFIELD_BILINEAR) {
+        /* Its normal jumps on every cell edge while (u', v') pass unchanged:
+         * the speed jumps there and energy is not conserved. */
+        cdyn__param_free(sys, p);
+        return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
+                          "%s: a particle cannot ride a BILINEAR height field (its slope jumps "
+                          "at cell edges); use CDYN_HEIGHTFIELD_BICUBIC",
+                          what);
+    }
     if (curve && p->curve.kind == CDYN_CURVE_CYCLOID) {
         const cdyn__domain *dom = cdyn__curve_domain(&p->curve);
         p->arc = true;
