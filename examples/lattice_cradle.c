@@ -450,7 +450,8 @@ static int write_picture(const char *path, const layout *L, const double *paths,
     if (t_burst >= 0)
         share_grid(f, P2X, P1Y + 70, cell, e_burst, L->e0, p, buf);
     snprintf(buf, sizeof buf, "t = %.3f s: the end", t_end);
-    share_grid(f, P2X + cell * p->cols + 110, P1Y + 70, cell, e_end, L->e0, p, buf);
+    share_grid(f, t_burst >= 0 ? P2X + cell * p->cols + 110 : P2X, P1Y + 70, cell, e_end, L->e0,
+               p, buf);
     svg_text(&page, P2X, P1Y + 70 + cell * p->rows + 44, 11,
              "row j = 0 at the bottom, column i = 0 on the left, as in the top view; "
              "sums of rows on the right, of columns below");
@@ -1021,16 +1022,25 @@ int main(int argc, char **argv)
         print_shares("energy per ball after the first collisions", e_burst, e0, &p);
     print_shares("energy per ball at the end", e_end, e0, &p);
     double part_burst = burst_done ? participation(e_burst, n) : 0;
-    printf("  participation number (sum e)^2 / sum e^2: %.2f at the start, %.2f after the "
-           "first collisions, %.2f at the end (of %zu balls)\n", rec[S_PART][0], part_burst, participation(e_end, n), n);
+    if (burst_done)
+        printf("  participation number (sum e)^2 / sum e^2: %.2f at the start, %.2f after the "
+               "first collisions, %.2f at the end (of %zu balls)\n", rec[S_PART][0], part_burst,
+               participation(e_end, n), n);
+    else
+        printf("  participation number (sum e)^2 / sum e^2: %.2f at the start, %.2f at the end "
+               "(of %zu balls)\n", rec[S_PART][0], participation(e_end, n), n);
     printf("\nrun time: %.2f s CPU, %.2f s wall for %ld steps (%.2f us per step)\n", cpu, wall,
            steps, 1e6 * cpu / (double)steps);
 
     char notes[6][160];
     int n_notes = 0;
-    snprintf(notes[n_notes++], sizeof notes[0], "first contact at t = %.4f s; the released "
-             "ball's lasted %.2g ms = %.0f steps of %g s", t_first,
-             1e3 * (t_pair_off - t_pair_on), (t_pair_off - t_pair_on) / p.dt, p.dt);
+    if (t_pair_off >= 0)
+        snprintf(notes[n_notes++], sizeof notes[0], "first contact at t = %.4f s; the released "
+                 "ball's lasted %.2g ms = %.0f steps of %g s", t_first,
+                 1e3 * (t_pair_off - t_pair_on), (t_pair_off - t_pair_on) / p.dt, p.dt);
+    else
+        snprintf(notes[n_notes++], sizeof notes[0], "%s", t_first >= 0 ? "the first contact "
+                 "had not ended" : "no contact yet");
     snprintf(notes[n_notes++], sizeof notes[0], "largest overlap %.2g r; worst energy error "
              "%.1e of E0, %+.1e at the end", max_overlap / r, worst_err, e_err_end);
     if (t_first_end >= 0)
@@ -1038,9 +1048,13 @@ int main(int argc, char **argv)
                  "contacts changed by %.1e of |p|",
                  hypot(p_after[0] - p_before[0], p_after[1] - p_before[1]) /
                      hypot(p_before[0], p_before[1]));
-    snprintf(notes[n_notes++], sizeof notes[0], "balls sharing the energy, (sum e)^2 / sum e^2: "
-             "%.1f after the first collisions, %.1f at the end", part_burst,
-             participation(e_end, n));
+    if (burst_done)
+        snprintf(notes[n_notes++], sizeof notes[0], "balls sharing the energy, (sum e)^2 / "
+                 "sum e^2: %.1f after the first collisions, %.1f at the end", part_burst,
+                 participation(e_end, n));
+    else
+        snprintf(notes[n_notes++], sizeof notes[0], "balls sharing the energy, (sum e)^2 / "
+                 "sum e^2: %.1f at the end", participation(e_end, n));
     if (p.all_pairs)
         snprintf(notes[n_notes++], sizeof notes[0], "pairs other than grid neighbours that "
                  "touched: %ld", distinct_non_neighbour);

@@ -315,7 +315,8 @@ static void blend(unsigned a, unsigned b, double t, char out[8])
 {
     unsigned c[3];
     for (int k = 0; k < 3; k++) {
-        double ca = (double)((a >> (16 - 8 * k)) & 0xffu), cb = (double)((b >> (16 - 8 * k)) & 0xffu);
+        int shift = 16 - 8 * k;
+        double ca = (double)((a >> shift) & 0xffu), cb = (double)((b >> shift) & 0xffu);
         c[k] = (unsigned)lround(ca + (cb - ca) * t);
     }
     snprintf(out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
@@ -583,6 +584,8 @@ int main(int argc, char **argv)
         sys = NULL;
     }
     double cpu = (double)(clock() - cpu0) / CLOCKS_PER_SEC;
+    printf("  (a chain keeps its energy and angular momentum L, so its own time average need not "
+           "be 1:\n   only the ensemble average is compared with N b^2)\n");
 
     double mean = 0, var = 0;
     for (int c = 0; c < p.chains; c++)
