@@ -312,6 +312,8 @@ static void test_one_ball(void **state)
                   p_share, e_share, others / v0, s.ke_after / s.e_release);
     assert_true(p_share >= 0.95);
     assert_true(e_share >= 0.95);
+    /* Nearly at rest: each other ball below v0 / 4, i.e. with less than
+     * 1/16 of the kinetic energy the released ball had. */
     assert_true(others <= 0.25 * v0);
     /* Nothing lost or made: the kinetic energy after is the release
      * energy to the energy error of the integrator. */
