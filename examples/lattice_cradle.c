@@ -268,8 +268,9 @@ typedef struct layout {
     double lo[2], hi[2]; /* world box of every centre position over the run */
 } layout;
 
-/* Opens a world-to-pixel box (px, py, pw, ph) inside an svg by adjusting a
- * copy of its window: equal scale on both axes, centred. */
+/* Makes @p s a copy of @p page whose world window puts the box lo..hi into
+ * the pixel box (px, py, pw, ph), centred, equal scale on both axes; drawing
+ * through @p s writes into the page's file. */
 static void panel_window(svg *s, const svg *page, double px, double py, double pw, double ph,
                          const double lo[2], const double hi[2])
 {
@@ -401,7 +402,9 @@ static int write_picture(const char *path, const layout *L, const double *paths,
         int i = (int)(b % (size_t)p->cols), j = (int)(b / (size_t)p->cols);
         circle_outline(&s, 2 * r * i, 2 * r * j, r_px, "#ccc");
     }
-    size_t stride = n_rec > 2000 ? n_rec / 2000 : 1;
+    /* At most about 1500 points per path (the file stays small; at the
+     * default 1 ms records that is one point per 4 ms, a few pixels). */
+    size_t stride = (n_rec + 1499) / 1500;
     size_t m = (n_rec + stride - 1) / stride;
     double *tmp = malloc(2 * m * sizeof *tmp);
     if (!tmp) {
