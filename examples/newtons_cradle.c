@@ -65,7 +65,7 @@ static void usage(FILE *out, const params *d)
             "and newtons_cradle_collision.svg into the current directory.\n"
             "  --in N             balls released together, 1..4 (default %d)\n"
             "  --angle DEG        release angle in degrees, 1..60 (default %g)\n"
-            "  --time T           simulated seconds (default %g: two periods)\n"
+            "  --time T           simulated seconds, up to 20 (default %g: two periods)\n"
             "  --per-contact K    short steps per Hertz contact time, 4..10000 (default %g)\n"
             "  --integrator NAME  rattle | rk4 (default %s)\n"
             "  --quick            --time 0.5: the first collision sequence and the swing out\n"
@@ -112,7 +112,7 @@ static int parse_args(int argc, char **argv, params *p)
         } else if (strcmp(a, "--angle") == 0) {
             bad = parse_double(val, &p->angle) || !(p->angle >= 1 && p->angle <= 60);
         } else if (strcmp(a, "--time") == 0) {
-            bad = parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 100);
+            bad = parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 20);
         } else if (strcmp(a, "--per-contact") == 0) {
             bad = parse_double(val, &p->per_contact) ||
                   !(p->per_contact >= 4 && p->per_contact <= 10000);
@@ -555,7 +555,7 @@ int main(int argc, char **argv)
      * every gap is open again; an impact groups the sequences less than
      * T/20 apart (after the first impact the balls no longer quite touch,
      * and the next one breaks up into a train of two-ball collisions). */
-    enum { MAX_IMPACTS = 64 };
+    enum { MAX_IMPACTS = 256 };
     impact imp[MAX_IMPACTS];
     int n_imp = 0, in_sequence = 0, n_seq = 0;
     size_t first_from = 0, first_to = 0;
