@@ -68,6 +68,7 @@
 
 #include <cdyn/cdyn.h>
 
+#include "cli.h"
 #include "svg.h"
 
 #ifndef M_PI
@@ -93,14 +94,10 @@ typedef struct params {
     double duration;    /* s */
 } params;
 
-static const struct {
-    const char *name;
-    cdyn_integrator value;
-} INTEGRATORS[] = {
-    {"rattle", CDYN_INTEGRATOR_RATTLE},
-    {"rk4", CDYN_INTEGRATOR_RK4},
-    {"verlet", CDYN_INTEGRATOR_VELOCITY_VERLET},
-};
+/* The integrators worth trying here (all resolve the contacts at small dt). */
+static const unsigned INTEGRATORS =
+    CLI_INTEGRATOR_BIT(CDYN_INTEGRATOR_RATTLE) | CLI_INTEGRATOR_BIT(CDYN_INTEGRATOR_RK4) |
+    CLI_INTEGRATOR_BIT(CDYN_INTEGRATOR_VELOCITY_VERLET) | CLI_INTEGRATOR_BIT(CDYN_INTEGRATOR_RK45);
 
 static void usage(FILE *out, const params *d)
 {
@@ -117,7 +114,7 @@ static void usage(FILE *out, const params *d)
             "  --stiffness K      Hertz k in N/m^(3/2) (default %g)\n"
             "  --contacts all|neighbours  Hertz on all pairs by cell list, or on the grid\n"
             "                     neighbours only (default all)\n"
-            "  --integrator NAME  rattle | rk4 | verlet (default %s)\n"
+            "  --integrator NAME  rattle | rk4 | verlet | rk45 (default %s)\n"
             "  --dt DT            step in seconds (default %g)\n"
             "  --time T           simulated time in seconds (default %g)\n"
             "  --quick            a 3x3 grid for 0.45 s: through the first collision (for\n"
@@ -126,16 +123,6 @@ static void usage(FILE *out, const params *d)
             "Balls: radius %g m, mass %g kg, rods %g m, g = %g m/s^2.\n",
             d->cols, d->rows, d->angle, d->stiffness, d->integrator_name, d->dt, d->duration,
             d->radius, d->mass, d->length, GRAVITY);
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* 0: run; 1: exit successfully (help); -1: bad usage. */
@@ -174,9 +161,9 @@ static int parse_args(int argc, char **argv, params *p)
             else
                 bad = 1;
         } else if (strcmp(a, "--angle") == 0) {
-            bad = parse_double(val, &p->angle) || !(p->angle > 0 && p->angle <= 80);
+            bad = cli_parse_double(val, &p->angle) || !(p->angle > 0 && p->angle <= 80);
         } else if (strcmp(a, "--stiffness") == 0) {
-            bad = parse_double(val, &p->stiffness) || !(p->stiffness > 0);
+            bad = cli_parse_double(val, &p->stiffness) || !(p->stiffness > 0);
         } else if (strcmp(a, "--contacts") == 0) {
             if (strcmp(val, "all") == 0)
                 p->all_pairs = 1;
@@ -185,17 +172,11 @@ static int parse_args(int argc, char **argv, params *p)
             else
                 bad = 1;
         } else if (strcmp(a, "--integrator") == 0) {
-            bad = 1;
-            for (size_t k = 0; k < sizeof INTEGRATORS / sizeof INTEGRATORS[0]; k++)
-                if (strcmp(val, INTEGRATORS[k].name) == 0) {
-                    p->integrator = INTEGRATORS[k].value;
-                    p->integrator_name = INTEGRATORS[k].name;
-                    bad = 0;
-                }
+            bad = cli_parse_integrator(val, INTEGRATORS, &p->integrator, &p->integrator_name);
         } else if (strcmp(a, "--dt") == 0) {
-            bad = parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 1e-3);
+            bad = cli_parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 1e-3);
         } else if (strcmp(a, "--time") == 0) {
-            bad = parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 1e3);
+            bad = cli_parse_double(val, &p->duration) || !(p->duration > 0 && p->duration <= 1e3);
         } else {
             fprintf(stderr, "lattice_cradle: unknown option %s\n", a);
             usage(stderr, &defaults);

@@ -43,6 +43,7 @@
 
 #include <cdyn/cdyn.h>
 
+#include "cli.h"
 #include "svg.h"
 
 #ifndef M_PI
@@ -83,19 +84,9 @@ static void usage(FILE *out, const params *d)
             (unsigned long long)d->seed);
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_whole(const char *s, double lo, double hi, double *out)
 {
-    return parse_double(s, out) || !(*out >= lo && *out <= hi) || *out != floor(*out);
+    return cli_parse_double(s, out) || !(*out >= lo && *out <= hi) || *out != floor(*out);
 }
 
 /* 0: run; 1: exit successfully (help); -1: bad usage. */
@@ -134,9 +125,9 @@ static int parse_args(int argc, char **argv, params *p)
             bad = parse_whole(val, 1, 1e6, &x);
             p->every = (int)x;
         } else if (strcmp(a, "--dt") == 0) {
-            bad = parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 0.5);
+            bad = cli_parse_double(val, &p->dt) || !(p->dt > 0 && p->dt <= 0.5);
         } else if (strcmp(a, "--tolerance") == 0) {
-            bad = parse_double(val, &p->tolerance) || !(p->tolerance > 0 && p->tolerance < 1);
+            bad = cli_parse_double(val, &p->tolerance) || !(p->tolerance > 0 && p->tolerance < 1);
         } else if (strcmp(a, "--seed") == 0) {
             bad = parse_whole(val, 0, 9007199254740992.0, &x);
             p->seed = (uint64_t)x;
