@@ -636,6 +636,66 @@ static void test_bilinear_refused(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A particle put exactly on a pole of a whole sphere is accepted (its chart
+ * turned at once), and moves over both poles on a great circle, a vertical
+ * circle here: the rigid pendulum. The setter may put it on a pole too. */
+static void test_sphere_pole_start(void **state)
+{
+    (void)state;
+    const double R = 0.8, m = 1.1;
+    for (int pole = 0; pole < 2; pole++) {
+        cdyn_system *sys = make(3, CDYN_INTEGRATOR_RK4);
+        cdyn_particle p;
+        /* enough to go over the top from either pole */
+        const double x0[3] = {0, 0, pole ? -R : R}, v0[3] = {pole ? 6.5 : 0.7, 0, 0};
+        cdyn_particle_add(sys, m, x0, v0, &p);
+        cdyn_force g;
+        cdyn_force_add_gravity(sys, (double[]){0, 0, -G}, &g);
+        cdyn_surface_desc d;
+        cdyn_surface_desc_init(&d, CDYN_SURFACE_SPHERE);
+        d.radius = R;
+        cdyn_constraint c;
+        assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &d, &c), CDYN_OK);
+        double x[3], v[3], q[2];
+        cdyn_particle_get_position(sys, p, x);
+        cdyn_particle_get_velocity(sys, p, v);
+        for (int k = 0; k < 3; k++) {
+            assert_near(x[k], x0[k], 1e-15);
+            assert_near(v[k], v0[k], 1e-15);
+        }
+        cdyn_constraint_get_coordinates(sys, c, q, NULL);
+        assert_near(q[1], TS_PI / 2, 1e-15); /* on the equator of the new chart */
+        double k0, u0, e, k1, u1, worst = 0, off = 0;
+        cdyn_system_get_kinetic_energy(sys, &k0);
+        cdyn_system_get_potential_energy(sys, &u0);
+        e = k0 + u0;
+        int over_top = 0, over_bottom = 0;
+        for (int i = 0; i < 4000; i++) {
+            assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+            cdyn_particle_get_position(sys, p, x);
+            cdyn_system_get_kinetic_energy(sys, &k1);
+            cdyn_system_get_potential_energy(sys, &u1);
+            worst = fmax(worst, fabs(k1 + u1 - e) / (m * G * R));
+            off = fmax(off, fmax(fabs(x[1]), fabs(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) - R)));
+            over_top |= x[2] > 0.999 * R && i > 100;
+            over_bottom |= x[2] < -0.999 * R;
+        }
+        print_message("started on the %s pole: energy error %.2e, off the great circle %.2e\n",
+                      pole ? "south" : "north", worst, off);
+        assert_true(over_top && over_bottom); /* round and round, over both poles */
+        assert_true(worst < 1e-9);
+        assert_true(off < 1e-13);
+        /* set_position onto the other pole */
+        const double xp[3] = {0, 0, pole ? R : -R};
+        assert_int_equal(cdyn_particle_set_position(sys, p, xp), CDYN_OK);
+        cdyn_particle_get_position(sys, p, x);
+        for (int k = 0; k < 3; k++)
+            assert_near(x[k], xp[k], 1e-15);
+        assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+        cdyn_system_destroy(sys);
+    }
+}
+
 static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
                        double ruv[3], double rvv[3], void *user)
 {
@@ -725,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_cycloid_cusp_stop),
         cmocka_unit_test(test_heightfield_energy_order),
         cmocka_unit_test(test_bilinear_refused),
+        cmocka_unit_test(test_sphere_pole_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

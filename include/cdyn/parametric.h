@@ -20,8 +20,10 @@
  * the arch, not in q, so that it reaches a cusp (where q' would be
  * infinite) with finite speed and stops there; the coordinate functions
  * still speak q.
- * Periodic coordinates are wrapped; a sphere's chart is turned away from its
- * poles between steps (the coordinates change, the motion does not).
+ * Periodic coordinates are wrapped; a whole sphere's chart is turned away
+ * from its poles between steps and when a particle is put (or set) near one
+ * (the coordinates change, the motion does not), so any point of it is
+ * accepted.
  *
  * Every integrator works with particles on shapes. Velocity Verlet and
  * symplectic Euler keep their order but, with a position-dependent mass,

@@ -56,11 +56,12 @@
  * is axis1 made orthogonal to e3 (the direction of u = 0 on the equator) and
  * e2 = e3 x e1. The sphere's poles v = 0 and v = pi are coordinate
  * singularities (r_u = 0 there): the surface goes on, the coordinates do not.
- * They are not hard ends. Choose axis2 so that the poles lie away from where a
- * particle moves; the library can also re-chart a sphere internally (turn its
- * frame so that a point near a pole lies on the new equator, keeping position
- * and velocity), which parametric constraints use where their documentation
- * says so.
+ * They are not hard ends. A particle on a whole sphere (no window) never
+ * meets them: the library re-charts the sphere internally (turns its frame
+ * so that a point near a pole lies on the new equator, keeping position and
+ * velocity) when the particle is put on it and between steps (parametric.h).
+ * With a window the chart is fixed: choose axis2 so that the poles lie away
+ * from where the particle moves.
  *
  * Height fields: samples on a regular nx x ny grid, interpolated bilinearly or
  * by a C2 bicubic spline (see cdyn_heightfield_interpolation); outside the grid

@@ -344,9 +344,14 @@ void cdyn__params_cartesian_accel(cdyn_system *sys, double *a)
 }
 
 /* Coordinates of the point of @p p's shape nearest to x, and the parameter
- * velocity best matching v. */
+ * velocity best matching v. On a whole sphere, a point within 45 degrees of
+ * a pole is given in a turned chart (as the step would re-chart it), so
+ * that the poles themselves are accepted: then *turned is set and *chart
+ * holds the surface with the new frame, for the caller to adopt; the record
+ * is not changed. */
 static cdyn_status project(const cdyn_system *sys, cdyn__param *p, const double *x,
-                           const double *v, const double *hint, double *q, double *qd)
+                           const double *v, const double *hint, double *q, double *qd,
+                           cdyn__surface *chart, bool *turned)
 {
     double x3[3] = {0, 0, 0}, v3[3] = {0, 0, 0};
     memcpy(x3, x, (size_t)sys->dim * sizeof *x3);
@@ -368,9 +373,11 @@ static cdyn_status project(const cdyn_system *sys, cdyn__param *p, const double 
             return st;
         st = cdyn__curve_param_velocity(&p->curve, q[0], v3, &qd[0]);
     } else {
-        if ((st = cdyn__surface_closest(&p->surface, x3, hint, &q[0], &q[1])))
+        *chart = p->surface;
+        *turned = cdyn__surface_rechart_point(chart, x3);
+        if ((st = cdyn__surface_closest(chart, x3, *turned ? NULL : hint, &q[0], &q[1])))
             return st;
-        st = cdyn__surface_param_velocity(&p->surface, q[0], q[1], v3, &qd[0], &qd[1]);
+        st = cdyn__surface_param_velocity(chart, q[0], q[1], v3, &qd[0], &qd[1]);
     }
     if (st == CDYN_ERR_SINGULAR)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -405,10 +412,17 @@ cdyn_status cdyn__params_check_projection(cdyn_system *sys, uint32_t slot, const
         return CDYN_OK;
     size_t d = (size_t)sys->dim;
     double q[2], qd[2], xs[3], vs[3];
-    /* param_eval refreshes caches only, which every evaluation rewrites. */
+    cdyn__surface chart;
+    bool turned = false;
     cdyn_status st = project(sys, p, x ? x : sys->x + slot * d, v ? v : sys->v + slot * d,
-                             sys->u + slot * d, q, qd);
-    return st ? st : param_eval(sys, p, q, qd, xs, vs);
+                             sys->u + slot * d, q, qd, &chart, &turned);
+    if (st)
+        return st;
+    /* On a copy of the record: nothing may change here. */
+    cdyn__param trial = *p;
+    if (turned)
+        trial.surface = chart;
+    return param_eval(sys, &trial, q, qd, xs, vs);
 }
 
 cdyn_status cdyn__params_sync_slot(cdyn_system *sys, uint32_t slot)
@@ -423,8 +437,17 @@ cdyn_status cdyn__params_sync_slot(cdyn_system *sys, uint32_t slot)
         return CDYN_OK;
     }
     double q[2], qd[2];
-    cdyn_status st = project(sys, p, sys->x + slot * d, sys->v + slot * d, sys->u + slot * d, q, qd);
-    return st ? st : place(sys, p, q, qd);
+    cdyn__surface chart, old = p->surface;
+    bool turned = false;
+    cdyn_status st = project(sys, p, sys->x + slot * d, sys->v + slot * d, sys->u + slot * d, q,
+                             qd, &chart, &turned);
+    if (st)
+        return st;
+    if (turned)
+        p->surface = chart;
+    if ((st = place(sys, p, q, qd)))
+        p->surface = old;
+    return st;
 }
 
 /* --- records --------------------------------------------------------------- */
@@ -509,8 +532,12 @@ static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
     }
     size_t d = (size_t)sys->dim;
     double q[2] = {0, 0}, qd[2] = {0, 0}, x[3], v[3];
-    if ((st = project(sys, p, sys->x + slot * d, sys->v + slot * d, NULL, q, qd)) ||
-        (st = param_eval(sys, p, q, qd, x, v))) {
+    cdyn__surface chart;
+    bool turned = false;
+    st = project(sys, p, sys->x + slot * d, sys->v + slot * d, NULL, q, qd, &chart, &turned);
+    if (!st && turned)
+        p->surface = chart; /* a shallow copy: a sphere owns no arrays */
+    if (st || (st = param_eval(sys, p, q, qd, x, v))) {
         cdyn__param_free(sys, p);
         return st == CDYN_ERR_SINGULAR
                    ? cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,

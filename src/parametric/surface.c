@@ -246,11 +246,38 @@ cdyn_status cdyn__surface_param_velocity(const cdyn__surface *s, double u, doubl
     return tangent_coords(ru, rv, xdot, du, dv);
 }
 
+/* A whole sphere, whose chart may be turned. */
+static bool rechartable(const cdyn__surface *s)
+{
+    return s->kind == CDYN_SURFACE_SPHERE && s->du.periodic &&
+           s->dv.lo_end == CDYN__END_SINGULAR && s->dv.hi_end == CDYN__END_SINGULAR;
+}
+
+/* The frame in which the unit direction @p n from the centre lies on the
+ * equator at u = pi: the old frame axis least aligned with n, made
+ * orthogonal to it, is the new pole; u = 0 is opposite the point. */
+static bool turned_frame(const cdyn__surface *s, const double n[3], cdyn__surface *out)
+{
+    const double *axes[3] = {s->e1, s->e2, s->e3};
+    int pick = 0;
+    for (int k = 1; k < 3; k++)
+        if (fabs(cdyn__v3_dot(axes[k], n)) < fabs(cdyn__v3_dot(axes[pick], n)))
+            pick = k;
+    double e1[3] = {-n[0], -n[1], -n[2]}, e2[3], e3[3];
+    if (!cdyn__frame_orthogonal(e3, n, axes[pick]))
+        return false;
+    cdyn__v3_cross(e2, e3, e1);
+    *out = *s;
+    cdyn__v3_copy(out->e1, e1);
+    cdyn__v3_copy(out->e2, e2);
+    cdyn__v3_copy(out->e3, e3);
+    return true;
+}
+
 bool cdyn__surface_rechart(cdyn__surface *s, double *u, double *v, double *du, double *dv)
 {
-    if (s->kind != CDYN_SURFACE_SPHERE || !s->du.periodic ||
-        s->dv.lo_end != CDYN__END_SINGULAR || s->dv.hi_end != CDYN__END_SINGULAR ||
-        !isfinite(*u) || !isfinite(*v) || !(fabs(cos(*v)) > 0.70710678118654752))
+    if (!rechartable(s) || !isfinite(*u) || !isfinite(*v) ||
+        !(fabs(cos(*v)) > 0.70710678118654752))
         return false;
     double r[3], ru[3], rv[3], xdot[3], n[3], rel[3];
     if (cdyn__surface_eval(s, *u, *v, r, ru, rv, NULL, NULL, NULL) != CDYN_OK)
@@ -259,29 +286,36 @@ bool cdyn__surface_rechart(cdyn__surface *s, double *u, double *v, double *du, d
     cdyn__v3_sub(rel, r, s->o);
     if (!cdyn__frame_unit(n, rel))
         return false;
-    const double *axes[3] = {s->e1, s->e2, s->e3};
-    int pick = 0;
-    for (int k = 1; k < 3; k++)
-        if (fabs(cdyn__v3_dot(axes[k], n)) < fabs(cdyn__v3_dot(axes[pick], n)))
-            pick = k;
-    /* New pole: that axis made orthogonal to n; u = 0 opposite the point. */
-    double e1[3] = {-n[0], -n[1], -n[2]}, e2[3], e3[3];
-    if (!cdyn__frame_orthogonal(e3, n, axes[pick]))
-        return false;
-    cdyn__v3_cross(e2, e3, e1);
     double nu = PI, nv = 0.5 * PI, a, b;
-    cdyn__surface trial = *s;
-    cdyn__v3_copy(trial.e1, e1);
-    cdyn__v3_copy(trial.e2, e2);
-    cdyn__v3_copy(trial.e3, e3);
-    if (cdyn__surface_param_velocity(&trial, nu, nv, xdot, &a, &b) != CDYN_OK)
+    cdyn__surface trial;
+    if (!turned_frame(s, n, &trial) ||
+        cdyn__surface_param_velocity(&trial, nu, nv, xdot, &a, &b) != CDYN_OK)
         return false;
-    cdyn__v3_copy(s->e1, e1);
-    cdyn__v3_copy(s->e2, e2);
-    cdyn__v3_copy(s->e3, e3);
+    cdyn__v3_copy(s->e1, trial.e1);
+    cdyn__v3_copy(s->e2, trial.e2);
+    cdyn__v3_copy(s->e3, trial.e3);
     *u = nu;
     *v = nv;
     *du = a;
     *dv = b;
+    return true;
+}
+
+bool cdyn__surface_rechart_point(cdyn__surface *s, const double x[3])
+{
+    double rel[3], n[3];
+    if (!rechartable(s) || !cdyn__v3_isfinite(x))
+        return false;
+    cdyn__v3_sub(rel, x, s->o);
+    /* At the centre every point ties and the closest point is on the
+     * equator already. */
+    if (!cdyn__frame_unit(n, rel) || !(fabs(cdyn__v3_dot(n, s->e3)) > 0.70710678118654752))
+        return false;
+    cdyn__surface turned;
+    if (!turned_frame(s, n, &turned))
+        return false;
+    cdyn__v3_copy(s->e1, turned.e1);
+    cdyn__v3_copy(s->e2, turned.e2);
+    cdyn__v3_copy(s->e3, turned.e3);
     return true;
 }

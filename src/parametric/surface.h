@@ -70,4 +70,12 @@ cdyn_status cdyn__surface_param_velocity(const cdyn__surface *s, double u, doubl
  * which have no singular points inside their domains. Deterministic. */
 bool cdyn__surface_rechart(cdyn__surface *s, double *u, double *v, double *du, double *dv);
 
+/* The same for a point @p x in space about to be put on a whole sphere
+ * (its nearest point on the sphere is what matters): when that point lies
+ * within 45 degrees of a pole, the pole included, turns the frame so that
+ * it lies on the new equator at (pi, pi/2). Returns true if the chart
+ * changed; false (nothing changed) otherwise, for other kinds, for a sphere
+ * with a window and for x at the centre. */
+bool cdyn__surface_rechart_point(cdyn__surface *s, const double x[3]);
+
 #endif /* CDYN__PARAMETRIC_SURFACE_H */
