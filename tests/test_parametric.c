@@ -692,8 +692,38 @@ static void test_sphere_pole_start(void **state)
         for (int k = 0; k < 3; k++)
             assert_near(x[k], xp[k], 1e-15);
         assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+        /* and set_coordinates onto a pole of the current chart */
+        double qp[2] = {0.3, pole ? TS_PI : 0.0}, qdp[2] = {0.0, 1.5}, e3[3];
+        assert_int_equal(cdyn_constraint_get_coordinates(sys, c, q, NULL), CDYN_OK);
+        assert_int_equal(cdyn_constraint_set_coordinates(sys, c, qp, qdp), CDYN_OK);
+        cdyn_particle_get_position(sys, p, x);
+        cdyn_particle_get_velocity(sys, p, v);
+        assert_near(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), R, 1e-15);
+        assert_near(sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), 1.5 * R, 1e-14);
+        for (int k = 0; k < 3; k++)
+            e3[k] = x[k] / R;
+        assert_near(e3[0] * v[0] + e3[1] * v[1] + e3[2] * v[2], 0.0, 1e-14);
+        assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
         cdyn_system_destroy(sys);
     }
+    /* A sphere with a window keeps its chart: its pole stays singular. */
+    cdyn_system *sys = make(3, CDYN_INTEGRATOR_RK4);
+    cdyn_particle p;
+    cdyn_particle_add(sys, m, (double[]){0, 0, R}, NULL, &p);
+    cdyn_surface_desc d;
+    cdyn_surface_desc_init(&d, CDYN_SURFACE_SPHERE);
+    d.radius = R;
+    d.v_max = 2.0;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &d, &c), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_particle_set_position(sys, p, (double[]){R, 0, 0}), CDYN_OK);
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &d, &c), CDYN_OK);
+    double q[2] = {0.0, 0.0}, before[2], after[2];
+    cdyn_constraint_get_coordinates(sys, c, before, NULL);
+    assert_int_equal(cdyn_constraint_set_coordinates(sys, c, q, NULL), CDYN_ERR_SINGULAR);
+    cdyn_constraint_get_coordinates(sys, c, after, NULL);
+    assert_memory_equal(before, after, sizeof before);
+    cdyn_system_destroy(sys);
 }
 
 static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],

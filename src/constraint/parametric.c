@@ -676,7 +676,17 @@ cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h,
         nq[0] = cdyn__domain_clamp(&p->arc_dom, cdyn__cycloid_arc_of(&p->curve, nq[0]));
     }
     /* place() evaluates before writing: a failure leaves the state as it was. */
-    return place(sys, p, nq, nqd);
+    st = place(sys, p, nq, nqd);
+    cdyn__surface old = p->surface, chart = p->surface;
+    if (st == CDYN_ERR_SINGULAR && p->k == 2 &&
+        cdyn__surface_rechart(&chart, &nq[0], &nq[1], &nqd[0], &nqd[1])) {
+        /* On a pole of a whole sphere's chart: the point in a turned chart,
+         * as a step would re-chart it (u' is lost there: r_u = 0). */
+        p->surface = chart;
+        if ((st = place(sys, p, nq, nqd)))
+            p->surface = old;
+    }
+    return st;
 }
 
 cdyn_status cdyn_constraint_get_coordinate_count(const cdyn_system *sys, cdyn_constraint h,
