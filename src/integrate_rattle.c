@@ -31,6 +31,14 @@ static cdyn_status rattle(cdyn_system *sys, double dt)
         vn[i] = v[i] + h2 * a[i];
         xn[i] = x[i] + dt * vn[i];
     }
+    if (constrained && cdyn__projection_chain_usable(sys)) {
+        /* Rod chains: the kernel of projection_chain.c, which also takes
+         * the closing kick. */
+        if ((st = cdyn__projection_chain_positions(sys, x, xn, vn, dt)) ||
+            (st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
+            return st;
+        return cdyn__projection_chain_velocities(sys, xn, vn, a, dt);
+    }
     if (constrained && (st = cdyn__projection_positions(sys, x, xn, vn, 1.0 / dt)))
         return st;
     if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))

@@ -39,6 +39,42 @@ cdyn_status cdyn__projection_ensure(cdyn_system *sys)
     return CDYN_OK;
 }
 
+/* The rod-chain arrays live in two blocks: per row (three index arrays,
+ * then seven of doubles) and per particle (two index arrays). */
+#define CHAIN_ROW_BYTES (3 * sizeof(uint32_t) + 7 * sizeof(double))
+
+static void *alloc_chain_rows(const cdyn_allocator *al, size_t rows)
+{
+    return cdyn__calloc_array(al, rows, CHAIN_ROW_BYTES);
+}
+
+static void free_chain_rows(const cdyn_allocator *al, void *block, size_t rows)
+{
+    cdyn__free_array(al, block, rows, CHAIN_ROW_BYTES);
+}
+
+static void free_chain_particles(const cdyn_allocator *al, void *block, size_t np)
+{
+    cdyn__free_array(al, block, np, 2 * sizeof(uint32_t));
+}
+
+/* Points the chain arrays into their blocks (doubles first: aligned). */
+static void set_chain_rows(cdyn__projection *pr, void *block, size_t rows)
+{
+    double *d = block;
+    pr->clen = d;
+    pr->cmu = d + rows;
+    pr->jc = d + 2 * rows;
+    pr->jy = d + 3 * rows;
+    pr->adinv = d + 4 * rows;
+    pr->al = d + 5 * rows;
+    pr->cz = d + 6 * rows;
+    uint32_t *u = (uint32_t *)(void *)(d + 7 * rows);
+    pr->ca = u;
+    pr->cb = u + rows;
+    pr->crow = u + 2 * rows;
+}
+
 void cdyn__projection_destroy(cdyn_system *sys)
 {
     cdyn__projection *pr = sys->proj;
@@ -55,6 +91,8 @@ void cdyn__projection_destroy(cdyn_system *sys)
     cdyn__free_array(al, pr->xs, pr->cap_len, sizeof *pr->xs);
     cdyn__free_array(al, pr->xcopy, pr->cap_len, sizeof *pr->xcopy);
     cdyn__free_array(al, pr->wcopy, pr->cap_particles, sizeof *pr->wcopy);
+    free_chain_rows(al, pr->clen, pr->cap_rows);
+    free_chain_particles(al, pr->cfree, pr->cap_particles);
     cdyn__free_array(al, pr, 1, sizeof *pr);
     sys->proj = NULL;
 }
@@ -73,7 +111,8 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
         return CDYN_OK;
     double *nu = pr->nu, *lens = pr->len, *aval = pr->aval, *dx = pr->dx, *xs = pr->xs;
     double *wcopy = pr->wcopy, *xcopy = pr->xcopy;
-    uint32_t *ends = pr->ends, *ready = pr->ready;
+    uint32_t *ends = pr->ends, *ready = pr->ready, *cpart = pr->cfree;
+    void *crows = pr->clen;
     bool grow_rows = rows > pr->cap_rows, grow_nnz = nnz > pr->cap_nnz;
     bool grow_len = len > pr->cap_len, grow_np = np > pr->cap_particles;
     if (grow_rows) {
@@ -81,6 +120,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
         lens = cdyn__calloc_array(al, rows, sizeof *lens);
         ends = cdyn__calloc_array(al, 2 * rows, sizeof *ends);
         ready = cdyn__calloc_array(al, rows + 1, sizeof *ready);
+        crows = alloc_chain_rows(al, rows);
     }
     if (grow_nnz)
         aval = cdyn__calloc_array(al, nnz, sizeof *aval);
@@ -89,14 +129,18 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
         xs = cdyn__calloc_array(al, len, sizeof *xs);
         xcopy = cdyn__calloc_array(al, len, sizeof *xcopy);
     }
-    if (grow_np)
+    if (grow_np) {
         wcopy = cdyn__calloc_array(al, np, sizeof *wcopy);
-    if (!nu || !lens || !ends || !ready || !aval || !dx || !xs || !xcopy || !wcopy) {
+        cpart = cdyn__calloc_array(al, np, 2 * sizeof *cpart);
+    }
+    if (!nu || !lens || !ends || !ready || !aval || !dx || !xs || !xcopy || !wcopy || !crows ||
+        !cpart) {
         if (grow_rows) {
             cdyn__free_array(al, nu, rows, sizeof *nu);
             cdyn__free_array(al, lens, rows, sizeof *lens);
             cdyn__free_array(al, ends, 2 * rows, sizeof *ends);
             cdyn__free_array(al, ready, rows + 1, sizeof *ready);
+            free_chain_rows(al, crows, rows);
         }
         if (grow_nnz)
             cdyn__free_array(al, aval, nnz, sizeof *aval);
@@ -105,8 +149,10 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
             cdyn__free_array(al, xs, len, sizeof *xs);
             cdyn__free_array(al, xcopy, len, sizeof *xcopy);
         }
-        if (grow_np)
+        if (grow_np) {
             cdyn__free_array(al, wcopy, np, sizeof *wcopy);
+            free_chain_particles(al, cpart, np);
+        }
         return cdyn__fail(sys, CDYN_ERR_NO_MEMORY,
                           "%s: out of memory for the projection of %zu rows", who, rows);
     }
@@ -119,6 +165,8 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
         pr->len = lens;
         pr->ends = ends;
         pr->ready = ready;
+        free_chain_rows(al, pr->clen, pr->cap_rows);
+        set_chain_rows(pr, crows, rows);
         pr->cap_rows = rows;
         pr->built = false;
     }
@@ -142,7 +190,11 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     if (grow_np) {
         cdyn__free_array(al, pr->wcopy, pr->cap_particles, sizeof *pr->wcopy);
         pr->wcopy = wcopy;
+        free_chain_particles(al, pr->cfree, pr->cap_particles);
+        pr->cfree = cpart;
+        pr->chubs = cpart + np;
         pr->cap_particles = np;
+        pr->built = false;
         pr->valid = false;
     }
     return CDYN_OK;
@@ -184,6 +236,7 @@ static void build(cdyn_system *sys)
     pr->serial = k->serial;
     pr->built = true;
     pr->valid = false;
+    cdyn__projection_chain_plan(sys);
 }
 
 cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)

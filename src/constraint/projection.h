@@ -64,7 +64,23 @@ typedef struct cdyn__projection {
     uint64_t stamp, factor_serial;
     bool dv_valid;
     double dv_h;
+
+    /* Rod chains (projection_chain.c): every row a rod, every particle that
+     * moves in at most two rows, no loop. The rows in path order: row k
+     * joins particle ca[k] to cb[k], and cb[k] == ca[k + 1] while the path
+     * goes on; crow[k] is its row, with CHAIN_FLIP set when ca[k] is the
+     * row's second particle; clen[k] its length. cfree lists the particles
+     * in no row, chubs the fixed ones in several rows (the plan holds while
+     * they stay fixed), chain_np the particle count planned for. Per row in
+     * path order: the position multipliers cmu, the Newton factor jc, jy,
+     * the factor of G(x1) W G(x1)^T adinv, al, the forward solve cz. */
+    bool chain;
+    uint32_t chain_np, n_free, n_hubs;
+    uint32_t *ca, *cb, *crow, *cfree, *chubs;
+    double *clen, *cmu, *jc, *jy, *adinv, *al, *cz;
 } cdyn__projection;
+
+#define CHAIN_FLIP UINT32_C(0x80000000)
 
 /* Creates sys->proj with the default options on first use. */
 cdyn_status cdyn__projection_ensure(cdyn_system *sys);
@@ -93,6 +109,28 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
  * cdyn__projection_positions. */
 cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, double *v,
                                         bool same_x, double lambda_scale);
+
+/* Plans the rod-chain kernel for the current topology (sets chain). */
+void cdyn__projection_chain_plan(cdyn_system *sys);
+
+/* RATTLE's step for rod chains with the Newton method and forces that do
+ * not depend on velocity: true when it applies (replans when particles
+ * were added or a shared fixed particle was freed). */
+bool cdyn__projection_chain_usable(cdyn_system *sys);
+
+/* Positions of a RATTLE step on a chain: x_new (@p xn, holding
+ * x0 + h v0 + h^2/2 a0) and v_new (@p vn, holding v0 + h/2 a0) receive x1
+ * and the half-step velocity; exact Newton on g(x1) = 0 with
+ * x1 = xn + W G(x0)^T mu. Statuses as cdyn__projection_positions. */
+cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0, double *xn,
+                                             double *vn, double h);
+
+/* Velocities of a RATTLE step on a chain: the closing kick
+ * vn += h/2 @p a1 (every particle) and the projection onto G(x1) v = 0,
+ * with the factorization made by cdyn__projection_chain_positions; sets
+ * the multipliers (2 nu / h) and the Jacobian G(x1). */
+cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn, double *vn,
+                                              const double *a1, double h);
 
 /* The post-step projection of the other integrators: when enabled and the
  * system has constraint rows, projects sys->x_new and sys->v_new. */

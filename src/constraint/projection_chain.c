@@ -1,0 +1,654 @@
+/* RATTLE on rod chains (docs/rattle.md section 4): every row a rod and
+ * every particle that moves in at most two rows, without loops (ropes,
+ * polymers, pendulum chains; the fixed particles may be shared by any
+ * number of rows). Ordered along their paths, consecutive rows share a
+ * particle and nothing else couples, so both matrices of a step are
+ * tridiagonal:
+ *
+ *   positions   exact Newton on g(x_p + W G0^T mu) = 0, G0 = G(x0): the
+ *               Jacobian J = G(x*) W G0^T is not symmetric, but factoring a
+ *               tridiagonal matrix costs what solving with it does, and
+ *               Newton converges quadratically: from the warm start (the
+ *               previous closing kick's multipliers) one solve per step
+ *   velocities  A1 = G(x1) W G(x1)^T, factored in the sweep that finds the
+ *               positions converged, solved after the force evaluation
+ *
+ * Each sweep runs along the rows once and does everything a row needs:
+ * corrections, residual and test, the row of the factorization; the
+ * positions x* = x_p + W G0^T mu are formed on the fly from the
+ * multipliers, so no displacement array is kept. A particle's correction
+ * and its position are computed once and carried to the next row of its
+ * path. Residuals are evaluated without rounding, as
+ * (x_p,b - x_p,a) + (D_b - D_a) with D = W G0^T mu; the sweep that
+ * converges stores x_p + D, rounding each coordinate once.
+ *
+ * Fixed particles have W = 0: they receive no correction and couple
+ * nothing, so the rows through a fixed particle shared by several paths
+ * need no common order. Allocates nothing. */
+#include <math.h>
+#include <string.h>
+
+#include "compiler.h"
+#include "constraint/constraint.h"
+#include "constraint/projection.h"
+#include "constraint/projection_pass.h"
+#include "dynamics.h"
+#include "system.h"
+
+/* A pivot at or below this fraction of its diagonal drops the row (it is
+ * then not corrected), as in the multiplier solve. */
+#define REDUNDANT_PIVOT 1e-10
+#define ROW_MASK (~CHAIN_FLIP)
+
+/* ------------------------------------------------------------------------
+ * The plan
+ * ------------------------------------------------------------------------ */
+
+/* Orders the rods along their paths; leaves chain unset when a moving
+ * particle is in three rows or more, or rows form a loop. Scratch: xs
+ * (at least 2 * count doubles) holds per particle its row count and first
+ * two rows; cz marks the rows placed. */
+void cdyn__projection_chain_plan(cdyn_system *sys)
+{
+    cdyn__projection *pr = sys->proj;
+    const cdyn__constraints *k = sys->cons;
+    const uint32_t np = sys->particles.count, n = k->n_rows;
+    const double *w = sys->inv_mass;
+    const uint32_t *e = pr->ends;
+    pr->chain = false;
+    pr->chain_np = np;
+    if (!pr->rods || n == 0)
+        return;
+    uint32_t *deg = (uint32_t *)(void *)pr->xs, *r1 = deg + np, *r2 = r1 + np;
+    memset(deg, 0, np * sizeof *deg);
+    uint32_t n_hubs = 0;
+    for (uint32_t r = 0; r < n; r++)
+        for (int j = 0; j < 2; j++) {
+            uint32_t s = e[2 * (size_t)r + (size_t)j];
+            if (deg[s] == 0)
+                r1[s] = r;
+            else if (deg[s] == 1)
+                r2[s] = r;
+            if (++deg[s] > 2 && w[s] != 0)
+                return;
+        }
+    /* Particles in no row get their closing kick apart; fixed ones in
+     * several rows must stay fixed for the plan to hold. */
+    uint32_t n_free = 0;
+    for (uint32_t s = 0; s < np; s++) {
+        if (deg[s] == 0)
+            pr->cfree[n_free++] = s;
+        else if (deg[s] > 1 && w[s] == 0)
+            pr->chubs[n_hubs++] = s;
+    }
+    /* Row r continues through its particle s when s moves and is in two
+     * rows; a path starts at a row with at most one such particle. */
+    double *placed = pr->cz;
+    memset(placed, 0, n * sizeof *placed);
+    uint32_t m = 0;
+    for (uint32_t r0 = 0; r0 < n; r0++) {
+        uint32_t a = e[2 * (size_t)r0], b = e[2 * (size_t)r0 + 1];
+        bool la = w[a] != 0 && deg[a] == 2, lb = w[b] != 0 && deg[b] == 2;
+        if (placed[r0] != 0 || (la && lb))
+            continue;
+        /* Start at the end that does not continue. */
+        uint32_t r = r0, from = la ? b : a, to = la ? a : b;
+        if (!la && !lb) {
+            from = a;
+            to = b;
+        }
+        for (;;) {
+            placed[r] = 1;
+            pr->ca[m] = from;
+            pr->cb[m] = to;
+            pr->crow[m] = r | (from == e[2 * (size_t)r] ? 0 : CHAIN_FLIP);
+            pr->clen[m] = pr->len[r];
+            m++;
+            if (w[to] == 0 || deg[to] != 2)
+                break;
+            uint32_t next = r1[to] == r ? r2[to] : r1[to];
+            if (placed[next] != 0)
+                break;
+            from = to;
+            to = e[2 * (size_t)next] == from ? e[2 * (size_t)next + 1] : e[2 * (size_t)next];
+            r = next;
+        }
+    }
+    if (m != n)
+        return; /* loops left */
+    pr->n_free = n_free;
+    pr->n_hubs = n_hubs;
+    pr->chain = true;
+}
+
+bool cdyn__projection_chain_usable(cdyn_system *sys)
+{
+    cdyn__projection *pr = sys->proj;
+    if (pr->opt.method != CDYN_PROJECTION_NEWTON || !pr->rods ||
+        cdyn__dynamics_velocity_dependent(sys))
+        return false;
+    bool replan = pr->chain_np != sys->particles.count;
+    for (uint32_t i = 0; i < pr->n_hubs && !replan; i++)
+        replan = sys->inv_mass[pr->chubs[i]] != 0;
+    if (replan)
+        cdyn__projection_chain_plan(sys);
+    return pr->chain;
+}
+
+/* ------------------------------------------------------------------------
+ * Positions
+ * ------------------------------------------------------------------------ */
+
+/* A particle's coordinates in registers; z is used only when D = 3. With
+ * GCC and Clang, x and y share one 16-byte vector (elementwise IEEE
+ * operations: the same bits as scalar code). */
+#if defined(__GNUC__)
+typedef double v2d __attribute__((vector_size(16)));
+
+typedef struct v3 {
+    v2d xy;
+    double z;
+} v3;
+
+static CDYN__ALWAYS_INLINE v3 ld(const double *p, size_t D)
+{
+    v3 r;
+    memcpy(&r.xy, p, sizeof r.xy);
+    r.z = D == 3 ? p[2] : 0.0;
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE void st(double *p, v3 a, size_t D)
+{
+    memcpy(p, &a.xy, sizeof a.xy);
+    if (D == 3)
+        p[2] = a.z;
+}
+
+static CDYN__ALWAYS_INLINE v3 add(v3 a, v3 b, size_t D)
+{
+    v3 r = {a.xy + b.xy, D == 3 ? a.z + b.z : 0.0};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE v3 sub(v3 a, v3 b, size_t D)
+{
+    v3 r = {a.xy - b.xy, D == 3 ? a.z - b.z : 0.0};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE v3 scale(double f, v3 a, size_t D)
+{
+    v3 r = {f * a.xy, D == 3 ? f * a.z : 0.0};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE double dot(v3 a, v3 b, size_t D)
+{
+    v2d t = a.xy * b.xy;
+    double s = t[0] + t[1];
+    return D == 3 ? s + a.z * b.z : s;
+}
+
+static const v3 ZERO = {{0, 0}, 0};
+#else
+typedef struct v3 {
+    double x, y, z;
+} v3;
+
+static CDYN__ALWAYS_INLINE v3 ld(const double *p, size_t D)
+{
+    v3 r = {p[0], p[1], D == 3 ? p[2] : 0.0};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE void st(double *p, v3 a, size_t D)
+{
+    p[0] = a.x;
+    p[1] = a.y;
+    if (D == 3)
+        p[2] = a.z;
+}
+
+static CDYN__ALWAYS_INLINE v3 add(v3 a, v3 b, size_t D)
+{
+    v3 r = {a.x + b.x, a.y + b.y, D == 3 ? a.z + b.z : 0.0};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE v3 sub(v3 a, v3 b, size_t D)
+{
+    v3 r = {a.x - b.x, a.y - b.y, D == 3 ? a.z - b.z : 0.0};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE v3 scale(double f, v3 a, size_t D)
+{
+    v3 r = {f * a.x, f * a.y, D == 3 ? f * a.z : 0.0};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE double dot(v3 a, v3 b, size_t D)
+{
+    double s = a.x * b.x + a.y * b.y;
+    return D == 3 ? s + a.z * b.z : s;
+}
+
+static const v3 ZERO = {0, 0, 0};
+#endif
+
+enum {
+    SWEEP_WARM = 1,  /* multipliers from k->lambda (scaled), written to cmu */
+    SWEEP_J = 2,     /* factor the Newton matrix J */
+    SWEEP_FINAL = 4  /* store x_p + D and v + D / h, factor A1 at them */
+};
+
+/* One sweep along the rows at x* = x_p + W G0^T mu (x_p in xn): residuals
+ * and their test; per @p mode, the Thomas forward elimination of
+ * J delta = -g (J(k, k) = (w_a + w_b) e.e0_k, J(k, k -+ 1) = -w e.e0_(k-+1)
+ * through the shared particle), and/or the stored positions and the
+ * factorization A1 = L D L^T with A1(k, k) = (w_a + w_b) |e1_k|^2,
+ * A1(k, k - 1) = -w e1_(k-1).e1_k. */
+static CDYN__ALWAYS_INLINE void sweep_positions(cdyn_system *sys, const double *restrict x0,
+                                                double *restrict xn, double *restrict vn,
+                                                double inv_h, double warm, pass *out,
+                                                const int mode, size_t D)
+{
+    cdyn__projection *pr = sys->proj;
+    const cdyn__constraints *k = sys->cons;
+    const uint32_t n = k->n_rows;
+    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict crow = pr->crow;
+    const double *restrict len = pr->clen, *restrict w = sys->inv_mass;
+    const double *restrict lam = k->lambda;
+    double *restrict mu = pr->cmu, *restrict jc = pr->jc, *restrict jy = pr->jy;
+    double *restrict adinv = pr->adinv, *restrict al = pr->al;
+    const double tol2 = tol2_of(pr->opt.position_tolerance);
+    pass p;
+    pass_init(&p);
+    /* Particle a of row r, carried from row r - 1 when the path goes on:
+     * x0, x_p, D, rounded x1; e0 of rows r - 1 and r, e1 of row r - 1,
+     * the factors' last entries. */
+    v3 x0a = ZERO, xpa = ZERO, da = ZERO, x1a = ZERO, x0b = ZERO;
+    v3 e0p = ZERO, e0k = ZERO, e1p = ZERO;
+    double mk = 0, cprev = 0, yprev = 0, dprev = 0;
+    bool join = false; /* row r goes on from row r - 1 */
+    for (uint32_t r = 0; r < n; r++) {
+        const size_t ia = ca[r], ib = cb[r];
+        const double wa = w[ia], wb = w[ib];
+        if (!join) {
+            x0a = ld(x0 + ia * D, D);
+            xpa = ld(xn + ia * D, D);
+            x0b = ld(x0 + ib * D, D);
+            e0k = sub(x0b, x0a, D);
+            mk = (mode & SWEEP_WARM) ? warm * lam[crow[r] & ROW_MASK] : mu[r];
+            da = scale(-wa * mk, e0k, D);
+        }
+        if (mode & SWEEP_WARM)
+            mu[r] = mk;
+        /* The next row through particle b: its e0 and multiplier. */
+        const bool next = r + 1 < n && ca[r + 1] == ib;
+        v3 e0n = ZERO, x0n = ZERO;
+        double mn = 0;
+        if (next) {
+            x0n = ld(x0 + (size_t)cb[r + 1] * D, D);
+            e0n = sub(x0n, x0b, D);
+            mn = (mode & SWEEP_WARM) ? warm * lam[crow[r + 1] & ROW_MASK] : mu[r + 1];
+        }
+        const v3 xpb = ld(xn + ib * D, D);
+        const v3 db = scale(wb, sub(scale(mk, e0k, D), scale(mn, e0n, D), D), D);
+        const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
+        const double d2 = dot(ev, ev, D), l = len[r];
+        const double g = 0.5 * (d2 - l * l);
+        check_exact(&p, r, g, d2, l, tol2);
+        if (mode & SWEEP_J) {
+            const double di = (wa + wb) * dot(ev, e0k, D);
+            const double lo = join ? -wa * dot(ev, e0p, D) : 0.0;
+            const double up = next ? -wb * dot(ev, e0n, D) : 0.0;
+            const double piv = di - lo * cprev;
+            const double inv = di > 0 && piv > REDUNDANT_PIVOT * di ? 1.0 / piv : 0.0;
+            cprev = up * inv;
+            yprev = (-g - lo * yprev) * inv;
+            jc[r] = cprev;
+            jy[r] = yprev;
+        }
+        if (mode & SWEEP_FINAL) {
+            if (!join) {
+                x1a = add(xpa, da, D);
+                st(xn + ia * D, x1a, D);
+                st(vn + ia * D, add(ld(vn + ia * D, D), scale(inv_h, da, D), D), D);
+            }
+            const v3 x1b = add(xpb, db, D);
+            st(xn + ib * D, x1b, D);
+            st(vn + ib * D, add(ld(vn + ib * D, D), scale(inv_h, db, D), D), D);
+            const v3 e1 = sub(x1b, x1a, D);
+            const double diag = (wa + wb) * dot(e1, e1, D);
+            const double off = join ? -wa * dot(e1p, e1, D) : 0.0;
+            const double lk = off * dprev;
+            const double dk = diag - off * lk;
+            dprev = dk > REDUNDANT_PIVOT * diag ? 1.0 / dk : 0.0;
+            adinv[r] = dprev;
+            al[r] = lk;
+            e1p = e1;
+            x1a = x1b;
+        }
+        /* Particle b becomes the next row's particle a. */
+        e0p = e0k;
+        e0k = e0n;
+        x0a = x0b;
+        x0b = x0n;
+        xpa = xpb;
+        da = db;
+        mk = mn;
+        join = next;
+    }
+    *out = p;
+}
+
+/* Back substitution of the Newton step, mu += delta. */
+static void back_positions(cdyn__projection *pr, uint32_t n)
+{
+    const double *restrict jc = pr->jc, *restrict jy = pr->jy;
+    double *restrict mu = pr->cmu;
+    double dn = 0;
+    for (uint32_t r = n; r-- > 0;) {
+        dn = jy[r] - jc[r] * dn;
+        mu[r] += dn;
+    }
+}
+
+static void sweep(cdyn_system *sys, const double *x0, double *xn, double *vn, double inv_h,
+                  double warm, pass *p, int mode)
+{
+    /* The modes used, instantiated with constants. */
+#define SWEEP_CASE(M)                                                                  \
+    case M:                                                                            \
+        if (sys->dim == 2)                                                             \
+            sweep_positions(sys, x0, xn, vn, inv_h, warm, p, M, 2);                    \
+        else                                                                           \
+            sweep_positions(sys, x0, xn, vn, inv_h, warm, p, M, 3);                    \
+        return;
+    switch (mode) {
+        SWEEP_CASE(SWEEP_J)
+        SWEEP_CASE(SWEEP_J | SWEEP_WARM)
+        SWEEP_CASE(SWEEP_FINAL)
+    default:
+        return;
+    }
+#undef SWEEP_CASE
+}
+
+static void note_stats(cdyn_system *sys, const pass *p, bool failed)
+{
+    cdyn__projection *pr = sys->proj;
+    uint32_t row = failed ? p->bad_row : p->worst_row;
+    pr->stats.position_residual = pass_worst(p);
+    pr->stats.worst = cdyn__projection_row_handle(sys, pr->crow[row] & ROW_MASK);
+}
+
+/* The pass with rows renumbered from path order to constraint rows. */
+static pass to_rows(const cdyn__projection *pr, pass p)
+{
+    p.worst_row = pr->crow[p.worst_row] & ROW_MASK;
+    p.bad_row = pr->crow[p.bad_row] & ROW_MASK;
+    return p;
+}
+
+cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0, double *xn,
+                                             double *vn, double h)
+{
+    cdyn__constraints *k = sys->cons;
+    cdyn__projection *pr = sys->proj;
+    const uint32_t n = k->n_rows;
+    const size_t cap = pr->opt.max_iterations;
+    const double inv_h = 1.0 / h;
+    pr->stats.projections++;
+    pr->stats.position_iterations = 0;
+    pr->stats.velocity_iterations = 0;
+    /* The general path's caches: k->jac and the displacements change here. */
+    pr->valid = false;
+    if (pr->dv_valid) {
+        memset(pr->dx, 0, (size_t)sys->particles.count * (size_t)sys->dim * sizeof *pr->dx);
+        pr->dv_valid = false;
+    }
+    /* Warm start: the impulse of the multipliers at x0 (the previous
+     * closing kick's), mu = h^2/2 lambda; an O(h^3) residual is left. */
+    int mode = SWEEP_J;
+    if (k->evaluated)
+        mode |= SWEEP_WARM;
+    else
+        memset(pr->cmu, 0, n * sizeof *pr->cmu);
+    pass p, last;
+    sweep(sys, x0, xn, vn, inv_h, 0.5 * h * h, &p, mode);
+    pr->stats.factorizations++;
+    size_t it = 0;
+    bool final = false;
+    cdyn_status st = CDYN_OK;
+    for (;;) {
+        if (!p.finite) {
+            /* From finite positions, an iteration that leaves them has
+             * diverged: the constraints cannot be met from here. */
+            if (it == 0) {
+                st = cdyn__projection_non_finite(sys, "position");
+            } else {
+                pass q = to_rows(pr, last);
+                st = cdyn__projection_not_converged(sys, &q, "position", it,
+                                                    pr->opt.position_tolerance, true);
+                note_stats(sys, &last, true);
+            }
+            break;
+        }
+        last = p;
+        if (p.n_bad == 0) {
+            if (!final) {
+                /* Converged without a sweep that stored the result. */
+                sweep(sys, x0, xn, vn, inv_h, 0, &p, SWEEP_FINAL);
+                pr->stats.factorizations++;
+            }
+            note_stats(sys, &p, false);
+            break;
+        }
+        if (it >= cap) {
+            pass q = to_rows(pr, p);
+            st = cdyn__projection_not_converged(sys, &q, "position", it,
+                                                pr->opt.position_tolerance, false);
+            note_stats(sys, &p, true);
+            break;
+        }
+        if (final) {
+            /* xn, vn hold x_p + D, v + D / h: the new base, from which the
+             * multipliers start again at 0. */
+            memset(pr->cmu, 0, n * sizeof *pr->cmu);
+            sweep(sys, x0, xn, vn, inv_h, 0, &p, SWEEP_J);
+            pr->stats.factorizations++;
+            final = false;
+            continue;
+        }
+        it++;
+        back_positions(pr, n);
+        sweep(sys, x0, xn, vn, inv_h, 0, &p, SWEEP_FINAL);
+        pr->stats.factorizations++;
+        final = true;
+    }
+    pr->stats.position_iterations = it;
+    pr->stats.position_iterations_total += it;
+    return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Velocities
+ * ------------------------------------------------------------------------ */
+
+/* Forward: with @p kick, v += h/2 a1 for the particles of the rows; then
+ * rhs_k = -e1_k.(v_b - v_a) and the forward solve z = L^-1 rhs. */
+static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double *restrict xn,
+                                                 double *restrict vn, const double *restrict a1,
+                                                 double h2, const int kick, size_t D)
+{
+    cdyn__projection *pr = sys->proj;
+    const uint32_t n = sys->cons->n_rows;
+    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb;
+    const double *restrict al = pr->al;
+    double *restrict cz = pr->cz;
+    v3 x1a = ZERO, va = ZERO;
+    double zprev = 0;
+    bool join = false;
+    for (uint32_t r = 0; r < n; r++) {
+        const size_t ia = ca[r], ib = cb[r];
+        if (!join) {
+            x1a = ld(xn + ia * D, D);
+            va = ld(vn + ia * D, D);
+            if (kick) {
+                /* A fixed particle in several rows has a1 = 0: kicking it
+                 * again changes nothing. */
+                va = add(va, scale(h2, ld(a1 + ia * D, D), D), D);
+                st(vn + ia * D, va, D);
+            }
+        }
+        const v3 x1b = ld(xn + ib * D, D);
+        v3 vb = ld(vn + ib * D, D);
+        if (kick) {
+            vb = add(vb, scale(h2, ld(a1 + ib * D, D), D), D);
+            st(vn + ib * D, vb, D);
+        }
+        zprev = -dot(sub(x1b, x1a, D), sub(vb, va, D), D) - al[r] * zprev;
+        cz[r] = zprev;
+        x1a = x1b;
+        va = vb;
+        join = r + 1 < n && ca[r + 1] == ib;
+    }
+}
+
+static CDYN__ALWAYS_INLINE void check_row(pass *p, uint32_t r, v3 e1, v3 va, v3 vb,
+                                          double tol2, size_t D)
+{
+    check_velocity(p, r, dot(e1, sub(vb, va, D), D), dot(e1, e1, D),
+                   maxd(dot(va, va, D), dot(vb, vb, D)), tol2);
+}
+
+/* Backward: nu = L^-T D^-1 z, v += W G1^T nu, the multipliers
+ * (lambda = scale nu, added with @p add), the Jacobian blocks of G(x1),
+ * and the velocity test of each row once both its particles are final. */
+static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double *restrict xn,
+                                                  double *restrict vn, double scale_l,
+                                                  const int add_l, pass *out, size_t D)
+{
+    cdyn__projection *pr = sys->proj;
+    cdyn__constraints *k = sys->cons;
+    const uint32_t n = k->n_rows;
+    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict crow = pr->crow;
+    const double *restrict al = pr->al, *restrict adinv = pr->adinv, *restrict cz = pr->cz;
+    const double *restrict w = sys->inv_mass;
+    double *restrict lam = k->lambda, *restrict jac = k->jac;
+    const double tol2 = tol2_of(pr->opt.velocity_tolerance);
+    pass p;
+    pass_init(&p);
+    /* Row r + 1, done: its multiplier, e1, the final velocity of its
+     * particle b, x1 of its particle a, and whether it goes on from row r
+     * (through particle b of row r). */
+    double nun = 0, lnext = 0;
+    v3 e1n = ZERO, vbn = ZERO, x1n = ZERO;
+    bool next = false;
+    for (uint32_t r = n; r-- > 0;) {
+        const size_t ia = ca[r], ib = cb[r];
+        const double wa = w[ia], wb = w[ib];
+        const double nu = cz[r] * adinv[r] - lnext * nun;
+        const v3 x1b = next ? x1n : ld(xn + ib * D, D);
+        const v3 x1a = ld(xn + ia * D, D);
+        const v3 e1 = sub(x1b, x1a, D);
+        v3 corr = scale(nu, e1, D);
+        if (next)
+            corr = sub(corr, scale(nun, e1n, D), D);
+        const v3 vb = add(ld(vn + ib * D, D), scale(wb, corr, D), D);
+        st(vn + ib * D, vb, D);
+        if (next)
+            check_row(&p, r + 1, e1n, vb, vbn, tol2, D);
+        const bool join = r > 0 && cb[r - 1] == ia;
+        if (!join) {
+            const v3 va = sub(ld(vn + ia * D, D), scale(wa * nu, e1, D), D);
+            st(vn + ia * D, va, D);
+            check_row(&p, r, e1, va, vb, tol2, D);
+        }
+        const uint32_t row = crow[r] & ROW_MASK;
+        const double sgn = (crow[r] & CHAIN_FLIP) ? -1.0 : 1.0;
+        lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
+        double *jb = jac + 2 * (size_t)row * D;
+        st(jb, scale(-sgn, e1, D), D);
+        st(jb + D, scale(sgn, e1, D), D);
+        nun = nu;
+        lnext = join ? al[r] : 0.0;
+        e1n = e1;
+        vbn = vb;
+        x1n = x1a;
+        next = join;
+    }
+    *out = p;
+}
+
+static void velocity_solve(cdyn_system *sys, const double *xn, double *vn, const double *a1,
+                           double h, bool first, pass *p)
+{
+    const double scale = 2.0 / h;
+    if (sys->dim == 2) {
+        if (first)
+            velocity_forward(sys, xn, vn, a1, 0.5 * h, 1, 2);
+        else
+            velocity_forward(sys, xn, vn, a1, 0.5 * h, 0, 2);
+        velocity_backward(sys, xn, vn, scale, !first, p, 2);
+    } else {
+        if (first)
+            velocity_forward(sys, xn, vn, a1, 0.5 * h, 1, 3);
+        else
+            velocity_forward(sys, xn, vn, a1, 0.5 * h, 0, 3);
+        velocity_backward(sys, xn, vn, scale, !first, p, 3);
+    }
+}
+
+cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn, double *vn,
+                                              const double *a1, double h)
+{
+    cdyn__constraints *k = sys->cons;
+    cdyn__projection *pr = sys->proj;
+    const size_t cap = pr->opt.max_iterations;
+    const size_t d = (size_t)sys->dim;
+    /* The particles in no row take their closing kick here. */
+    for (uint32_t i = 0; i < pr->n_free; i++) {
+        size_t s = (size_t)pr->cfree[i] * d;
+        for (size_t q = 0; q < d; q++)
+            vn[s + q] += 0.5 * h * a1[s + q];
+    }
+    pass p, last;
+    size_t it = 1;
+    velocity_solve(sys, xn, vn, a1, h, true, &p);
+    /* The multipliers and Jacobian now describe the candidate state. */
+    k->evaluated = true;
+    cdyn_status st = CDYN_OK;
+    last = p;
+    for (;;) {
+        if (!p.finite) {
+            pass q = to_rows(pr, last);
+            st = it > 1 ? cdyn__projection_not_converged(sys, &q, "velocity", it,
+                                                         pr->opt.velocity_tolerance, true)
+                        : cdyn__projection_non_finite(sys, "velocity");
+            p = last;
+            break;
+        }
+        last = p;
+        if (p.n_bad == 0)
+            break;
+        if (it >= cap) {
+            pass q = to_rows(pr, p);
+            st = cdyn__projection_not_converged(sys, &q, "velocity", it,
+                                                pr->opt.velocity_tolerance, false);
+            break;
+        }
+        /* Refinement with the same factor (an ill-conditioned A1). */
+        it++;
+        velocity_solve(sys, xn, vn, a1, h, false, &p);
+    }
+    pr->stats.velocity_iterations += it;
+    pr->stats.velocity_iterations_total += it;
+    pr->stats.velocity_residual = pass_worst(&p);
+    if (st)
+        k->evaluated = false; /* the multipliers are of a step not taken */
+    return st;
+}
