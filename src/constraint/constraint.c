@@ -385,9 +385,17 @@ cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint h, 
     if (!isfinite(compliance) || compliance < 0)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "constraint_set_compliance: %g must be finite and >= 0", compliance);
-    sys->cons->c[i].compliance = compliance;
-    if (compliance > 0)
-        sys->cons->any_compliance = true;
+    cdyn__constraints *k = sys->cons;
+    if (compliance > 0 && !k->any_compliance) {
+        /* The per-row compliance array exists only once it is needed; the
+         * next rebuild allocates it if there is no topology yet. */
+        if (k->n_rows && !k->diag &&
+            !(k->diag = cdyn__calloc_array(&sys->alloc, k->n_rows, sizeof *k->diag)))
+            return cdyn__fail(sys, CDYN_ERR_NO_MEMORY,
+                              "constraint_set_compliance: out of memory for %u rows", k->n_rows);
+        k->any_compliance = true;
+    }
+    k->c[i].compliance = compliance;
     return CDYN_OK;
 }
 

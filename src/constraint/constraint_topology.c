@@ -15,7 +15,8 @@ typedef struct topology {
     size_t n_terms, n_first, scratch_len;
     bool all_rods;
     uint32_t *active, *blk_particle;
-    double *jac, *rows, *scratch; /* rows: g, rhs, lambda, diag */
+    double *jac, *rows, *scratch; /* rows: g, rhs, lambda */
+    double *diag;                 /* only once some constraint is compliant */
     cdyn__aterm *terms;
     cdyn__symmat a;
     cdyn__ldlt ldlt;
@@ -26,7 +27,8 @@ static void topology_free(const cdyn_allocator *al, topology *t, int dim)
     cdyn__free_array(al, t->active, t->n_active, sizeof *t->active);
     cdyn__free_array(al, t->blk_particle, t->n_blocks, sizeof *t->blk_particle);
     cdyn__free_array(al, t->jac, (size_t)t->n_blocks * (size_t)dim, sizeof *t->jac);
-    cdyn__free_array(al, t->rows, 4 * (size_t)t->n_rows, sizeof *t->rows);
+    cdyn__free_array(al, t->rows, 3 * (size_t)t->n_rows, sizeof *t->rows);
+    cdyn__free_array(al, t->diag, t->n_rows, sizeof *t->diag);
     cdyn__free_array(al, t->scratch, t->scratch_len, sizeof *t->scratch);
     cdyn__free_array(al, t->terms, t->n_terms, sizeof *t->terms);
     cdyn__symmat_destroy(&t->a, al);
@@ -37,8 +39,8 @@ void cdyn__constraints_free_topology(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
     topology t = {k->n_active, k->n_rows, k->n_blocks, k->n_terms, k->n_first, k->scratch_len,
-                  k->all_rods, k->active, k->blk_particle, k->jac, k->g, k->scratch, k->terms,
-                  k->a, k->ldlt};
+                  k->all_rods, k->active, k->blk_particle, k->jac, k->g, k->scratch, k->diag,
+                  k->terms, k->a, k->ldlt};
     topology_free(&sys->alloc, &t, sys->dim);
     k->active = k->blk_particle = NULL;
     k->jac = k->g = k->rhs = k->lambda = k->diag = k->scratch = NULL;
@@ -198,17 +200,13 @@ done:
 }
 
 /* Lays out rows and blocks of the enabled constraints into @p t. The
- * row/blk fields of the constraints are written here; *saved keeps the old
- * ones for a rollback. */
-static cdyn_status layout(cdyn_system *sys, topology *t, uint32_t *saved)
+ * row/blk fields of the constraints are written here; restore_layout puts
+ * back those of the current topology. */
+static cdyn_status layout(cdyn_system *sys, topology *t)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn_allocator *al = &sys->alloc;
     size_t d = (size_t)sys->dim, max_blocks = 0, max_rows = 0;
-    for (uint32_t i = 0; i < k->slots.count; i++) {
-        saved[2 * i] = k->c[i].row;
-        saved[2 * i + 1] = k->c[i].blk;
-    }
     t->all_rods = true;
     for (uint32_t i = 0; i < k->slots.count; i++)
         if (k->slots.alive[i] && k->c[i].enabled && !cdyn__constraint_is_shape(&k->c[i])) {
@@ -226,9 +224,12 @@ static cdyn_status layout(cdyn_system *sys, topology *t, uint32_t *saved)
     t->active = cdyn__alloc_array(al, t->n_active, sizeof *t->active);
     t->blk_particle = cdyn__alloc_array(al, t->n_blocks, sizeof *t->blk_particle);
     t->jac = cdyn__calloc_array(al, (size_t)t->n_blocks * d, sizeof *t->jac);
-    t->rows = cdyn__calloc_array(al, 4 * (size_t)t->n_rows, sizeof *t->rows);
+    t->rows = cdyn__calloc_array(al, 3 * (size_t)t->n_rows, sizeof *t->rows);
     t->scratch = cdyn__calloc_array(al, t->scratch_len, sizeof *t->scratch);
-    if (!t->active || !t->blk_particle || !t->jac || !t->rows || !t->scratch)
+    if (k->any_compliance)
+        t->diag = cdyn__calloc_array(al, t->n_rows, sizeof *t->diag);
+    if (!t->active || !t->blk_particle || !t->jac || !t->rows || !t->scratch ||
+        (k->any_compliance && !t->diag))
         return CDYN_ERR_NO_MEMORY;
     uint32_t a = 0, row = 0, blk = 0;
     for (uint32_t i = 0; i < k->slots.count; i++) {
@@ -244,6 +245,22 @@ static cdyn_status layout(cdyn_system *sys, topology *t, uint32_t *saved)
                 t->blk_particle[blk++] = cdyn__constraint_particle(c, j);
     }
     return CDYN_OK;
+}
+
+/* After a failed rebuild: the row/blk fields of the constraints of the
+ * current topology, recomputed as layout() assigned them (in the order of
+ * k->active), rather than saved beforehand (8 bytes per constraint at the
+ * peak of the rebuild). Others are read only after a successful rebuild. */
+static void restore_layout(cdyn__constraints *k)
+{
+    uint32_t row = 0, blk = 0;
+    for (uint32_t a = 0; a < k->n_active; a++) {
+        cdyn__constraint *c = &k->c[k->active[a]];
+        c->row = row;
+        c->blk = blk;
+        row += c->n_rows;
+        blk += (uint32_t)c->n_rows * c->n_particles;
+    }
 }
 
 cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
@@ -267,20 +284,18 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     cdyn__symmat_init(&t.a);
     cdyn__ldlt_init(&t.ldlt);
     cdyn_status st = CDYN_ERR_NO_MEMORY;
-    uint32_t *saved = cdyn__alloc_array(al, 2 * (size_t)k->slots.count, sizeof *saved);
     bool laid_out = false;
     double *gather = k->gather ? k->gather
                                : cdyn__alloc_array(al, 2 * CDYN__CONSTRAINT_MAX_PARTICLES * 3,
                                                    sizeof *gather);
-    if (!saved || !gather)
+    if (!gather)
         goto fail;
     k->gather = gather;
     laid_out = true;
-    if ((st = layout(sys, &t, saved)) || (st = plan(sys, &t)))
+    if ((st = layout(sys, &t)) || (st = plan(sys, &t)))
         goto fail;
     if (k->solver == CDYN_SOLVER_CG && (st = cdyn__cg_reserve(&k->cg, al, t.n_rows)))
         goto fail;
-    cdyn__free_array(al, saved, 2 * (size_t)k->slots.count, sizeof *saved);
 
     /* Swap in, keeping the CG workspace and the gather buffer. */
     cdyn__cg keep_cg = k->cg;
@@ -303,7 +318,7 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     k->g = t.rows;
     k->rhs = t.rows + t.n_rows;
     k->lambda = t.rows + 2 * (size_t)t.n_rows;
-    k->diag = t.rows + 3 * (size_t)t.n_rows;
+    k->diag = t.diag;
     k->scratch = t.scratch;
     k->terms = t.terms;
     k->a = t.a;
@@ -315,11 +330,7 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
 
 fail:
     if (laid_out)
-        for (uint32_t i = 0; i < k->slots.count; i++) {
-            k->c[i].row = saved[2 * i];
-            k->c[i].blk = saved[2 * i + 1];
-        }
-    cdyn__free_array(al, saved, 2 * (size_t)k->slots.count, sizeof *saved);
+        restore_layout(k);
     if (!k->gather)
         cdyn__free_array(al, gather, 2 * CDYN__CONSTRAINT_MAX_PARTICLES * 3, sizeof *gather);
     uint32_t rows = t.n_rows;

@@ -38,17 +38,19 @@ cdyn_status cdyn__ldlt_analyze(cdyn__ldlt *f, const cdyn__symmat *a,
         return CDYN_ERR_INVALID_ARGUMENT;
     cdyn__ldlt out;
     cdyn__ldlt_init(&out);
-    cdyn_status st = cdyn__symbolic_analyze(&out.sym, a, alloc, order);
+    cdyn_status st = cdyn__symbolic_analyze_lean(&out.sym, a, alloc, order);
     if (st != CDYN_OK)
         return st;
     size_t n = out.sym.n;
+    /* A forest's factor has no updates, hence no y. */
+    const int need_y = !out.sym.forest;
     out.lx = cdyn__alloc_array(alloc, out.sym.lnz, sizeof *out.lx);
     out.dinv = cdyn__alloc_array(alloc, n, sizeof *out.dinv);
-    out.y = cdyn__calloc_array(alloc, n, sizeof *out.y);
+    out.y = need_y ? cdyn__calloc_array(alloc, n, sizeof *out.y) : NULL;
     out.w = cdyn__alloc_array(alloc, n, sizeof *out.w);
     out.redundant = cdyn__alloc_array(alloc, n, sizeof *out.redundant);
     if ((out.sym.lnz && !out.lx) ||
-        (n && (!out.dinv || !out.y || !out.w || !out.redundant))) {
+        (n && (!out.dinv || (need_y && !out.y) || !out.w || !out.redundant))) {
         cdyn__ldlt_destroy(&out, alloc);
         return CDYN_ERR_NO_MEMORY;
     }

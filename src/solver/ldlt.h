@@ -45,7 +45,8 @@ typedef struct cdyn__ldlt {
     double *lx;         /* sym.lnz values of L; by rows for a forest (entry t
                          * of the row storage), else by columns (sym.rq[t]) */
     double *dinv;       /* n: 1 / d_k, or 0 for a dropped (redundant) row */
-    double *y;          /* n scratch of the factor, all zero between calls */
+    double *y;          /* n scratch of the factor, all zero between calls;
+                         * NULL for a forest (no updates) */
     double *w;          /* n scratch of the solves */
     uint32_t *redundant; /* rows (original numbering) the last factor dropped, */
     uint32_t nredundant; /*  in elimination order; capacity n */

@@ -109,9 +109,24 @@ static void postorder(uint32_t n, const uint32_t *parent, uint32_t *post,
     }
 }
 
-cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
-                                   const cdyn_allocator *alloc,
-                                   const uint32_t *order)
+/* Rows of L when it is a forest: column j's one entry (if any) is in row
+ * parent[j], so row k lists the children of k, ascending. rp holds the
+ * row starts; cur (n) is scratch. */
+static void forest_rows(uint32_t n, const uint32_t *parent, const uint32_t *rp, uint32_t *rj,
+                        uint32_t *cur)
+{
+    memcpy(cur, rp, n * sizeof *cur);
+    for (uint32_t j = 0; j < n; j++)
+        if (parent[j] != CDYN__SYMBOLIC_NONE)
+            rj[cur[parent[j]]++] = j;
+}
+
+/* The analysis; @p lean keeps only what cdyn__ldlt reads (see
+ * cdyn__symbolic_analyze_lean). Allocations are ordered for a low peak: the
+ * ordering's workspace comes and goes before the scratch of the rest, the
+ * postorder's own scratch before the pattern of L. */
+static cdyn_status analyze(cdyn__symbolic *s, const cdyn__symmat *a,
+                           const cdyn_allocator *alloc, const uint32_t *order, int lean)
 {
     if (!s || !a || !alloc)
         return CDYN_ERR_INVALID_ARGUMENT;
@@ -119,7 +134,8 @@ cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
     if (n >= CDYN__SOLVER_MAX_INDEX || a->nnz >= CDYN__SOLVER_MAX_INDEX)
         return CDYN_ERR_UNSUPPORTED;
     const size_t n1 = (size_t)n + 1, anz = n ? (size_t)a->nnz - n : 0;
-    const size_t nscratch = 5 * (size_t)n + 1 + 2 * anz;
+    /* w0, w1, parent, ap, acol, asrc; the postorder adds w2, w3. */
+    const size_t nscratch = 4 * (size_t)n + 1 + 2 * anz, npost = 2 * (size_t)n;
 
     cdyn_status st = CDYN_ERR_NO_MEMORY;
     cdyn__symbolic out;
@@ -127,19 +143,26 @@ cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
     out.n = n;
     out.annz = a->nnz;
     out.ordering = CDYN__ORDERING_GIVEN;
-    uint32_t *scratch = cdyn__alloc_array(alloc, nscratch, sizeof *scratch);
+    uint32_t *scratch = NULL, *post = NULL;
     out.perm = cdyn__alloc_array(alloc, n, sizeof *out.perm);
-    out.parent = cdyn__alloc_array(alloc, n, sizeof *out.parent);
+    if (n && !out.perm)
+        goto done;
+
+    /* 1. The starting order: computed first, while little else is held. */
+    if (!order) {
+        st = cdyn__ordering_compute(a, alloc, out.perm, &out.ordering);
+        if (st != CDYN_OK)
+            goto done;
+        st = CDYN_ERR_NO_MEMORY;
+    }
+    scratch = cdyn__alloc_array(alloc, nscratch, sizeof *scratch);
     out.adiag = cdyn__alloc_array(alloc, n, sizeof *out.adiag);
     out.rp = cdyn__alloc_array(alloc, n1, sizeof *out.rp);
     out.lp = cdyn__alloc_array(alloc, n1, sizeof *out.lp);
-    if (!scratch || (n && (!out.perm || !out.parent || !out.adiag)) || !out.rp ||
-        !out.lp)
+    if (!scratch || (n && !out.adiag) || !out.rp || !out.lp)
         goto done;
-    uint32_t *w0 = scratch, *w1 = w0 + n, *w2 = w1 + n, *w3 = w2 + n;
-    uint32_t *ap = w3 + n, *acol = ap + n1, *asrc = acol + anz;
-
-    /* 1. The starting order, checked or computed. */
+    uint32_t *w0 = scratch, *w1 = w0 + n, *parent = w1 + n;
+    uint32_t *ap = parent + n, *acol = ap + n1, *asrc = acol + anz;
     if (order) {
         memset(w0, 0, n * sizeof *w0);
         for (uint32_t k = 0; k < n; k++) {
@@ -151,33 +174,32 @@ cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
         }
         if (n)
             memcpy(out.perm, order, n * sizeof *out.perm);
-    } else {
-        st = cdyn__ordering_compute(a, alloc, out.perm, &out.ordering);
-        if (st != CDYN_OK)
-            goto done;
-        st = CDYN_ERR_NO_MEMORY;
     }
 
     /* 2. Postorder its elimination tree and compose: same fill, subtrees
      * contiguous. Paths keep their two-ended order, whose point is to
      * interleave two subtrees. */
     if (out.ordering != CDYN__ORDERING_PATHS) {
+        if (!(post = cdyn__alloc_array(alloc, npost ? npost : 1, sizeof *post)))
+            goto done;
         for (uint32_t k = 0; k < n; k++)
             w0[out.perm[k]] = k;
         permuted_rows(a, w0, ap, acol, asrc);
-        etree(n, ap, acol, out.parent, w1);
-        postorder(n, out.parent, w0, w1, w2, w3);
+        etree(n, ap, acol, parent, w1);
+        postorder(n, parent, w0, w1, post, post + n);
         for (uint32_t k = 0; k < n; k++)
             w1[k] = out.perm[w0[k]];
         if (n)
             memcpy(out.perm, w1, n * sizeof *out.perm);
+        cdyn__free_array(alloc, post, npost ? npost : 1, sizeof *post);
+        post = NULL;
     }
     for (uint32_t k = 0; k < n; k++) {
         w0[out.perm[k]] = k;
         out.adiag[k] = a->colptr[out.perm[k]];
     }
     permuted_rows(a, w0, ap, acol, asrc);
-    etree(n, ap, acol, out.parent, w1);
+    etree(n, ap, acol, parent, w1);
 
     /* 3. Pattern of L: row k's entries are the tree paths from each column of
      * A's row k up to k (the row subtree). Count first; w0 marks visits. */
@@ -187,7 +209,7 @@ cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
     for (uint32_t k = 0; k < n; k++) {
         w0[k] = k;
         for (uint32_t q = ap[k]; q < ap[k + 1]; q++)
-            for (uint32_t j = acol[q]; w0[j] != k; j = out.parent[j]) {
+            for (uint32_t j = acol[q]; w0[j] != k; j = parent[j]) {
                 w0[j] = k;
                 out.lp[j + 1]++;
                 out.rp[k + 1]++;
@@ -205,34 +227,49 @@ cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
         out.lp[k + 1] += out.lp[k];
         out.rp[k + 1] += out.rp[k];
     }
+    /* A lean forest needs no column lists: its factor has no updates. */
+    const int columns = !(lean && out.forest);
+    if (!columns) {
+        cdyn__free_array(alloc, out.lp, n1, sizeof *out.lp);
+        out.lp = NULL;
+    }
     if (lnz) {
         out.rj = cdyn__alloc_array(alloc, lnz, sizeof *out.rj);
         out.rsrc = cdyn__alloc_array(alloc, lnz, sizeof *out.rsrc);
-        out.rq = cdyn__alloc_array(alloc, lnz, sizeof *out.rq);
-        out.li = cdyn__alloc_array(alloc, lnz, sizeof *out.li);
-        if (!out.rj || !out.rsrc || !out.rq || !out.li)
+        if (!out.rj || !out.rsrc)
             goto done;
-    }
-    /* Columns first: they fill in ascending row order as k ascends (w1 is
-     * the cursor); rows then by transposition, so their columns ascend. */
-    for (uint32_t k = 0; k < n; k++)
-        w1[k] = out.lp[k];
-    for (uint32_t k = 0; k < n; k++) {
-        w0[k] = k;
-        for (uint32_t q = ap[k]; q < ap[k + 1]; q++)
-            for (uint32_t j = acol[q]; w0[j] != k; j = out.parent[j]) {
-                w0[j] = k;
-                out.li[w1[j]++] = k;
-            }
-    }
-    for (uint32_t k = 0; k < n; k++)
-        w1[k] = out.rp[k];
-    for (uint32_t j = 0; j < n; j++)
-        for (uint32_t q = out.lp[j]; q < out.lp[j + 1]; q++) {
-            uint32_t t = w1[out.li[q]]++;
-            out.rj[t] = j;
-            out.rq[t] = q;
+        if (columns) {
+            out.rq = cdyn__alloc_array(alloc, lnz, sizeof *out.rq);
+            out.li = cdyn__alloc_array(alloc, lnz, sizeof *out.li);
+            if (!out.rq || !out.li)
+                goto done;
         }
+    }
+    if (columns) {
+        /* Columns first: they fill in ascending row order as k ascends (w1
+         * is the cursor); rows then by transposition, so their columns
+         * ascend. */
+        for (uint32_t k = 0; k < n; k++)
+            w1[k] = out.lp[k];
+        for (uint32_t k = 0; k < n; k++) {
+            w0[k] = k;
+            for (uint32_t q = ap[k]; q < ap[k + 1]; q++)
+                for (uint32_t j = acol[q]; w0[j] != k; j = parent[j]) {
+                    w0[j] = k;
+                    out.li[w1[j]++] = k;
+                }
+        }
+        for (uint32_t k = 0; k < n; k++)
+            w1[k] = out.rp[k];
+        for (uint32_t j = 0; j < n; j++)
+            for (uint32_t q = out.lp[j]; q < out.lp[j + 1]; q++) {
+                uint32_t t = w1[out.li[q]]++;
+                out.rj[t] = j;
+                out.rq[t] = q;
+            }
+    } else {
+        forest_rows(n, parent, out.rp, out.rj, w1);
+    }
     /* Where each entry's value comes from: w0[j] = t for row k's entries. */
     for (uint32_t k = 0; k < n; k++) {
         for (uint32_t t = out.rp[k]; t < out.rp[k + 1]; t++) {
@@ -242,13 +279,32 @@ cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
         for (uint32_t q = ap[k]; q < ap[k + 1]; q++)
             out.rsrc[w0[acol[q]]] = asrc[q];
     }
+    if (!lean) {
+        if (!(out.parent = cdyn__alloc_array(alloc, n, sizeof *out.parent)) && n)
+            goto done;
+        if (n)
+            memcpy(out.parent, parent, n * sizeof *out.parent);
+    }
 
     cdyn__symbolic_destroy(s, alloc);
     *s = out;
     cdyn__symbolic_init(&out);
     st = CDYN_OK;
 done:
+    cdyn__free_array(alloc, post, npost ? npost : 1, sizeof *post);
     cdyn__free_array(alloc, scratch, nscratch, sizeof *scratch);
     cdyn__symbolic_destroy(&out, alloc);
     return st;
+}
+
+cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
+                                   const cdyn_allocator *alloc, const uint32_t *order)
+{
+    return analyze(s, a, alloc, order, 0);
+}
+
+cdyn_status cdyn__symbolic_analyze_lean(cdyn__symbolic *s, const cdyn__symmat *a,
+                                        const cdyn_allocator *alloc, const uint32_t *order)
+{
+    return analyze(s, a, alloc, order, 1);
 }

@@ -34,7 +34,7 @@ typedef struct cdyn__symbolic {
     cdyn__ordering_kind ordering; /* how the order was found */
     int forest;       /* no column of L has two entries: no updates in the factor */
     uint32_t *perm;   /* n: perm[k] = original row of pivot k */
-    uint32_t *parent; /* n: elimination tree of P A P^T */
+    uint32_t *parent; /* n: elimination tree of P A P^T (NULL when lean) */
     uint32_t *adiag;  /* n: position of A(perm[k], perm[k]) in val[] */
     uint32_t *rp;     /* n + 1: row starts */
     uint32_t *rj;     /* lnz: column of each row entry */
@@ -42,6 +42,7 @@ typedef struct cdyn__symbolic {
     uint32_t *rq;     /* lnz: index q of the entry in its column's list */
     uint32_t *lp;     /* n + 1: column starts */
     uint32_t *li;     /* lnz: row of each column entry */
+                      /* (rq, lp, li: NULL for a lean analysis of a forest) */
 } cdyn__symbolic;
 
 /* An empty analysis, safe to destroy or to analyse into. */
@@ -65,5 +66,13 @@ void cdyn__symbolic_destroy(cdyn__symbolic *s, const cdyn_allocator *alloc);
 cdyn_status cdyn__symbolic_analyze(cdyn__symbolic *s, const cdyn__symmat *a,
                                    const cdyn_allocator *alloc,
                                    const uint32_t *order);
+
+/* As cdyn__symbolic_analyze, keeping only what cdyn__ldlt reads: parent is
+ * not kept, and when L is a forest neither are the column lists (lp, li, rq
+ * stay NULL; its factor has no inner updates and stores L by rows). Saves
+ * 16 bytes per row of a chain or tree. */
+cdyn_status cdyn__symbolic_analyze_lean(cdyn__symbolic *s, const cdyn__symmat *a,
+                                        const cdyn_allocator *alloc,
+                                        const uint32_t *order);
 
 #endif /* CDYN__SOLVER_SYMBOLIC_H */
