@@ -114,14 +114,16 @@ static cdyn_status param_eval(const cdyn_system *sys, cdyn__param *p, const doub
         p->minv[2] = -winv * g[2] / det;
         p->minv[3] = winv * g[0] / det;
     }
-    for (size_t i = 0; i < d; i++)
-        for (size_t j = 0; j < d; j++) {
-            double s = 0;
-            for (int a = 0; a < p->k; a++)
-                for (int b = 0; b < p->k; b++)
-                    s += p->rq[a][i] * p->minv[a * p->k + b] * p->rq[b][j];
-            p->w[i * d + j] = s;
+    /* W = r' M_u^-1 r'^T, symmetric; a curve's is an outer product. */
+    for (size_t i = 0; i < d; i++) {
+        double ai = p->k == 1 ? p->minv[0] * p->rq[0][i]
+                              : p->minv[0] * p->rq[0][i] + p->minv[2] * p->rq[1][i];
+        double bi = p->k == 1 ? 0.0 : p->minv[1] * p->rq[0][i] + p->minv[3] * p->rq[1][i];
+        for (size_t j = 0; j <= i; j++) {
+            double w = ai * p->rq[0][j] + (p->k == 1 ? 0.0 : bi * p->rq[1][j]);
+            p->w[i * d + j] = p->w[j * d + i] = w;
         }
+    }
     for (size_t i = 0; i < d; i++) {
         x[i] = r[i];
         v[i] = p->rq[0][i] * qd[0] + (p->k == 2 ? p->rq[1][i] * qd[1] : 0.0);
@@ -169,15 +171,22 @@ void cdyn__params_free_accel(cdyn_system *sys, double *a)
         cdyn__param *p = cdyn__param_of(sys, s);
         if (!p)
             continue;
-        double m = sys->mass[s], y[3];
-        for (size_t i = 0; i < d; i++)
-            y[i] = p->f[i] - m * p->c[i];
+        /* c + W y = c + r' (M_u^-1 (r'^T y)): O(d k), not O(d^2). */
+        double m = sys->mass[s], rty[2] = {0, 0}, z[2];
         for (size_t i = 0; i < d; i++) {
-            double s2 = 0;
-            for (size_t j = 0; j < d; j++)
-                s2 += p->w[i * d + j] * y[j];
-            a[s * d + i] = p->c[i] + s2;
+            double y = p->f[i] - m * p->c[i];
+            rty[0] += p->rq[0][i] * y;
+            rty[1] += p->rq[1][i] * y;
         }
+        if (p->k == 1) {
+            z[0] = p->minv[0] * rty[0];
+            z[1] = 0.0;
+        } else {
+            z[0] = p->minv[0] * rty[0] + p->minv[1] * rty[1];
+            z[1] = p->minv[2] * rty[0] + p->minv[3] * rty[1];
+        }
+        for (size_t i = 0; i < d; i++)
+            a[s * d + i] = p->c[i] + p->rq[0][i] * z[0] + p->rq[1][i] * z[1];
     }
 }
 
@@ -445,7 +454,7 @@ cdyn_status cdyn__params_sync_slot(cdyn_system *sys, uint32_t slot)
         return st;
     if (turned)
         p->surface = chart;
-    if ((st = place(sys, p, q, qd)))
+    if ((st = place(sys, p, q, qd)) && turned)
         p->surface = old;
     return st;
 }
@@ -677,11 +686,12 @@ cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h,
     }
     /* place() evaluates before writing: a failure leaves the state as it was. */
     st = place(sys, p, nq, nqd);
+    if (st != CDYN_ERR_SINGULAR || p->k != 2)
+        return st;
+    /* On a pole of a whole sphere's chart: the point in a turned chart, as a
+     * step would re-chart it (u' is lost there: r_u = 0). */
     cdyn__surface old = p->surface, chart = p->surface;
-    if (st == CDYN_ERR_SINGULAR && p->k == 2 &&
-        cdyn__surface_rechart(&chart, &nq[0], &nq[1], &nqd[0], &nqd[1])) {
-        /* On a pole of a whole sphere's chart: the point in a turned chart,
-         * as a step would re-chart it (u' is lost there: r_u = 0). */
+    if (cdyn__surface_rechart(&chart, &nq[0], &nq[1], &nqd[0], &nqd[1])) {
         p->surface = chart;
         if ((st = place(sys, p, nq, nqd)))
             p->surface = old;

@@ -23,21 +23,24 @@ typedef struct cdyn__param {
     int k;         /* 1: curve, 2: surface */
     uint32_t slot; /* the particle */
     uint32_t owner; /* the constraint slot */
-    cdyn__curve curve;
-    cdyn__surface surface;
     /* Cycloid: the integrated coordinate is the arc length s (see
      * cdyn__cycloid_eval_arc), whose domain this is; q stays the public
      * coordinate. */
     bool arc;
     cdyn__domain arc_dom;
-    /* cached at the last evaluation */
-    double rq[2][3]; /* r' columns */
+    /* cached at the last evaluation; next to the shape's frame so that an
+     * evaluation touches few cache lines */
+    double rq[2][3]; /* r' columns (the second stays 0 for a curve) */
     double minv[4];  /* (m r'^T r')^-1, k x k */
     double c[3];     /* centripetal acceleration */
     double w[9];     /* effective inverse mass, dim x dim */
     double f[3];     /* applied force */
     double fc[3];    /* implicit-constraint force */
     double normal[3]; /* force of the shape on the particle */
+    union {          /* k says which */
+        cdyn__curve curve;
+        cdyn__surface surface;
+    };
 } cdyn__param;
 
 /* The record holding particle @p slot, or NULL. */
