@@ -27,17 +27,17 @@ static cdyn_status rattle(cdyn_system *sys, double dt)
 
     if ((st = cdyn__dynamics_accel(sys, sys->time, x, v, a)))
         return st;
-    for (size_t i = 0; i < n; i++) {
-        vn[i] = v[i] + h2 * a[i];
-        xn[i] = x[i] + dt * vn[i];
-    }
     if (constrained && cdyn__projection_chain_usable(sys)) {
-        /* Rod chains: the kernel of projection_chain.c, which also takes
-         * the closing kick. */
-        if ((st = cdyn__projection_chain_positions(sys, x, xn, vn, dt)) ||
+        /* Rod chains: the kernel of projection_chain.c, which also makes
+         * the predictor and the closing kick. */
+        if ((st = cdyn__projection_chain_positions(sys, x, v, a, xn, vn, dt)) ||
             (st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
             return st;
         return cdyn__projection_chain_velocities(sys, xn, vn, a, dt);
+    }
+    for (size_t i = 0; i < n; i++) {
+        vn[i] = v[i] + h2 * a[i];
+        xn[i] = x[i] + dt * vn[i];
     }
     if (constrained && (st = cdyn__projection_positions(sys, x, xn, vn, 1.0 / dt)))
         return st;

@@ -118,11 +118,13 @@ void cdyn__projection_chain_plan(cdyn_system *sys);
  * were added or a shared fixed particle was freed). */
 bool cdyn__projection_chain_usable(cdyn_system *sys);
 
-/* Positions of a RATTLE step on a chain: x_new (@p xn, holding
- * x0 + h v0 + h^2/2 a0) and v_new (@p vn, holding v0 + h/2 a0) receive x1
- * and the half-step velocity; exact Newton on g(x1) = 0 with
- * x1 = xn + W G(x0)^T mu. Statuses as cdyn__projection_positions. */
-cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0, double *xn,
+/* Positions of a RATTLE step on a chain from (@p x0, @p v0) with the
+ * accelerations @p a0: @p xn and @p vn receive x1 and the half-step
+ * velocity, x1 = x_p + W G(x0)^T mu with x_p = x0 + h v_p,
+ * v_p = v0 + h/2 a0, by exact Newton on g(x1) = 0 (every particle: those
+ * in no row get x_p, v_p). Statuses as cdyn__projection_positions. */
+cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
+                                             const double *v0, const double *a0, double *xn,
                                              double *vn, double h);
 
 /* Velocities of a RATTLE step on a chain: the closing kick

@@ -238,22 +238,48 @@ static const v3 ZERO = {0, 0, 0};
 #endif
 
 enum {
-    SWEEP_WARM = 1,  /* multipliers from k->lambda (scaled), written to cmu */
-    SWEEP_J = 2,     /* factor the Newton matrix J */
-    SWEEP_FINAL = 4  /* store x_p + D and v + D / h, factor A1 at them */
+    SWEEP_WARM = 1,    /* multipliers from k->lambda (scaled), written to cmu */
+    SWEEP_REBASED = 2, /* x_p, v_p in xn, vn (else formed from x0, v0, a0) */
+    SWEEP_BACK = 4     /* the final sweep takes mu + delta, delta from jc, jy */
 };
 
-/* One sweep along the rows at x* = x_p + W G0^T mu (x_p in xn): residuals
- * and their test; per @p mode, the Thomas forward elimination of
- * J delta = -g (J(k, k) = (w_a + w_b) e.e0_k, J(k, k -+ 1) = -w e.e0_(k-+1)
- * through the shared particle), and/or the stored positions and the
- * factorization A1 = L D L^T with A1(k, k) = (w_a + w_b) |e1_k|^2,
- * A1(k, k - 1) = -w e1_(k-1).e1_k. */
-static CDYN__ALWAYS_INLINE void sweep_positions(cdyn_system *sys, const double *restrict x0,
-                                                double *restrict xn, double *restrict vn,
-                                                double inv_h, double warm, pass *out,
-                                                const int mode, size_t D)
+/* The step's start and predictor: x_p = x0 + h v_p, v_p = v0 + h/2 a0,
+ * formed where they are needed (as the predictor loop of velocity Verlet
+ * would, to the same bits) until a final sweep has stored them in xn, vn. */
+typedef struct chain_in {
+    const double *x0, *v0, *a0;
+    double *xn, *vn;
+    double h, h2, inv_h, warm;
+} chain_in;
+
+static CDYN__ALWAYS_INLINE void predict(const double *restrict xn, const double *restrict src_v,
+                                        const double *restrict a0, double h, double h2, size_t i,
+                                        v3 x0i, v3 *xp, v3 *vp, const int mode, size_t D)
 {
+    if (mode & SWEEP_REBASED) {
+        *xp = ld(xn + i * D, D);
+        *vp = ld(src_v + i * D, D); /* vn */
+    } else {
+        *vp = add(ld(src_v + i * D, D), scale(h2, ld(a0 + i * D, D), D), D); /* v0 */
+        *xp = add(x0i, scale(h, *vp, D), D);
+    }
+}
+
+/* The Newton sweep, from the last row to the first, at
+ * x* = x_p + W G0^T mu: residuals, their test, and the elimination of
+ * J delta = -g from the bottom, J(r, r) = (w_a + w_b) e.e0_r and
+ * J(r, r -+ 1) = -w e.e0_(r-+1) through the shared particle (J is
+ * G(x*) W G0^T): jc[r] = J(r, r - 1) / p_r, jy[r] = (-g_r - J(r, r + 1)
+ * jy[r + 1]) / p_r with the pivot p_r = J(r, r) - J(r, r + 1) jc[r + 1].
+ * The back substitution delta_r = jy[r] - jc[r] delta_(r-1) then runs
+ * upwards, inside the final sweep. */
+static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *in, pass *out,
+                                             const int mode, size_t D)
+{
+    const double *restrict x0 = in->x0, *restrict a0 = in->a0;
+    const double *restrict xn = in->xn;
+    const double *restrict src_v = (mode & SWEEP_REBASED) ? in->vn : in->v0;
+    const double h = in->h, h2 = in->h2, warm = in->warm;
     cdyn__projection *pr = sys->proj;
     const cdyn__constraints *k = sys->cons;
     const uint32_t n = k->n_rows;
@@ -261,116 +287,171 @@ static CDYN__ALWAYS_INLINE void sweep_positions(cdyn_system *sys, const double *
     const double *restrict len = pr->clen, *restrict w = sys->inv_mass;
     const double *restrict lam = k->lambda;
     double *restrict mu = pr->cmu, *restrict jc = pr->jc, *restrict jy = pr->jy;
+    const double tol2 = tol2_of(pr->opt.position_tolerance);
+    pass p;
+    pass_init(&p);
+    /* Particle b of row r, carried from row r + 1 when the path goes on
+     * through it: x0, x_p, D; e0 of rows r + 1 and r; the multiplier of
+     * row r; the elimination's last entries. */
+    v3 x0b = ZERO, xpb = ZERO, db = ZERO, e0n = ZERO, e0k = ZERO, vp;
+    double mk = 0, cnext = 0, ynext = 0;
+    bool next = false; /* row r + 1 goes on through particle b of row r */
+    for (uint32_t r = n; r-- > 0;) {
+        const size_t ia = ca[r], ib = cb[r];
+        const double wa = w[ia], wb = w[ib];
+        const v3 x0a = ld(x0 + ia * D, D);
+        if (!next) {
+            x0b = ld(x0 + ib * D, D);
+            predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vp, mode, D);
+            e0k = sub(x0b, x0a, D);
+            mk = (mode & SWEEP_WARM) ? warm * lam[crow[r] & ROW_MASK] : mu[r];
+            db = scale(wb * mk, e0k, D);
+        }
+        if (mode & SWEEP_WARM)
+            mu[r] = mk;
+        /* The previous row through particle a: its e0 and multiplier. */
+        const bool prev = r > 0 && cb[r - 1] == ia;
+        v3 e0p = ZERO;
+        double mp = 0;
+        if (prev) {
+            e0p = sub(x0a, ld(x0 + (size_t)ca[r - 1] * D, D), D);
+            mp = (mode & SWEEP_WARM) ? warm * lam[crow[r - 1] & ROW_MASK] : mu[r - 1];
+        }
+        v3 xpa;
+        predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vp, mode, D);
+        const v3 da = scale(wa, sub(scale(mp, e0p, D), scale(mk, e0k, D), D), D);
+        const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
+        const double d2 = dot(ev, ev, D), l = len[r];
+        const double g = 0.5 * (d2 - l * l);
+        check_exact(&p, r, g, d2, l, tol2);
+        const double di = (wa + wb) * dot(ev, e0k, D);
+        const double lo = prev ? -wa * dot(ev, e0p, D) : 0.0;
+        const double up = next ? -wb * dot(ev, e0n, D) : 0.0;
+        const double piv = di - up * cnext;
+        const double inv = di > 0 && piv > REDUNDANT_PIVOT * di ? 1.0 / piv : 0.0;
+        cnext = lo * inv;
+        ynext = (-g - up * ynext) * inv;
+        jc[r] = cnext;
+        jy[r] = ynext;
+        /* Particle a becomes the previous row's particle b. */
+        x0b = x0a;
+        xpb = xpa;
+        db = da;
+        e0n = e0k;
+        e0k = e0p;
+        mk = mp;
+        next = prev;
+    }
+    *out = p;
+}
+
+/* The final sweep, from the first row to the last, at x* = x_p + W G0^T mu
+ * (with SWEEP_BACK: mu + delta, the back substitution of the Newton step
+ * done on the way): residuals and their test; x_p + D and v_p + D / h
+ * stored in xn, vn; and the factorization A1 = L D L^T at them, with
+ * A1(r, r) = (w_a + w_b) |e1_r|^2, A1(r, r - 1) = -w e1_(r-1).e1_r: adinv
+ * the inverse pivots, al[r] = L(r, r - 1). */
+static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in, pass *out,
+                                            const int mode, size_t D)
+{
+    const double *restrict x0 = in->x0, *restrict a0 = in->a0;
+    double *restrict xn = in->xn, *restrict vn = in->vn;
+    const double *restrict src_v = (mode & SWEEP_REBASED) ? vn : in->v0;
+    const double inv_h = in->inv_h, h = in->h, h2 = in->h2;
+    cdyn__projection *pr = sys->proj;
+    const cdyn__constraints *k = sys->cons;
+    const uint32_t n = k->n_rows;
+    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb;
+    const double *restrict len = pr->clen, *restrict w = sys->inv_mass;
+    const double *restrict mu = pr->cmu, *restrict jc = pr->jc, *restrict jy = pr->jy;
     double *restrict adinv = pr->adinv, *restrict al = pr->al;
     const double tol2 = tol2_of(pr->opt.position_tolerance);
     pass p;
     pass_init(&p);
     /* Particle a of row r, carried from row r - 1 when the path goes on:
-     * x0, x_p, D, rounded x1; e0 of rows r - 1 and r, e1 of row r - 1,
-     * the factors' last entries. */
-    v3 x0a = ZERO, xpa = ZERO, da = ZERO, x1a = ZERO, x0b = ZERO;
-    v3 e0p = ZERO, e0k = ZERO, e1p = ZERO;
-    double mk = 0, cprev = 0, yprev = 0, dprev = 0;
+     * x_p, D and x1; x0 of particle b and e0 of row r, e1 of row r - 1;
+     * the multiplier and Newton step of row r; the factor's last pivot. */
+    v3 xpa = ZERO, da = ZERO, x1a = ZERO, x0b = ZERO, e0k = ZERO, e1p = ZERO;
+    double mk = 0, dk = 0, dprev = 0;
     bool join = false; /* row r goes on from row r - 1 */
     for (uint32_t r = 0; r < n; r++) {
         const size_t ia = ca[r], ib = cb[r];
         const double wa = w[ia], wb = w[ib];
         if (!join) {
-            x0a = ld(x0 + ia * D, D);
-            xpa = ld(xn + ia * D, D);
+            const v3 x0a = ld(x0 + ia * D, D);
+            v3 vpa;
+            predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vpa, mode, D);
             x0b = ld(x0 + ib * D, D);
             e0k = sub(x0b, x0a, D);
-            mk = (mode & SWEEP_WARM) ? warm * lam[crow[r] & ROW_MASK] : mu[r];
+            /* A row that does not go on from the last has jc[r] = 0. */
+            if (mode & SWEEP_BACK)
+                dk = jy[r];
+            mk = mu[r] + dk;
             da = scale(-wa * mk, e0k, D);
+            x1a = add(xpa, da, D);
+            st(xn + ia * D, x1a, D);
+            st(vn + ia * D, add(vpa, scale(inv_h, da, D), D), D);
         }
-        if (mode & SWEEP_WARM)
-            mu[r] = mk;
         /* The next row through particle b: its e0 and multiplier. */
         const bool next = r + 1 < n && ca[r + 1] == ib;
         v3 e0n = ZERO, x0n = ZERO;
-        double mn = 0;
+        double mn = 0, dn = 0;
         if (next) {
             x0n = ld(x0 + (size_t)cb[r + 1] * D, D);
             e0n = sub(x0n, x0b, D);
-            mn = (mode & SWEEP_WARM) ? warm * lam[crow[r + 1] & ROW_MASK] : mu[r + 1];
+            if (mode & SWEEP_BACK)
+                dn = jy[r + 1] - jc[r + 1] * dk;
+            mn = mu[r + 1] + dn;
         }
-        const v3 xpb = ld(xn + ib * D, D);
+        v3 xpb, vpb;
+        predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vpb, mode, D);
         const v3 db = scale(wb, sub(scale(mk, e0k, D), scale(mn, e0n, D), D), D);
         const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
         const double d2 = dot(ev, ev, D), l = len[r];
-        const double g = 0.5 * (d2 - l * l);
-        check_exact(&p, r, g, d2, l, tol2);
-        if (mode & SWEEP_J) {
-            const double di = (wa + wb) * dot(ev, e0k, D);
-            const double lo = join ? -wa * dot(ev, e0p, D) : 0.0;
-            const double up = next ? -wb * dot(ev, e0n, D) : 0.0;
-            const double piv = di - lo * cprev;
-            const double inv = di > 0 && piv > REDUNDANT_PIVOT * di ? 1.0 / piv : 0.0;
-            cprev = up * inv;
-            yprev = (-g - lo * yprev) * inv;
-            jc[r] = cprev;
-            jy[r] = yprev;
-        }
-        if (mode & SWEEP_FINAL) {
-            if (!join) {
-                x1a = add(xpa, da, D);
-                st(xn + ia * D, x1a, D);
-                st(vn + ia * D, add(ld(vn + ia * D, D), scale(inv_h, da, D), D), D);
-            }
-            const v3 x1b = add(xpb, db, D);
-            st(xn + ib * D, x1b, D);
-            st(vn + ib * D, add(ld(vn + ib * D, D), scale(inv_h, db, D), D), D);
-            const v3 e1 = sub(x1b, x1a, D);
-            const double diag = (wa + wb) * dot(e1, e1, D);
-            const double off = join ? -wa * dot(e1p, e1, D) : 0.0;
-            const double lk = off * dprev;
-            const double dk = diag - off * lk;
-            dprev = dk > REDUNDANT_PIVOT * diag ? 1.0 / dk : 0.0;
-            adinv[r] = dprev;
-            al[r] = lk;
-            e1p = e1;
-            x1a = x1b;
-        }
+        check_exact(&p, r, 0.5 * (d2 - l * l), d2, l, tol2);
+        const v3 x1b = add(xpb, db, D);
+        st(xn + ib * D, x1b, D);
+        st(vn + ib * D, add(vpb, scale(inv_h, db, D), D), D);
+        const v3 e1 = sub(x1b, x1a, D);
+        const double diag = (wa + wb) * dot(e1, e1, D);
+        const double off = join ? -wa * dot(e1p, e1, D) : 0.0;
+        const double lk = off * dprev;
+        const double piv = diag - off * lk;
+        dprev = piv > REDUNDANT_PIVOT * diag ? 1.0 / piv : 0.0;
+        adinv[r] = dprev;
+        al[r] = lk;
         /* Particle b becomes the next row's particle a. */
-        e0p = e0k;
+        e1p = e1;
+        x1a = x1b;
         e0k = e0n;
-        x0a = x0b;
         x0b = x0n;
         xpa = xpb;
         da = db;
         mk = mn;
+        dk = dn;
         join = next;
     }
     *out = p;
 }
 
-/* Back substitution of the Newton step, mu += delta. */
-static void back_positions(cdyn__projection *pr, uint32_t n)
-{
-    const double *restrict jc = pr->jc, *restrict jy = pr->jy;
-    double *restrict mu = pr->cmu;
-    double dn = 0;
-    for (uint32_t r = n; r-- > 0;) {
-        dn = jy[r] - jc[r] * dn;
-        mu[r] += dn;
-    }
-}
-
-static void sweep(cdyn_system *sys, const double *x0, double *xn, double *vn, double inv_h,
-                  double warm, pass *p, int mode)
+static void sweep(cdyn_system *sys, const chain_in *in, pass *p, int final, int mode)
 {
     /* The modes used, instantiated with constants. */
-#define SWEEP_CASE(M)                                                                  \
-    case M:                                                                            \
+#define SWEEP_CASE(F, M)                                                               \
+    case (F) * 8 + (M):                                                                \
         if (sys->dim == 2)                                                             \
-            sweep_positions(sys, x0, xn, vn, inv_h, warm, p, M, 2);                    \
+            F ? sweep_final(sys, in, p, M, 2) : sweep_newton(sys, in, p, M, 2);        \
         else                                                                           \
-            sweep_positions(sys, x0, xn, vn, inv_h, warm, p, M, 3);                    \
+            F ? sweep_final(sys, in, p, M, 3) : sweep_newton(sys, in, p, M, 3);        \
         return;
-    switch (mode) {
-        SWEEP_CASE(SWEEP_J)
-        SWEEP_CASE(SWEEP_J | SWEEP_WARM)
-        SWEEP_CASE(SWEEP_FINAL)
+    switch (final * 8 + mode) {
+        SWEEP_CASE(0, SWEEP_WARM)
+        SWEEP_CASE(0, 0)
+        SWEEP_CASE(0, SWEEP_REBASED)
+        SWEEP_CASE(1, 0)
+        SWEEP_CASE(1, SWEEP_BACK)
+        SWEEP_CASE(1, SWEEP_REBASED)
+        SWEEP_CASE(1, SWEEP_BACK | SWEEP_REBASED)
     default:
         return;
     }
@@ -393,35 +474,45 @@ static pass to_rows(const cdyn__projection *pr, pass p)
     return p;
 }
 
-cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0, double *xn,
+cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
+                                             const double *v0, const double *a0, double *xn,
                                              double *vn, double h)
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
     const uint32_t n = k->n_rows;
-    const size_t cap = pr->opt.max_iterations;
-    const double inv_h = 1.0 / h;
+    const size_t cap = pr->opt.max_iterations, d = (size_t)sys->dim;
+    const chain_in in = {x0, v0, a0, xn, vn, h, 0.5 * h, 1.0 / h, 0.5 * h * h};
     pr->stats.projections++;
     pr->stats.position_iterations = 0;
     pr->stats.velocity_iterations = 0;
     /* The general path's caches: k->jac and the displacements change here. */
     pr->valid = false;
     if (pr->dv_valid) {
-        memset(pr->dx, 0, (size_t)sys->particles.count * (size_t)sys->dim * sizeof *pr->dx);
+        memset(pr->dx, 0, (size_t)sys->particles.count * d * sizeof *pr->dx);
         pr->dv_valid = false;
+    }
+    /* The particles in no row: the predictor alone. */
+    for (uint32_t i = 0; i < pr->n_free; i++) {
+        size_t s = (size_t)pr->cfree[i] * d;
+        for (size_t q = 0; q < d; q++) {
+            vn[s + q] = v0[s + q] + in.h2 * a0[s + q];
+            xn[s + q] = x0[s + q] + h * vn[s + q];
+        }
     }
     /* Warm start: the impulse of the multipliers at x0 (the previous
      * closing kick's), mu = h^2/2 lambda; an O(h^3) residual is left. */
-    int mode = SWEEP_J;
+    int mode = 0;
     if (k->evaluated)
-        mode |= SWEEP_WARM;
+        mode = SWEEP_WARM;
     else
         memset(pr->cmu, 0, n * sizeof *pr->cmu);
     pass p, last;
-    sweep(sys, x0, xn, vn, inv_h, 0.5 * h * h, &p, mode);
+    sweep(sys, &in, &p, 0, mode);
     pr->stats.factorizations++;
+    mode = 0;
     size_t it = 0;
-    bool final = false;
+    bool final = false; /* p is of a final sweep */
     cdyn_status st = CDYN_OK;
     for (;;) {
         if (!p.finite) {
@@ -441,7 +532,7 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
         if (p.n_bad == 0) {
             if (!final) {
                 /* Converged without a sweep that stored the result. */
-                sweep(sys, x0, xn, vn, inv_h, 0, &p, SWEEP_FINAL);
+                sweep(sys, &in, &p, 1, mode);
                 pr->stats.factorizations++;
             }
             note_stats(sys, &p, false);
@@ -455,17 +546,17 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
             break;
         }
         if (final) {
-            /* xn, vn hold x_p + D, v + D / h: the new base, from which the
+            /* xn, vn hold x_p + D, v_p + D / h: the new base, from which the
              * multipliers start again at 0. */
+            mode = SWEEP_REBASED;
             memset(pr->cmu, 0, n * sizeof *pr->cmu);
-            sweep(sys, x0, xn, vn, inv_h, 0, &p, SWEEP_J);
+            sweep(sys, &in, &p, 0, mode);
             pr->stats.factorizations++;
             final = false;
             continue;
         }
         it++;
-        back_positions(pr, n);
-        sweep(sys, x0, xn, vn, inv_h, 0, &p, SWEEP_FINAL);
+        sweep(sys, &in, &p, 1, mode | SWEEP_BACK);
         pr->stats.factorizations++;
         final = true;
     }
