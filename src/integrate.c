@@ -247,11 +247,12 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     return CDYN_OK;
 }
 
-/* A spline's third derivative jumps at its knots, so a fixed step that
- * straddles one integrates a kinked right-hand side and drops to second
- * order. With particles on splines, fixed-step integrators end substeps on
- * the predicted knot crossings; the whole step still fails or succeeds as
- * one (the state is backed up in the workspace). */
+/* A spline's third derivative jumps at its knots (a bicubic height field's
+ * on its cell edges), so a fixed step that straddles one integrates a
+ * kinked right-hand side and drops to second order. With particles on
+ * splines or height fields, fixed-step integrators end substeps on the
+ * predicted crossings; the whole step still fails or succeeds as one (the
+ * state is backed up in the workspace). */
 static cdyn_status step_on_knots(cdyn_system *sys, double dt)
 {
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;

@@ -726,6 +726,43 @@ static void test_sphere_pole_start(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* What the generic per-constraint queries and setters answer for a shape
+ * constraint, and that the refused ones change nothing. */
+static void test_shape_constraint_queries(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(3, CDYN_INTEGRATOR_RK4);
+    cdyn_particle p;
+    cdyn_particle_add(sys, 2.0, (double[]){1.0, 0.0, 0.2}, (double[]){0.0, 0.5, 0.0}, &p);
+    cdyn_force g;
+    cdyn_force_add_gravity(sys, (double[]){0, 0, -G}, &g);
+    cdyn_curve_desc cd;
+    cdyn_curve_desc_init(&cd, CDYN_CURVE_CIRCLE); /* horizontal, in the xy plane */
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &cd, &c), CDYN_OK);
+    cdyn_constraint_kind kind;
+    size_t rows;
+    bool enabled;
+    assert_int_equal(cdyn_constraint_get_kind(sys, c, &kind), CDYN_OK);
+    assert_int_equal(kind, CDYN_CONSTRAINT_CURVE);
+    assert_int_equal(cdyn_constraint_get_row_count(sys, c, &rows), CDYN_OK);
+    assert_int_equal(rows, 2);
+    assert_int_equal(cdyn_constraint_set_enabled(sys, c, false), CDYN_ERR_UNSUPPORTED);
+    assert_int_equal(cdyn_constraint_get_enabled(sys, c, &enabled), CDYN_OK);
+    assert_true(enabled);
+    double m[2] = {7, 7};
+    assert_int_equal(cdyn_constraint_get_multipliers(sys, c, m, 2), CDYN_OK);
+    assert_true(m[0] == 7 && m[1] == 7); /* none */
+    /* The normal force: it holds the bead up (m g) and turns it (m v^2 / R). */
+    assert_int_equal(cdyn_system_evaluate(sys, NULL, 0), CDYN_OK);
+    double n[3];
+    assert_int_equal(cdyn_constraint_get_force(sys, c, p, n), CDYN_OK);
+    assert_near(n[0], -2.0 * 0.25 / 1.0, 1e-14);
+    assert_near(n[1], 0.0, 1e-14);
+    assert_near(n[2], 2.0 * G, 1e-13);
+    cdyn_system_destroy(sys);
+}
+
 static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
                        double ruv[3], double rvv[3], void *user)
 {
@@ -816,6 +853,7 @@ int main(void)
         cmocka_unit_test(test_heightfield_energy_order),
         cmocka_unit_test(test_bilinear_refused),
         cmocka_unit_test(test_sphere_pole_start),
+        cmocka_unit_test(test_shape_constraint_queries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
