@@ -83,9 +83,12 @@ CDYN_API cdyn_status cdyn_constraint_get_coordinate_count(const cdyn_system *sys
 
 /** The coordinates and their rates of a curve or surface constraint (1 or 2
  *  values each; either pointer may be NULL). A whole sphere's (u, v) refer
- *  to its current chart, which re-charting turns. For a bead put on a
- *  cycloid's cusp while moving, q' there is infinite and reported as
- *  +-HUGE_VAL (a bead that arrives at a cusp stops, q' = 0).
+ *  to its current chart, which re-charting turns. On a cycloid's cusp
+ *  (r' = 0) a moving bead has an infinite q', reported as +-HUGE_VAL (read
+ *  its Cartesian velocity instead): a bead put there moving, or leaving it
+ *  (explicit Euler's first step from rest there keeps the position and
+ *  turns the velocity inwards). A bead that arrives at a cusp stops
+ *  there, q' = 0.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or another
  *  kind of constraint; CDYN_ERR_INVALID_HANDLE or CDYN_ERR_STALE_HANDLE for
  *  @p c. @since 0.1 */
