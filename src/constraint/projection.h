@@ -66,18 +66,20 @@ typedef struct cdyn__projection {
     double dv_h;
 
     /* Rod chains (projection_chain.c): every row a rod, every particle that
-     * moves in at most two rows, no loop. The rows in path order: row k
-     * joins particle ca[k] to cb[k], and cb[k] == ca[k + 1] while the path
-     * goes on; crow[k] is its row, with CHAIN_FLIP set when ca[k] is the
-     * row's second particle; clen[k] its length. cfree lists the particles
-     * in no row, chubs the fixed ones in several rows (the plan holds while
-     * they stay fixed), chain_np the particle count planned for. Per row in
-     * path order: the position multipliers cmu, the Newton factor jc, jy,
-     * the factor of G(x1) W G(x1)^T adinv, al, the forward solve cz. */
+     * moves in at most two rows, no loop. The rows in path order: path q
+     * holds rows cpath[q] .. cpath[q + 1] - 1; row r joins particle ca[r]
+     * (read at a path's first row; further on it is cb[r - 1]) to cb[r];
+     * crow[r] is its row, with CHAIN_FLIP set when ca[r] is the row's
+     * second particle. cfree lists the particles in no row, chubs the fixed
+     * ones in several rows (the plan holds while they stay fixed),
+     * chain_np the particle count planned for. Per row in path order, in
+     * pairs: lm its length and position multiplier, jcy the Newton
+     * elimination, a1f the factor of G(x1) W G(x1)^T (inverse pivot,
+     * L(r, r - 1)); cz the forward solve of the velocities. */
     bool chain;
-    uint32_t chain_np, n_free, n_hubs;
-    uint32_t *ca, *cb, *crow, *cfree, *chubs;
-    double *clen, *cmu, *jc, *jy, *adinv, *al, *cz;
+    uint32_t chain_np, n_free, n_hubs, n_paths;
+    uint32_t *ca, *cb, *crow, *cpath, *cfree, *chubs;
+    double *lm, *jcy, *a1f, *cz;
 } cdyn__projection;
 
 #define CHAIN_FLIP UINT32_C(0x80000000)

@@ -86,7 +86,7 @@ void cdyn__projection_chain_plan(cdyn_system *sys)
      * rows; a path starts at a row with at most one such particle. */
     double *placed = pr->cz;
     memset(placed, 0, n * sizeof *placed);
-    uint32_t m = 0;
+    uint32_t m = 0, n_paths = 0;
     for (uint32_t r0 = 0; r0 < n; r0++) {
         uint32_t a = e[2 * (size_t)r0], b = e[2 * (size_t)r0 + 1];
         bool la = w[a] != 0 && deg[a] == 2, lb = w[b] != 0 && deg[b] == 2;
@@ -98,12 +98,13 @@ void cdyn__projection_chain_plan(cdyn_system *sys)
             from = a;
             to = b;
         }
+        pr->cpath[n_paths++] = m;
         for (;;) {
             placed[r] = 1;
             pr->ca[m] = from;
             pr->cb[m] = to;
             pr->crow[m] = r | (from == e[2 * (size_t)r] ? 0 : CHAIN_FLIP);
-            pr->clen[m] = pr->len[r];
+            pr->lm[2 * (size_t)m] = pr->len[r];
             m++;
             if (w[to] == 0 || deg[to] != 2)
                 break;
@@ -117,6 +118,8 @@ void cdyn__projection_chain_plan(cdyn_system *sys)
     }
     if (m != n)
         return; /* loops left */
+    pr->cpath[n_paths] = n;
+    pr->n_paths = n_paths;
     pr->n_free = n_free;
     pr->n_hubs = n_hubs;
     pr->chain = true;
@@ -266,14 +269,18 @@ static CDYN__ALWAYS_INLINE void predict(const double *restrict xn, const double 
     }
 }
 
-/* The Newton sweep, from the last row to the first, at
+/* The multiplier of row r: its warm start (written to lm) or lm's. */
+#define MU(r) ((mode & SWEEP_WARM) ? warm * lam[crow[r] & ROW_MASK] : lm[2 * (size_t)(r) + 1])
+
+/* The Newton sweep, path by path from the last row to the first, at
  * x* = x_p + W G0^T mu: residuals, their test, and the elimination of
  * J delta = -g from the bottom, J(r, r) = (w_a + w_b) e.e0_r and
  * J(r, r -+ 1) = -w e.e0_(r-+1) through the shared particle (J is
- * G(x*) W G0^T): jc[r] = J(r, r - 1) / p_r, jy[r] = (-g_r - J(r, r + 1)
- * jy[r + 1]) / p_r with the pivot p_r = J(r, r) - J(r, r + 1) jc[r + 1].
- * The back substitution delta_r = jy[r] - jc[r] delta_(r-1) then runs
- * upwards, inside the final sweep. */
+ * G(x*) W G0^T): jcy[2r] = c_r = J(r, r - 1) / p_r and
+ * jcy[2r + 1] = y_r = (-g_r - J(r, r + 1) y_(r+1)) / p_r with the pivot
+ * p_r = J(r, r) - J(r, r + 1) c_(r+1). The back substitution
+ * delta_r = y_r - c_r delta_(r-1) then runs upwards, inside the final
+ * sweep. */
 static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *in, pass *out,
                                              const int mode, size_t D)
 {
@@ -282,86 +289,97 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
     const double *restrict src_v = (mode & SWEEP_REBASED) ? in->vn : in->v0;
     const double h = in->h, h2 = in->h2, warm = in->warm;
     cdyn__projection *pr = sys->proj;
-    const cdyn__constraints *k = sys->cons;
-    const uint32_t n = k->n_rows;
     const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict crow = pr->crow;
-    const double *restrict len = pr->clen, *restrict w = sys->inv_mass;
-    const double *restrict lam = k->lambda;
-    double *restrict mu = pr->cmu, *restrict jc = pr->jc, *restrict jy = pr->jy;
+    const uint32_t *restrict cpath = pr->cpath;
+    const double *restrict w = sys->inv_mass, *restrict lam = sys->cons->lambda;
+    double *restrict lm = pr->lm, *restrict jcy = pr->jcy;
     const double tol2 = tol2_of(pr->opt.position_tolerance);
     pass p;
     pass_init(&p);
-    /* Particle b of row r, carried from row r + 1 when the path goes on
-     * through it: x0, x_p, D; e0 of rows r + 1 and r; the multiplier of
-     * row r; the elimination's last entries. */
-    v3 x0b = ZERO, xpb = ZERO, db = ZERO, e0n = ZERO, e0k = ZERO, vp;
-    double mk = 0, cnext = 0, ynext = 0, sum = 0;
-    bool next = false; /* row r + 1 goes on through particle b of row r */
-    for (uint32_t r = n; r-- > 0;) {
-        const size_t ia = ca[r], ib = cb[r];
-        const double wa = w[ia], wb = w[ib];
-        const v3 x0a = ld(x0 + ia * D, D);
-        if (!next) {
-            x0b = ld(x0 + ib * D, D);
-            predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vp, mode, D);
-            e0k = sub(x0b, x0a, D);
-            mk = (mode & SWEEP_WARM) ? warm * lam[crow[r] & ROW_MASK] : mu[r];
-            db = scale(wb * mk, e0k, D);
+    double sum = 0;
+    for (uint32_t q = 0; q < pr->n_paths; q++) {
+        const uint32_t r0 = cpath[q];
+        uint32_t r = cpath[q + 1] - 1;
+        /* Row r's particle b and, carried from row r + 1 (which goes on
+         * through it): x0, x_p, D; e0 of rows r + 1 and r; mu_r; the
+         * elimination's last entries. */
+        size_t ib = cb[r], ia = r > r0 ? cb[r - 1] : ca[r0];
+        double wb = w[ib];
+        v3 x0b = ld(x0 + ib * D, D), xpb, vp, x0a = ld(x0 + ia * D, D);
+        predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vp, mode, D);
+        v3 e0k = sub(x0b, x0a, D), e0n = ZERO;
+        double mk = MU(r), cnext = 0, ynext = 0;
+        v3 db = scale(wb * mk, e0k, D);
+        bool next = false;
+        for (;;) {
+            const double wa = w[ia];
+            if (mode & SWEEP_WARM)
+                lm[2 * (size_t)r + 1] = mk;
+            /* The previous row through particle a: its e0 and multiplier. */
+            const bool prev = r > r0;
+            size_t ip = 0;
+            v3 e0p = ZERO, x0p = ZERO;
+            double mp = 0;
+            if (prev) {
+                ip = r - 1 > r0 ? cb[r - 2] : ca[r0];
+                x0p = ld(x0 + ip * D, D);
+                e0p = sub(x0a, x0p, D);
+                mp = MU(r - 1);
+            }
+            v3 xpa;
+            predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vp, mode, D);
+            const v3 da = scale(wa, sub(scale(mp, e0p, D), scale(mk, e0k, D), D), D);
+            const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
+            const double d2 = dot(ev, ev, D), l = lm[2 * (size_t)r];
+            const double g = 0.5 * (d2 - l * l);
+            if (mode & SWEEP_WARM) {
+                /* The warm start is not expected to pass: count, and
+                 * leave naming the worst row to a later sweep (see the
+                 * caller). */
+                const double num = g * g;
+                p.n_bad += !(num <= tol2 * (d2 * (l * l)));
+                sum += num;
+            } else {
+                check_exact(&p, r, g, d2, l, tol2);
+            }
+            const double di = (wa + wb) * dot(ev, e0k, D);
+            const double lo = prev ? -wa * dot(ev, e0p, D) : 0.0;
+            const double up = next ? -wb * dot(ev, e0n, D) : 0.0;
+            const double piv = di - up * cnext;
+            const double inv = di > 0 && piv > REDUNDANT_PIVOT * di ? 1.0 / piv : 0.0;
+            cnext = lo * inv;
+            ynext = (-g - up * ynext) * inv;
+            jcy[2 * (size_t)r] = cnext;
+            jcy[2 * (size_t)r + 1] = ynext;
+            if (!prev)
+                break;
+            /* Particle a becomes the previous row's particle b. */
+            r--;
+            ib = ia;
+            ia = ip;
+            wb = wa;
+            x0b = x0a;
+            x0a = x0p;
+            xpb = xpa;
+            db = da;
+            e0n = e0k;
+            e0k = e0p;
+            mk = mp;
+            next = true;
         }
-        if (mode & SWEEP_WARM)
-            mu[r] = mk;
-        /* The previous row through particle a: its e0 and multiplier. */
-        const bool prev = r > 0 && cb[r - 1] == ia;
-        v3 e0p = ZERO;
-        double mp = 0;
-        if (prev) {
-            e0p = sub(x0a, ld(x0 + (size_t)ca[r - 1] * D, D), D);
-            mp = (mode & SWEEP_WARM) ? warm * lam[crow[r - 1] & ROW_MASK] : mu[r - 1];
-        }
-        v3 xpa;
-        predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vp, mode, D);
-        const v3 da = scale(wa, sub(scale(mp, e0p, D), scale(mk, e0k, D), D), D);
-        const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
-        const double d2 = dot(ev, ev, D), l = len[r];
-        const double g = 0.5 * (d2 - l * l);
-        if (mode & SWEEP_WARM) {
-            /* The warm start is not expected to pass: count, and leave
-             * naming the worst row to a later sweep (see the caller). */
-            const double num = g * g;
-            p.n_bad += !(num <= tol2 * (d2 * (l * l)));
-            sum += num;
-        } else {
-            check_exact(&p, r, g, d2, l, tol2);
-        }
-        const double di = (wa + wb) * dot(ev, e0k, D);
-        const double lo = prev ? -wa * dot(ev, e0p, D) : 0.0;
-        const double up = next ? -wb * dot(ev, e0n, D) : 0.0;
-        const double piv = di - up * cnext;
-        const double inv = di > 0 && piv > REDUNDANT_PIVOT * di ? 1.0 / piv : 0.0;
-        cnext = lo * inv;
-        ynext = (-g - up * ynext) * inv;
-        jc[r] = cnext;
-        jy[r] = ynext;
-        /* Particle a becomes the previous row's particle b. */
-        x0b = x0a;
-        xpb = xpa;
-        db = da;
-        e0n = e0k;
-        e0k = e0p;
-        mk = mp;
-        next = prev;
     }
     if (mode & SWEEP_WARM)
         p.finite = sum <= DBL_MAX;
     *out = p;
 }
 
-/* The final sweep, from the first row to the last, at x* = x_p + W G0^T mu
- * (with SWEEP_BACK: mu + delta, the back substitution of the Newton step
- * done on the way): residuals and their test; x_p + D and v_p + D / h
- * stored in xn, vn; and the factorization A1 = L D L^T at them, with
- * A1(r, r) = (w_a + w_b) |e1_r|^2, A1(r, r - 1) = -w e1_(r-1).e1_r: adinv
- * the inverse pivots, al[r] = L(r, r - 1). */
+/* The final sweep, path by path from the first row to the last, at
+ * x* = x_p + W G0^T mu (with SWEEP_BACK: mu + delta, the back substitution
+ * of the Newton step done on the way): residuals and their test; x_p + D
+ * and v_p + D / h stored in xn, vn; and the factorization A1 = L D L^T at
+ * them, with A1(r, r) = (w_a + w_b) |e1_r|^2 and
+ * A1(r, r - 1) = -w e1_(r-1).e1_r: a1f[2r] the inverse pivot,
+ * a1f[2r + 1] = L(r, r - 1). */
 static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in, pass *out,
                                             const int mode, size_t D)
 {
@@ -370,77 +388,80 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
     const double *restrict src_v = (mode & SWEEP_REBASED) ? vn : in->v0;
     const double inv_h = in->inv_h, h = in->h, h2 = in->h2;
     cdyn__projection *pr = sys->proj;
-    const cdyn__constraints *k = sys->cons;
-    const uint32_t n = k->n_rows;
-    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb;
-    const double *restrict len = pr->clen, *restrict w = sys->inv_mass;
-    const double *restrict mu = pr->cmu, *restrict jc = pr->jc, *restrict jy = pr->jy;
-    double *restrict adinv = pr->adinv, *restrict al = pr->al;
+    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict cpath = pr->cpath;
+    const double *restrict w = sys->inv_mass, *restrict lm = pr->lm, *restrict jcy = pr->jcy;
+    double *restrict a1f = pr->a1f;
     const double tol2 = tol2_of(pr->opt.position_tolerance);
     pass p;
     pass_init(&p);
-    /* Particle a of row r, carried from row r - 1 when the path goes on:
-     * x_p, D and x1; x0 of particle b and e0 of row r, e1 of row r - 1;
-     * the multiplier and Newton step of row r; the factor's last pivot. */
-    v3 xpa = ZERO, da = ZERO, x1a = ZERO, x0b = ZERO, e0k = ZERO, e1p = ZERO;
-    double mk = 0, dk = 0, dprev = 0;
-    bool join = false; /* row r goes on from row r - 1 */
-    for (uint32_t r = 0; r < n; r++) {
-        const size_t ia = ca[r], ib = cb[r];
-        const double wa = w[ia], wb = w[ib];
-        if (!join) {
-            const v3 x0a = ld(x0 + ia * D, D);
-            v3 vpa;
-            predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vpa, mode, D);
-            x0b = ld(x0 + ib * D, D);
-            e0k = sub(x0b, x0a, D);
-            /* A row that does not go on from the last has jc[r] = 0. */
-            if (mode & SWEEP_BACK)
-                dk = jy[r];
-            mk = mu[r] + dk;
-            da = scale(-wa * mk, e0k, D);
-            x1a = add(xpa, da, D);
-            st(xn + ia * D, x1a, D);
-            st(vn + ia * D, add(vpa, scale(inv_h, da, D), D), D);
+    for (uint32_t q = 0; q < pr->n_paths; q++) {
+        uint32_t r = cpath[q];
+        const uint32_t r1 = cpath[q + 1];
+        /* Row r's particle a and, carried from row r - 1: x_p, D, x1;
+         * x0 of particle b and e0 of row r, e1 of row r - 1; mu_r + delta_r
+         * and delta_r; the factor's last pivot. */
+        size_t ia = ca[r], ib = cb[r];
+        double wa = w[ia], wb = w[ib];
+        const v3 x0a = ld(x0 + ia * D, D);
+        v3 xpa, vpa, x0b = ld(x0 + ib * D, D);
+        predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vpa, mode, D);
+        v3 e0k = sub(x0b, x0a, D), e1p = ZERO;
+        /* The first row of a path has c_r = 0. */
+        double dk = (mode & SWEEP_BACK) ? jcy[2 * (size_t)r + 1] : 0.0;
+        double mk = lm[2 * (size_t)r + 1] + dk, dprev = 0;
+        v3 da = scale(-wa * mk, e0k, D);
+        v3 x1a = add(xpa, da, D);
+        st(xn + ia * D, x1a, D);
+        st(vn + ia * D, add(vpa, scale(inv_h, da, D), D), D);
+        bool join = false;
+        for (;;) {
+            /* The next row through particle b: its e0 and multiplier. */
+            const bool next = r + 1 < r1;
+            size_t ic = 0;
+            v3 e0n = ZERO, x0n = ZERO;
+            double mn = 0, dn = 0;
+            if (next) {
+                ic = cb[r + 1];
+                x0n = ld(x0 + ic * D, D);
+                e0n = sub(x0n, x0b, D);
+                if (mode & SWEEP_BACK)
+                    dn = jcy[2 * (size_t)r + 3] - jcy[2 * (size_t)r + 2] * dk;
+                mn = lm[2 * (size_t)r + 3] + dn;
+            }
+            v3 xpb, vpb;
+            predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vpb, mode, D);
+            const v3 db = scale(wb, sub(scale(mk, e0k, D), scale(mn, e0n, D), D), D);
+            const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
+            const double d2 = dot(ev, ev, D), l = lm[2 * (size_t)r];
+            check_exact(&p, r, 0.5 * (d2 - l * l), d2, l, tol2);
+            const v3 x1b = add(xpb, db, D);
+            st(xn + ib * D, x1b, D);
+            st(vn + ib * D, add(vpb, scale(inv_h, db, D), D), D);
+            const v3 e1 = sub(x1b, x1a, D);
+            const double diag = (wa + wb) * dot(e1, e1, D);
+            const double off = join ? -wa * dot(e1p, e1, D) : 0.0;
+            const double lk = off * dprev;
+            const double piv = diag - off * lk;
+            dprev = piv > REDUNDANT_PIVOT * diag ? 1.0 / piv : 0.0;
+            a1f[2 * (size_t)r] = dprev;
+            a1f[2 * (size_t)r + 1] = lk;
+            if (!next)
+                break;
+            /* Particle b becomes the next row's particle a. */
+            r++;
+            ib = ic;
+            wa = wb;
+            wb = w[ib];
+            e1p = e1;
+            x1a = x1b;
+            e0k = e0n;
+            x0b = x0n;
+            xpa = xpb;
+            da = db;
+            mk = mn;
+            dk = dn;
+            join = true;
         }
-        /* The next row through particle b: its e0 and multiplier. */
-        const bool next = r + 1 < n && ca[r + 1] == ib;
-        v3 e0n = ZERO, x0n = ZERO;
-        double mn = 0, dn = 0;
-        if (next) {
-            x0n = ld(x0 + (size_t)cb[r + 1] * D, D);
-            e0n = sub(x0n, x0b, D);
-            if (mode & SWEEP_BACK)
-                dn = jy[r + 1] - jc[r + 1] * dk;
-            mn = mu[r + 1] + dn;
-        }
-        v3 xpb, vpb;
-        predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vpb, mode, D);
-        const v3 db = scale(wb, sub(scale(mk, e0k, D), scale(mn, e0n, D), D), D);
-        const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
-        const double d2 = dot(ev, ev, D), l = len[r];
-        check_exact(&p, r, 0.5 * (d2 - l * l), d2, l, tol2);
-        const v3 x1b = add(xpb, db, D);
-        st(xn + ib * D, x1b, D);
-        st(vn + ib * D, add(vpb, scale(inv_h, db, D), D), D);
-        const v3 e1 = sub(x1b, x1a, D);
-        const double diag = (wa + wb) * dot(e1, e1, D);
-        const double off = join ? -wa * dot(e1p, e1, D) : 0.0;
-        const double lk = off * dprev;
-        const double piv = diag - off * lk;
-        dprev = piv > REDUNDANT_PIVOT * diag ? 1.0 / piv : 0.0;
-        adinv[r] = dprev;
-        al[r] = lk;
-        /* Particle b becomes the next row's particle a. */
-        e1p = e1;
-        x1a = x1b;
-        e0k = e0n;
-        x0b = x0n;
-        xpa = xpb;
-        da = db;
-        mk = mn;
-        dk = dn;
-        join = next;
     }
     *out = p;
 }
@@ -517,7 +538,8 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
     if (k->evaluated)
         mode = SWEEP_WARM;
     else
-        memset(pr->cmu, 0, n * sizeof *pr->cmu);
+        for (uint32_t r = 0; r < n; r++)
+            pr->lm[2 * (size_t)r + 1] = 0;
     /* The pass of a warm sweep counts and tests, but names no row. */
     bool warm_now = mode == SWEEP_WARM, warm_last = false;
     pass p, last;
@@ -566,7 +588,8 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
             /* xn, vn hold x_p + D, v_p + D / h: the new base, from which the
              * multipliers start again at 0. */
             mode = SWEEP_REBASED;
-            memset(pr->cmu, 0, n * sizeof *pr->cmu);
+            for (uint32_t r = 0; r < n; r++)
+                pr->lm[2 * (size_t)r + 1] = 0;
             sweep(sys, &in, &p, 0, mode);
             pr->stats.factorizations++;
             final = false;
@@ -586,43 +609,41 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
  * Velocities
  * ------------------------------------------------------------------------ */
 
-/* Forward: with @p kick, v += h/2 a1 for the particles of the rows; then
- * rhs_k = -e1_k.(v_b - v_a) and the forward solve z = L^-1 rhs. */
+/* Forward, path by path: with @p kick, v += h/2 a1 for the particles of
+ * the rows; then rhs_r = -e1_r.(v_b - v_a) and the forward solve
+ * z = L^-1 rhs into cz. */
 static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double *restrict xn,
                                                  double *restrict vn, const double *restrict a1,
                                                  double h2, const int kick, size_t D)
 {
     cdyn__projection *pr = sys->proj;
-    const uint32_t n = sys->cons->n_rows;
-    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb;
-    const double *restrict al = pr->al;
+    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict cpath = pr->cpath;
+    const double *restrict a1f = pr->a1f;
     double *restrict cz = pr->cz;
-    v3 x1a = ZERO, va = ZERO;
-    double zprev = 0;
-    bool join = false;
-    for (uint32_t r = 0; r < n; r++) {
-        const size_t ia = ca[r], ib = cb[r];
-        if (!join) {
-            x1a = ld(xn + ia * D, D);
-            va = ld(vn + ia * D, D);
-            if (kick) {
-                /* A fixed particle in several rows has a1 = 0: kicking it
-                 * again changes nothing. */
-                va = add(va, scale(h2, ld(a1 + ia * D, D), D), D);
-                st(vn + ia * D, va, D);
-            }
-        }
-        const v3 x1b = ld(xn + ib * D, D);
-        v3 vb = ld(vn + ib * D, D);
+    for (uint32_t q = 0; q < pr->n_paths; q++) {
+        const uint32_t r1 = cpath[q + 1];
+        const size_t ia = ca[cpath[q]];
+        v3 x1a = ld(xn + ia * D, D), va = ld(vn + ia * D, D);
         if (kick) {
-            vb = add(vb, scale(h2, ld(a1 + ib * D, D), D), D);
-            st(vn + ib * D, vb, D);
+            /* A fixed particle in several rows has a1 = 0: kicking it
+             * again changes nothing. */
+            va = add(va, scale(h2, ld(a1 + ia * D, D), D), D);
+            st(vn + ia * D, va, D);
         }
-        zprev = -dot(sub(x1b, x1a, D), sub(vb, va, D), D) - al[r] * zprev;
-        cz[r] = zprev;
-        x1a = x1b;
-        va = vb;
-        join = r + 1 < n && ca[r + 1] == ib;
+        double z = 0; /* L(r, r - 1) = 0 at a path's first row */
+        for (uint32_t r = cpath[q]; r < r1; r++) {
+            const size_t ib = cb[r];
+            const v3 x1b = ld(xn + ib * D, D);
+            v3 vb = ld(vn + ib * D, D);
+            if (kick) {
+                vb = add(vb, scale(h2, ld(a1 + ib * D, D), D), D);
+                st(vn + ib * D, vb, D);
+            }
+            z = -dot(sub(x1b, x1a, D), sub(vb, va, D), D) - a1f[2 * (size_t)r + 1] * z;
+            cz[r] = z;
+            x1a = x1b;
+            va = vb;
+        }
     }
 }
 
@@ -634,63 +655,71 @@ static CDYN__ALWAYS_INLINE void check_row(pass *p, uint32_t r, v3 e1, v3 va, v3 
     check_velocity(p, r, dot(e1, sub(vb, va, D), D), dot(e1, e1, D), maxd(sa, sb), tol2);
 }
 
-/* Backward: nu = L^-T D^-1 z, v += W G1^T nu, the multipliers
- * (lambda = scale nu, added with @p add), the Jacobian blocks of G(x1),
- * and the velocity test of each row once both its particles are final. */
+/* Backward, path by path: nu = L^-T D^-1 z, v += W G1^T nu, the
+ * multipliers (lambda = scale nu, added with @p add), the Jacobian blocks
+ * of G(x1), and the velocity test of each row once both its particles are
+ * final. */
 static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double *restrict xn,
                                                   double *restrict vn, double scale_l,
                                                   const int add_l, pass *out, size_t D)
 {
     cdyn__projection *pr = sys->proj;
     cdyn__constraints *k = sys->cons;
-    const uint32_t n = k->n_rows;
     const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict crow = pr->crow;
-    const double *restrict al = pr->al, *restrict adinv = pr->adinv, *restrict cz = pr->cz;
-    const double *restrict w = sys->inv_mass;
+    const uint32_t *restrict cpath = pr->cpath;
+    const double *restrict a1f = pr->a1f, *restrict cz = pr->cz, *restrict w = sys->inv_mass;
     double *restrict lam = k->lambda, *restrict jac = k->jac;
     const double tol2 = tol2_of(pr->opt.velocity_tolerance);
     pass p;
     pass_init(&p);
-    /* Row r + 1, done: its multiplier, e1, the final velocity of its
-     * particle b, x1 of its particle a, and whether it goes on from row r
-     * (through particle b of row r). */
-    double nun = 0, lnext = 0, sbn = 0;
-    v3 e1n = ZERO, vbn = ZERO, x1n = ZERO;
-    bool next = false;
-    for (uint32_t r = n; r-- > 0;) {
-        const size_t ia = ca[r], ib = cb[r];
-        const double wa = w[ia], wb = w[ib];
-        const double nu = cz[r] * adinv[r] - lnext * nun;
-        const v3 x1b = next ? x1n : ld(xn + ib * D, D);
-        const v3 x1a = ld(xn + ia * D, D);
-        const v3 e1 = sub(x1b, x1a, D);
-        v3 corr = scale(nu, e1, D);
-        if (next)
-            corr = sub(corr, scale(nun, e1n, D), D);
-        const v3 vb = add(ld(vn + ib * D, D), scale(wb, corr, D), D);
-        const double sb = dot(vb, vb, D);
-        st(vn + ib * D, vb, D);
-        if (next)
-            check_row(&p, r + 1, e1n, vb, vbn, sb, sbn, tol2, D);
-        const bool join = r > 0 && cb[r - 1] == ia;
-        if (!join) {
-            const v3 va = sub(ld(vn + ia * D, D), scale(wa * nu, e1, D), D);
-            st(vn + ia * D, va, D);
-            check_row(&p, r, e1, va, vb, dot(va, va, D), sb, tol2, D);
+    for (uint32_t q = 0; q < pr->n_paths; q++) {
+        const uint32_t r0 = cpath[q];
+        uint32_t r = cpath[q + 1] - 1;
+        /* Row r's particle b; from row r + 1, done: its multiplier and
+         * L(r + 1, r), e1, the final velocity of its particle b and its
+         * squared speed. */
+        size_t ib = cb[r];
+        double wb = w[ib], nun = 0, lnext = 0, sbn = 0;
+        v3 x1b = ld(xn + ib * D, D), e1n = ZERO, vbn = ZERO;
+        bool next = false;
+        for (;;) {
+            const size_t ia = r > r0 ? cb[r - 1] : ca[r0];
+            const double wa = w[ia];
+            const double nu = cz[r] * a1f[2 * (size_t)r] - lnext * nun;
+            const v3 x1a = ld(xn + ia * D, D);
+            const v3 e1 = sub(x1b, x1a, D);
+            v3 corr = scale(nu, e1, D);
+            if (next)
+                corr = sub(corr, scale(nun, e1n, D), D);
+            const v3 vb = add(ld(vn + ib * D, D), scale(wb, corr, D), D);
+            const double sb = dot(vb, vb, D);
+            st(vn + ib * D, vb, D);
+            if (next)
+                check_row(&p, r + 1, e1n, vb, vbn, sb, sbn, tol2, D);
+            const uint32_t row = crow[r] & ROW_MASK;
+            const double sgn = (crow[r] & CHAIN_FLIP) ? -1.0 : 1.0;
+            lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
+            double *jb = jac + 2 * (size_t)row * D;
+            st(jb, scale(-sgn, e1, D), D);
+            st(jb + D, scale(sgn, e1, D), D);
+            if (r == r0) {
+                const v3 va = sub(ld(vn + ia * D, D), scale(wa * nu, e1, D), D);
+                st(vn + ia * D, va, D);
+                check_row(&p, r, e1, va, vb, dot(va, va, D), sb, tol2, D);
+                break;
+            }
+            /* Particle a becomes the previous row's particle b. */
+            nun = nu;
+            lnext = a1f[2 * (size_t)r + 1];
+            e1n = e1;
+            vbn = vb;
+            sbn = sb;
+            x1b = x1a;
+            ib = ia;
+            wb = wa;
+            next = true;
+            r--;
         }
-        const uint32_t row = crow[r] & ROW_MASK;
-        const double sgn = (crow[r] & CHAIN_FLIP) ? -1.0 : 1.0;
-        lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
-        double *jb = jac + 2 * (size_t)row * D;
-        st(jb, scale(-sgn, e1, D), D);
-        st(jb + D, scale(sgn, e1, D), D);
-        nun = nu;
-        lnext = join ? al[r] : 0.0;
-        e1n = e1;
-        vbn = vb;
-        sbn = sb;
-        x1n = x1a;
-        next = join;
     }
     *out = p;
 }
