@@ -70,6 +70,10 @@ typedef struct cdyn__constraints {
     size_t n_first;        /* terms[0 .. n_first - 1]: the first term of each entry */
     cdyn__aterm *terms;    /* (see plan() in constraint_topology.c) */
     bool all_rods;         /* every enabled row is a distance constraint's */
+    bool terms_inline;     /* all_rods, one term per entry, terms by ascending bj:
+                            * formed in the row pass as soon as both blocks are */
+    double *ll;            /* all_rods: L^2 of row r's rod (the row pass then
+                            * leaves the constraints unread) */
     cdyn__symmat a;
     cdyn__ldlt ldlt;
     cdyn__cg cg;

@@ -92,6 +92,52 @@ static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__con
     k->rhs[r] = row_rhs(k, rc, c->compliance, r, g, gd, v2, gwf);
 }
 
+/* Every row a rod's (k->all_rods): row r has blocks 2r, 2r + 1 and L^2 in
+ * k->ll, so the constraints are read only for a compliance. With
+ * k->terms_inline the off-diagonal terms are formed here too, each as soon
+ * as its later block is: the blocks are still in cache. Same operations,
+ * same order as rod_row and assemble_coupling. */
+static CDYN__ALWAYS_INLINE void rods_rows(cdyn__constraints *restrict k, const rhs_coef *rc,
+                                          const double *restrict x, const double *restrict v,
+                                          const double *restrict acc, const double *restrict w,
+                                          size_t D, const int inline_terms)
+{
+    const uint32_t *restrict bp = k->blk_particle, *restrict colptr = k->a.colptr;
+    const double *restrict ll = k->ll;
+    double *restrict jac = k->jac, *restrict val = k->a.val, *restrict rhs = k->rhs;
+    const cdyn__aterm *restrict t = k->terms;
+    const size_t nt = k->n_terms;
+    size_t ti = 0;
+    for (uint32_t r = 0; r < k->n_rows; r++) {
+        uint32_t ia = bp[2 * (size_t)r], ib = bp[2 * (size_t)r + 1];
+        const double *xa = x + ia * D, *xb = x + ib * D, *va = v + ia * D, *vb = v + ib * D;
+        const double *fa = acc + ia * D, *fb = acc + ib * D;
+        double *ja = jac + 2 * D * r;
+        double d2 = 0, dv2 = 0, gd = 0, gwf = 0;
+        for (size_t q = 0; q < D; q++) {
+            double dq = xb[q] - xa[q], vq = vb[q] - va[q];
+            ja[q] = -dq;
+            ja[D + q] = dq;
+            d2 += dq * dq;
+            dv2 += vq * vq;
+            gd += dq * vq;
+            gwf += dq * (fb[q] - fa[q]);
+        }
+        double g = 0.5 * (d2 - ll[r]);
+        val[colptr[r]] = (w[ia] + w[ib]) * d2;
+        double alpha = k->any_compliance ? k->c[k->active[r]].compliance : 0.0;
+        rhs[r] = row_rhs(k, rc, alpha, r, g, gd, dv2, gwf);
+        if (inline_terms)
+            for (; ti < nt && t[ti].bj <= 2 * (size_t)r + 1; ti++) {
+                const double *a = jac + D * t[ti].bi, *b = jac + D * t[ti].bj;
+                double s2 = a[0] * b[0];
+                for (size_t q = 1; q < D; q++)
+                    s2 += a[q] * b[q];
+                val[t[ti].pos] = w[bp[t[ti].bi]] * s2;
+            }
+    }
+}
+
 /* out = W_s y: the inverse mass of particle s, or its shape's matrix. */
 static void weigh(const cdyn_system *sys, uint32_t s, const double *y, double *out, size_t d)
 {
@@ -152,6 +198,17 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
      * the rest by the first terms), so A is not cleared. */
     const size_t D = (size_t)sys->dim;
     const bool fused = !sys->param_of;
+    if (fused && k->all_rods) {
+        if (D == 2 && k->terms_inline)
+            rods_rows(k, &rc, x, v, acc, w, 2, 1);
+        else if (D == 2)
+            rods_rows(k, &rc, x, v, acc, w, 2, 0);
+        else if (k->terms_inline)
+            rods_rows(k, &rc, x, v, acc, w, 3, 1);
+        else
+            rods_rows(k, &rc, x, v, acc, w, 3, 0);
+        return CDYN_OK;
+    }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
         switch (fused ? c->kind : 0) {
@@ -243,9 +300,10 @@ static cdyn_status solve_direct(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
     const double *diag = k->has_compliance ? k->diag : NULL;
-    /* One pass: the forward solve runs inside the factorization. */
-    memcpy(k->lambda, k->rhs, k->n_rows * sizeof *k->lambda);
-    if (cdyn__ldlt_factor_solve(&k->ldlt, &k->a, diag, REDUNDANT_PIVOT, k->lambda) != CDYN_OK)
+    /* One pass: the forward solve runs inside the factorization, the rhs
+     * is kept for the residual. */
+    if (cdyn__ldlt_factor_solve_rhs(&k->ldlt, &k->a, diag, REDUNDANT_PIVOT, k->rhs, k->lambda) !=
+        CDYN_OK)
         return cdyn__fail(sys, CDYN_ERR_DIVERGED, "constraints: non-finite constraint matrix");
     k->stats.iterations = 0;
     k->stats.redundant_rows = k->ldlt.nredundant;
@@ -378,7 +436,8 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
     cdyn_status st = rows_pass(sys, x, v, acc);
     if (st)
         return st;
-    assemble_coupling(sys);
+    if (sys->param_of || !k->terms_inline)
+        assemble_coupling(sys);
     st = k->solver == CDYN_SOLVER_CG ? solve_cg(sys) : solve_direct(sys);
     k->stats.rows = k->n_rows;
     k->stats.solves++;

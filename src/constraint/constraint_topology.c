@@ -13,10 +13,11 @@
 typedef struct topology {
     uint32_t n_active, n_rows, n_blocks;
     size_t n_terms, n_first, scratch_len;
-    bool all_rods;
+    bool all_rods, terms_inline;
     uint32_t *active, *blk_particle;
     double *jac, *rows, *scratch; /* rows: g, rhs, lambda */
     double *diag;                 /* only once some constraint is compliant */
+    double *ll;                   /* only for rods-only topologies */
     cdyn__aterm *terms;
     cdyn__symmat a;
     cdyn__ldlt ldlt;
@@ -29,6 +30,7 @@ static void topology_free(const cdyn_allocator *al, topology *t, int dim)
     cdyn__free_array(al, t->jac, (size_t)t->n_blocks * (size_t)dim, sizeof *t->jac);
     cdyn__free_array(al, t->rows, 3 * (size_t)t->n_rows, sizeof *t->rows);
     cdyn__free_array(al, t->diag, t->n_rows, sizeof *t->diag);
+    cdyn__free_array(al, t->ll, t->n_rows, sizeof *t->ll);
     cdyn__free_array(al, t->scratch, t->scratch_len, sizeof *t->scratch);
     cdyn__free_array(al, t->terms, t->n_terms, sizeof *t->terms);
     cdyn__symmat_destroy(&t->a, al);
@@ -39,15 +41,15 @@ void cdyn__constraints_free_topology(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
     topology t = {k->n_active, k->n_rows, k->n_blocks, k->n_terms, k->n_first, k->scratch_len,
-                  k->all_rods, k->active, k->blk_particle, k->jac, k->g, k->scratch, k->diag,
-                  k->terms, k->a, k->ldlt};
+                  k->all_rods, k->terms_inline, k->active, k->blk_particle, k->jac, k->g,
+                  k->scratch, k->diag, k->ll, k->terms, k->a, k->ldlt};
     topology_free(&sys->alloc, &t, sys->dim);
     k->active = k->blk_particle = NULL;
-    k->jac = k->g = k->rhs = k->lambda = k->diag = k->scratch = NULL;
+    k->jac = k->g = k->rhs = k->lambda = k->diag = k->scratch = k->ll = NULL;
     k->terms = NULL;
     k->n_active = k->n_rows = k->n_blocks = 0;
     k->n_terms = k->n_first = k->scratch_len = 0;
-    k->all_rods = false;
+    k->all_rods = k->terms_inline = false;
     cdyn__symmat_init(&k->a);
     cdyn__ldlt_init(&k->ldlt);
 }
@@ -189,7 +191,11 @@ static cdyn_status plan(cdyn_system *sys, topology *t)
                 if ((st = cdyn__symmat_find(&t->a, group_rows[i], group_rows[j], &term->pos)))
                     goto done;
             }
-    st = partition_terms(al, t);
+    if (!(st = partition_terms(al, t))) {
+        t->terms_inline = t->all_rods && t->n_first == t->n_terms;
+        for (size_t i = 1; i < t->n_terms && t->terms_inline; i++)
+            t->terms_inline = t->terms[i - 1].bj <= t->terms[i].bj;
+    }
 done:
     cdyn__free_array(al, group_rows, n_inc, sizeof *group_rows);
     cdyn__free_array(al, ptr, (size_t)np + 1, sizeof *ptr);
@@ -228,8 +234,10 @@ static cdyn_status layout(cdyn_system *sys, topology *t)
     t->scratch = cdyn__calloc_array(al, t->scratch_len, sizeof *t->scratch);
     if (k->any_compliance)
         t->diag = cdyn__calloc_array(al, t->n_rows, sizeof *t->diag);
+    if (t->all_rods)
+        t->ll = cdyn__alloc_array(al, t->n_rows, sizeof *t->ll);
     if (!t->active || !t->blk_particle || !t->jac || !t->rows || !t->scratch ||
-        (k->any_compliance && !t->diag))
+        (k->any_compliance && !t->diag) || (t->all_rods && !t->ll))
         return CDYN_ERR_NO_MEMORY;
     uint32_t a = 0, row = 0, blk = 0;
     for (uint32_t i = 0; i < k->slots.count; i++) {
@@ -239,6 +247,8 @@ static cdyn_status layout(cdyn_system *sys, topology *t)
         t->active[a++] = i;
         c->row = row;
         c->blk = blk;
+        if (t->all_rods)
+            t->ll[row] = c->d.p[0] * c->d.p[0];
         row += c->n_rows;
         for (uint32_t r = 0; r < c->n_rows; r++)
             for (uint32_t j = 0; j < c->n_particles; j++)
@@ -311,6 +321,8 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     k->n_terms = t.n_terms;
     k->n_first = t.n_first;
     k->all_rods = t.all_rods;
+    k->terms_inline = t.terms_inline;
+    k->ll = t.ll;
     k->scratch_len = t.scratch_len;
     k->active = t.active;
     k->blk_particle = t.blk_particle;

@@ -235,9 +235,17 @@ cdyn_status cdyn__ldlt_factor(cdyn__ldlt *f, const cdyn__symmat *a,
 cdyn_status cdyn__ldlt_factor_solve(cdyn__ldlt *f, const cdyn__symmat *a,
                                     const double *diag_add, double eps_rel, double *x)
 {
-    if (!x && a && a->n)
+    return cdyn__ldlt_factor_solve_rhs(f, a, diag_add, eps_rel, x, x);
+}
+
+cdyn_status cdyn__ldlt_factor_solve_rhs(cdyn__ldlt *f, const cdyn__symmat *a,
+                                        const double *diag_add, double eps_rel,
+                                        const double *b, double *x)
+{
+    if ((!x || !b) && a && a->n)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = factor_rows(f, a, diag_add, eps_rel, x, 1);
+    /* b is read by the forward pass only, x written by the backward one. */
+    cdyn_status st = factor_rows(f, a, diag_add, eps_rel, b, 1);
     if (st != CDYN_OK)
         return st;
     if (f->sym.forest)

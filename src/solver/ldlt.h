@@ -98,4 +98,11 @@ cdyn_status cdyn__ldlt_solve(cdyn__ldlt *f, double *x);
 cdyn_status cdyn__ldlt_factor_solve(cdyn__ldlt *f, const cdyn__symmat *a,
                                     const double *diag_add, double eps_rel, double *x);
 
+/* cdyn__ldlt_factor_solve with the right-hand side @p b kept: the solution
+ * goes to @p x (which may be b). Same results and statuses; on error @p x is
+ * unchanged. Spares a copy when the caller needs b afterwards. */
+cdyn_status cdyn__ldlt_factor_solve_rhs(cdyn__ldlt *f, const cdyn__symmat *a,
+                                        const double *diag_add, double eps_rel,
+                                        const double *b, double *x);
+
 #endif /* CDYN__SOLVER_LDLT_H */

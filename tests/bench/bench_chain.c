@@ -6,6 +6,20 @@
  * bytes per constraint, peak RSS, the worst relative rod error and the
  * energy error relative to |potential energy| at t = 1 s.
  *
+ * Stability: a taut chain's transverse waves reach omega = 2 sqrt(T / (m L))
+ * (docs/rattle.md), and explicit integration needs h omega < 2, i.e. a
+ * tension T < m L / h^2 = 1e5 N here. Every 10 steps, outside the timed
+ * part, the Euler rows read the largest rod tension |lambda| |d| and the
+ * errors. At N = 10^6 the tension near the pivot passes the limit around
+ * t = 0.12 s; from there the chain's transverse modes grow (rod error 1e-2
+ * near t = 0.45 s, hundreds of rod lengths by t = 1 s). Such a row still
+ * times all 1000 steps (each does the same work whatever the state) but
+ * reports the rod and energy errors of the last check before the limit, and
+ * says so on the line below. The fitted exponent is the least-squares slope
+ * of log(time per step) against log N over the rows with N >= 1000
+ * (--full: 10^3, 10^4, 10^5, 10^6), also printed without the rows past the
+ * limit.
+ *
  * Then the same chain with RATTLE (docs/rattle.md): Newton projection at
  * the relative tolerance 1e-12 (positions and velocities), N = 10..10^4
  * (--full: to 10^6), with the projection iterations per step (position
@@ -14,8 +28,9 @@
  * with N, with the fitted exponents of time against N.
  *
  * Usage: bench_chain [--full] [--solver direct|cg] [--repeat R]
- *                    [--only euler|rattle|shake]
- * Default sizes 10..10^4; --full adds 10^5 and 10^6. */
+ *                    [--only euler|rattle|shake] [--sizes N1,N2,...]
+ * Default sizes 10..10^4; --full adds 10^5 and 10^6; --sizes replaces the
+ * Euler table's sizes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +70,53 @@ typedef struct result {
     double pos_iter, vel_iter, factorizations; /* per step (RATTLE) */
     int steps;          /* steps completed (RATTLE rows go on measuring after a failure) */
     char failure[256];  /* the message of the failed step, if any */
+    int unstable;       /* Euler rows: the tension passed T_LIMIT ... */
+    int stable_steps;   /* ... after this many steps (the last check below it) */
+    double tension;     /* the largest rod tension at that check (N) */
 } result;
+
+#define DT 1e-3
+#define LINK 0.1
+/* Explicit integration of the unit-mass chain is stable for h omega < 2 with
+ * omega = 2 sqrt(T / (m L)): tensions below m L / h^2. */
+#define T_LIMIT (1.0 * LINK / (DT * DT))
+/* Steps between two checks in the Euler rows. */
+#define CHECK_EVERY 10
+
+/* The largest rod tension |lambda| |d| (N) of the last evaluation (x: room
+ * for 2 (n + 1) doubles). */
+static double max_tension(const cdyn_system *sys, const cdyn_constraint *rods, long n,
+                          double *x)
+{
+    cdyn_system_get_positions(sys, x, (size_t)(n + 1) * 2);
+    double worst = 0;
+    for (long i = 1; i <= n; i++) {
+        double lambda;
+        cdyn_constraint_get_multipliers(sys, rods[i - 1], &lambda, 1);
+        double len = hypot(x[2 * i] - x[2 * i - 2], x[2 * i + 1] - x[2 * i - 1]);
+        worst = fmax(worst, fabs(lambda) * len);
+    }
+    return worst;
+}
+
+/* Worst relative rod error and energy error of the chain (x: room for
+ * 2 (n + 1) doubles). */
+static void chain_errors(const cdyn_system *sys, long n, double e0, double *x, double *rod,
+                         double *energy)
+{
+    size_t m = (size_t)(n + 1) * 2;
+    cdyn_system_get_positions(sys, x, m);
+    double worst = 0;
+    for (long i = 1; i <= n; i++) {
+        double len = hypot(x[2 * i] - x[2 * i - 2], x[2 * i + 1] - x[2 * i - 1]);
+        worst = fmax(worst, fabs(len - 0.1) / 0.1);
+    }
+    double k, u;
+    cdyn_system_get_kinetic_energy(sys, &k);
+    cdyn_system_get_potential_energy(sys, &u);
+    *rod = worst;
+    *energy = (k + u - e0) / fabs(u);
+}
 
 /* Projection of the RATTLE rows: 0 = none (symplectic Euler table). */
 static cdyn_projection_method g_method = 0;
@@ -81,10 +142,10 @@ static int run(long n, cdyn_constraint_solver solver, cdyn_integrator integrator
     cdyn_particle prev, p;
     cdyn_particle_add(sys, 1.0, (double[]){0, 0}, NULL, &prev);
     cdyn_particle_set_fixed(sys, prev, true);
+    cdyn_constraint *rods = malloc((size_t)n * sizeof *rods);
     for (long i = 1; i <= n; i++) {
-        cdyn_constraint c;
-        if (cdyn_particle_add(sys, 1.0, (double[]){0.1 * (double)i, 0}, NULL, &p) ||
-            cdyn_constraint_add_distance(sys, prev, p, 0.1, &c)) {
+        if (cdyn_particle_add(sys, 1.0, (double[]){LINK * (double)i, 0}, NULL, &p) ||
+            cdyn_constraint_add_distance(sys, prev, p, LINK, &rods[i - 1])) {
             fprintf(stderr, "setup failed: %s\n", cdyn_system_last_error(sys));
             return 1;
         }
@@ -96,39 +157,52 @@ static int run(long n, cdyn_constraint_solver solver, cdyn_integrator integrator
     cdyn_system_get_kinetic_energy(sys, &k);
     cdyn_system_get_potential_energy(sys, &u);
     e0 = k + u;
-    double t0 = bench_now();
+    size_t m = (size_t)(n + 1) * 2;
+    double *x = malloc(m * sizeof *x);
     out->steps = 0;
     out->failure[0] = 0;
-    for (int s = 0; s < 1000; s++, out->steps++)
-        if (cdyn_system_step(sys, 1e-3)) {
-            if (!g_method) {
-                fprintf(stderr, "step failed: %s\n", cdyn_system_last_error(sys));
-                return 1;
+    out->unstable = 0;
+    out->stable_steps = 0;
+    out->tension = 0;
+    out->seconds = 0;
+    out->rod_error = out->energy_error = 0;
+    /* Euler rows: timed in stretches of CHECK_EVERY steps, checked between. */
+    const int stretch = g_method ? 1000 : CHECK_EVERY;
+    while (out->steps < 1000 && !out->failure[0]) {
+        double t0 = bench_now();
+        for (int s = 0; s < stretch && out->steps < 1000; s++, out->steps++)
+            if (cdyn_system_step(sys, DT)) {
+                if (!g_method) {
+                    fprintf(stderr, "step failed: %s\n", cdyn_system_last_error(sys));
+                    return 1;
+                }
+                /* RATTLE rows: report the failure, measure what ran. */
+                snprintf(out->failure, sizeof out->failure, "%s",
+                         cdyn_system_last_error(sys));
+                break;
             }
-            /* RATTLE rows: report the failure, measure what ran. */
-            snprintf(out->failure, sizeof out->failure, "%s", cdyn_system_last_error(sys));
-            break;
+        out->seconds += bench_now() - t0;
+        if (!g_method && !out->unstable) {
+            double t_max = max_tension(sys, rods, n, x);
+            if (t_max >= T_LIMIT) {
+                out->unstable = 1;
+                out->tension = t_max;
+            } else {
+                chain_errors(sys, n, e0, x, &out->rod_error, &out->energy_error);
+                out->stable_steps = out->steps;
+            }
         }
-    out->seconds = bench_now() - t0;
+    }
     cdyn_projection_stats ps = {.size = sizeof ps};
     cdyn_system_get_projection_stats(sys, &ps);
     double done = out->steps > 0 ? (double)out->steps : 1.0;
     out->pos_iter = (double)ps.position_iterations_total / done;
     out->vel_iter = (double)ps.velocity_iterations_total / done;
     out->factorizations = (double)ps.factorizations / done;
-    size_t m = (size_t)(n + 1) * 2;
-    double *x = malloc(m * sizeof *x);
-    cdyn_system_get_positions(sys, x, m);
-    double worst = 0;
-    for (long i = 1; i <= n; i++) {
-        double len = hypot(x[2 * i] - x[2 * i - 2], x[2 * i + 1] - x[2 * i - 1]);
-        worst = fmax(worst, fabs(len - 0.1) / 0.1);
-    }
+    if (g_method)
+        chain_errors(sys, n, e0, x, &out->rod_error, &out->energy_error);
     free(x);
-    cdyn_system_get_kinetic_energy(sys, &k);
-    cdyn_system_get_potential_energy(sys, &u);
-    out->rod_error = worst;
-    out->energy_error = (k + u - e0) / fabs(u);
+    free(rods);
     out->bytes = cnt.peak;
     cdyn_system_destroy(sys);
     return 0;
@@ -190,10 +264,29 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
     return 0;
 }
 
+/* Parses "N1,N2,..." into sizes (at most 16); returns the count, 0 on error. */
+static int parse_sizes(const char *arg, long *sizes)
+{
+    int n = 0;
+    while (*arg && n < 16) {
+        char *end;
+        long v = strtol(arg, &end, 10);
+        if (end == arg || v < 1)
+            return 0;
+        sizes[n++] = v;
+        arg = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return 0;
+    }
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     int full = 0, repeat = 3;
     const char *only = NULL;
+    long sizes[16] = {10, 100, 1000, 10000, 100000, 1000000};
+    int n_sizes = 0;
     cdyn_constraint_solver solver = CDYN_SOLVER_DIRECT;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--full"))
@@ -204,9 +297,12 @@ int main(int argc, char **argv)
             repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc &&
+                 (n_sizes = parse_sizes(argv[++i], sizes)) > 0)
+            continue;
         else {
             printf("usage: bench_chain [--full] [--solver direct|cg] [--repeat R] "
-                   "[--only euler|rattle|shake]\n");
+                   "[--only euler|rattle|shake] [--sizes N1,N2,...]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
@@ -216,14 +312,14 @@ int main(int argc, char **argv)
         return rattle_table(CDYN_PROJECTION_NEWTON, full, repeat, solver);
     if (only && !strcmp(only, "shake"))
         return rattle_table(CDYN_PROJECTION_SHAKE, full, repeat, solver);
-    const long sizes[] = {10, 100, 1000, 10000, 100000, 1000000};
-    int n_sizes = full ? 6 : 4;
+    if (!n_sizes)
+        n_sizes = full ? 6 : 4;
     printf("standard chain, symplectic Euler, %s solver, dt = 1e-3, 1000 steps "
            "(median of %d runs)\n", solver == CDYN_SOLVER_CG ? "CG" : "direct", repeat);
     printf("%9s %14s %12s %12s %10s %12s %12s %12s\n", "N", "ms/step", "ns/constr", "lib MB",
            "B/constr", "peak RSS MB", "rod err", "dE/|U|");
-    double lx[8], ly[8];
-    int nfit = 0;
+    double lx[16], ly[16];
+    int nfit = 0, nfit_intact = 0; /* nfit_intact: the rows before the first unstable one */
     for (int s = 0; s < n_sizes; s++) {
         long n = sizes[s];
         double times[16];
@@ -232,22 +328,33 @@ int main(int argc, char **argv)
         for (int k = 0; k < reps && k < 16; k++) {
             if (run(n, solver, CDYN_INTEGRATOR_SYMPLECTIC_EULER, &r))
                 return 1;
-            times[k] = r.seconds;
+            times[k] = r.seconds / 1000.0;
         }
-        double t = bench_median(times, (size_t)(reps < 16 ? reps : 16));
-        double per_step = t / 1000.0;
+        double per_step = bench_median(times, (size_t)(reps < 16 ? reps : 16));
         printf("%9ld %14.4f %12.2f %12.2f %10.1f %12.1f %12.3e %12.3e\n", n, per_step * 1e3,
                per_step / (double)n * 1e9, (double)r.bytes / 1048576.0,
                (double)r.bytes / (double)n, (double)bench_peak_rss() / 1048576.0, r.rod_error,
                r.energy_error);
+        if (r.unstable)
+            printf("          unstable: a rod tension passed m L / h^2 = %g N (h omega = 2) "
+                   "between t = %.2f and %.2f s (%.4g N): the chain then breaks up; time over "
+                   "all 1000 steps, errors at t = %.2f s\n",
+                   T_LIMIT, DT * r.stable_steps, DT * (r.stable_steps + CHECK_EVERY), r.tension,
+                   DT * r.stable_steps);
         fflush(stdout);
         if (n >= 1000) {
             lx[nfit] = log((double)n);
-            ly[nfit++] = log(t);
+            ly[nfit++] = log(per_step);
+            if (!r.unstable && nfit_intact == nfit - 1)
+                nfit_intact = nfit;
         }
     }
     if (nfit >= 2)
-        printf("fitted time exponent (N >= 1000): %.3f\n", fit_slope(lx, ly, nfit));
+        printf("fitted time exponent (time per step, N >= 1000, %d sizes): %.3f\n", nfit,
+               fit_slope(lx, ly, nfit));
+    if (nfit_intact >= 2 && nfit_intact < nfit)
+        printf("fitted time exponent without the unstable rows (%d sizes): %.3f\n", nfit_intact,
+               fit_slope(lx, ly, nfit_intact));
     if (only && !strcmp(only, "euler"))
         return 0;
     return rattle_table(CDYN_PROJECTION_NEWTON, full, repeat, solver) ||
