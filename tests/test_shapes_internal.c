@@ -1316,6 +1316,49 @@ static void test_surface_closest(void **state)
     cdyn__surface_free(&s);
 }
 
+/* Re-charting for a point about to be put on a whole sphere: a point on or
+ * near a pole ends on the new equator, other points, a windowed sphere, the
+ * centre and a torus change nothing. */
+static void test_sphere_rechart_point(void **state)
+{
+    (void)state;
+    cdyn_surface_desc d;
+    cdyn_surface_desc_init(&d, CDYN_SURFACE_SPHERE);
+    d.origin[0] = 1.0;
+    d.radius = 1.5;
+    cdyn__surface s, before;
+    assert_int_equal(cdyn__surface_init(&s, &d, NULL), CDYN_OK);
+    before = s;
+    const double far[3] = {2.5, 0.3, 0.2}, centre[3] = {1.0, 0.0, 0.0};
+    assert_false(cdyn__surface_rechart_point(&s, far));
+    assert_false(cdyn__surface_rechart_point(&s, centre));
+    assert_memory_equal(s.e3, before.e3, sizeof s.e3);
+    const double pts[3][3] = {{1.0, 0.0, 1.5}, {1.0, 0.0, -4.0}, {1.3, -0.2, 0.9}};
+    for (int i = 0; i < 3; i++) {
+        s = before;
+        assert_true(cdyn__surface_rechart_point(&s, pts[i]));
+        double u, v, rel[3] = {pts[i][0] - 1.0, pts[i][1], pts[i][2]};
+        assert_int_equal(cdyn__surface_closest(&s, pts[i], NULL, &u, &v), CDYN_OK);
+        assert_true(fabs(v - 0.5 * PI) < 1e-15 && fabs(u - PI) < 1e-15);
+        assert_true(fabs(dot3(s.e3, rel)) < 1e-15 * norm3(rel));
+        double ru[3], rv[3], n[3];
+        assert_int_equal(cdyn__surface_eval(&s, u, v, NULL, ru, rv, NULL, NULL, NULL), CDYN_OK);
+        n[0] = ru[1] * rv[2] - ru[2] * rv[1];
+        n[1] = ru[2] * rv[0] - ru[0] * rv[2];
+        n[2] = ru[0] * rv[1] - ru[1] * rv[0];
+        assert_true(norm3(n) > 0.99 * 1.5 * 1.5); /* a regular point of the chart */
+    }
+    cdyn__surface_free(&s);
+    d.v_max = 2.0; /* a window fixes the chart */
+    assert_int_equal(cdyn__surface_init(&s, &d, NULL), CDYN_OK);
+    assert_false(cdyn__surface_rechart_point(&s, pts[0]));
+    cdyn__surface_free(&s);
+    cdyn_surface_desc_init(&d, CDYN_SURFACE_TORUS);
+    assert_int_equal(cdyn__surface_init(&s, &d, NULL), CDYN_OK);
+    assert_false(cdyn__surface_rechart_point(&s, (double[]){0.0, 0.0, 1.0}));
+    cdyn__surface_free(&s);
+}
+
 static void test_sphere_rechart(void **state)
 {
     (void)state;
@@ -1811,6 +1854,7 @@ int main(void)
         cmocka_unit_test(test_surface_formulas),
         cmocka_unit_test(test_surface_closest),
         cmocka_unit_test(test_sphere_rechart),
+        cmocka_unit_test(test_sphere_rechart_point),
         cmocka_unit_test(test_curve_bad_input),
         cmocka_unit_test(test_surface_bad_input),
         cmocka_unit_test(test_callback_errors),
