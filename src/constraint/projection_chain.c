@@ -308,7 +308,7 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
         v3 x0b = ld(x0 + ib * D, D), xpb, vp, x0a = ld(x0 + ia * D, D);
         predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vp, mode, D);
         v3 e0k = sub(x0b, x0a, D), e0n = ZERO;
-        double mk = MU(r), cnext = 0, ynext = 0;
+        double mk = MU(r), lonext = 0, pnext = HUGE_VAL, ynext = 0;
         v3 db = scale(wb * mk, e0k, D);
         bool next = false;
         for (;;) {
@@ -345,12 +345,17 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
             const double di = (wa + wb) * dot(ev, e0k, D);
             const double lo = prev ? -wa * dot(ev, e0p, D) : 0.0;
             const double up = next ? -wb * dot(ev, e0n, D) : 0.0;
-            const double piv = di - up * cnext;
-            const double inv = di > 0 && piv > REDUNDANT_PIVOT * di ? 1.0 / piv : 0.0;
-            cnext = lo * inv;
+            /* The pivot recurrence is a division and a subtraction:
+             * up * lo_(r+1) and the inverse pivot are off it. A dropped
+             * pivot passes on nothing (pnext = inf). */
+            const double piv = di - (up * lonext) / pnext;
+            const bool keep = di > 0 && piv > REDUNDANT_PIVOT * di;
+            const double inv = keep ? 1.0 / piv : 0.0;
             ynext = (-g - up * ynext) * inv;
-            jcy[2 * (size_t)r] = cnext;
+            jcy[2 * (size_t)r] = lo * inv;
             jcy[2 * (size_t)r + 1] = ynext;
+            lonext = lo;
+            pnext = keep ? piv : HUGE_VAL;
             if (!prev)
                 break;
             /* Particle a becomes the previous row's particle b. */
@@ -408,7 +413,7 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
         v3 e0k = sub(x0b, x0a, D), e1p = ZERO;
         /* The first row of a path has c_r = 0. */
         double dk = (mode & SWEEP_BACK) ? jcy[2 * (size_t)r + 1] : 0.0;
-        double mk = lm[2 * (size_t)r + 1] + dk, dprev = 0;
+        double mk = lm[2 * (size_t)r + 1] + dk, dprev = 0, pprev = HUGE_VAL;
         v3 da = scale(-wa * mk, e0k, D);
         v3 x1a = add(xpa, da, D);
         st(xn + ia * D, x1a, D);
@@ -440,9 +445,13 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
             const v3 e1 = sub(x1b, x1a, D);
             const double diag = (wa + wb) * dot(e1, e1, D);
             const double off = join ? -wa * dot(e1p, e1, D) : 0.0;
+            /* The pivot recurrence is a division and a subtraction
+             * (off * off and the inverse pivot are off it). */
             const double lk = off * dprev;
-            const double piv = diag - off * lk;
-            dprev = piv > REDUNDANT_PIVOT * diag ? 1.0 / piv : 0.0;
+            const double piv = diag - (off * off) / pprev;
+            const bool keep = piv > REDUNDANT_PIVOT * diag;
+            dprev = keep ? 1.0 / piv : 0.0;
+            pprev = keep ? piv : HUGE_VAL;
             a1f[2 * (size_t)r] = dprev;
             a1f[2 * (size_t)r + 1] = lk;
             if (!next)
