@@ -34,6 +34,47 @@ static void weigh_forces(const double *w, const double *f, double *a, size_t n, 
     }
 }
 
+/* When every force generator is gravity and there are no grounds nor
+ * particles on shapes (the common case), f = sum m g needs no accumulator:
+ * it is formed per particle and a = W f written in one pass, instead of
+ * clearing f, adding to it and scaling it (three passes over the state).
+ * The same operations in the same order as cdyn__forces_apply on a cleared
+ * f (0 + m g_1 + m g_2 ...), so the same bits. Returns 0 (nothing written)
+ * when the case does not apply. */
+#define GRAVITY_FAST_MAX 4
+static int gravity_only(const cdyn_system *sys, double *a)
+{
+    if (sys->param_of || sys->grounds)
+        return 0;
+    const double *g[GRAVITY_FAST_MAX];
+    size_t ng = 0;
+    for (uint32_t i = 0; i < sys->forces.count; i++) {
+        if (!sys->forces.alive[i])
+            continue;
+        if (sys->force[i].kind != CDYN_FORCE_GRAVITY || ng == GRAVITY_FAST_MAX)
+            return 0;
+        g[ng++] = sys->force[i].p;
+    }
+    const size_t n = sys->particles.count, d = (size_t)sys->dim;
+    const double *m = sys->mass, *w = sys->inv_mass;
+    if (d == 2 && ng == 1) {
+        const double g0 = g[0][0], g1 = g[0][1];
+        for (size_t i = 0; i < n; i++) {
+            a[2 * i] = w[i] * (0.0 + m[i] * g0);
+            a[2 * i + 1] = w[i] * (0.0 + m[i] * g1);
+        }
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < d; k++) {
+            double f = 0.0;
+            for (size_t j = 0; j < ng; j++)
+                f += m[i] * g[j][k];
+            a[i * d + k] = w[i] * f;
+        }
+    return 1;
+}
+
 cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, const double *ud,
                                  double *a)
 {
@@ -45,6 +86,11 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, co
             return st;
         x = sys->ws.px;
         v = sys->ws.pv;
+    }
+    if (gravity_only(sys, a)) {
+        if (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, x, v, a)))
+            return st;
+        return CDYN_OK;
     }
     double *f = sys->ws.f;
     memset(f, 0, n * d * sizeof *f);
