@@ -656,12 +656,56 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
     }
 }
 
-/* The velocity test of a row: e1 its G(x1) block of particle b, va, vb the
- * final velocities and sa, sb their squared speeds. */
-static CDYN__ALWAYS_INLINE void check_row(pass *p, uint32_t r, v3 e1, v3 va, v3 vb, double sa,
-                                          double sb, double tol2, size_t D)
+/* What the velocity sweep's tests found: the largest ratio, the rows above
+ * tolerance and the sum of the numerators (finite when they all are). The
+ * rows are named, when needed, by velocity_test. */
+typedef struct vtest {
+    double worst, sum;
+    uint32_t n_bad;
+} vtest;
+
+/* The velocity test of a row (as check_velocity, without naming rows): e1
+ * its G(x1) block of particle b, va, vb the final velocities and sa, sb
+ * their squared speeds. A row at rest (or of zero length) has G v = 0. */
+static CDYN__ALWAYS_INLINE void check_row(vtest *t, v3 e1, v3 va, v3 vb, double sa, double sb,
+                                          double tol2, size_t D)
 {
-    check_velocity(p, r, dot(e1, sub(vb, va, D), D), dot(e1, e1, D), maxd(sa, sb), tol2);
+    const double gv = dot(e1, sub(vb, va, D), D), num = gv * gv;
+    const double den = maxd(dot(e1, e1, D) * maxd(sa, sb), DBL_MIN);
+    t->n_bad += !(num <= tol2 * den);
+    t->worst = maxd(t->worst, num / den);
+    t->sum += num;
+}
+
+/* The velocity tests of every row with rows named (check_velocity). */
+static CDYN__ALWAYS_INLINE void velocity_test_d(cdyn_system *sys, const double *restrict xn,
+                                                const double *restrict vn, pass *out, size_t D)
+{
+    const cdyn__projection *pr = sys->proj;
+    const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict cpath = pr->cpath;
+    const double tol2 = tol2_of(pr->opt.velocity_tolerance);
+    pass p;
+    pass_init(&p);
+    for (uint32_t q = 0; q < pr->n_paths; q++) {
+        size_t ia = ca[cpath[q]];
+        for (uint32_t r = cpath[q]; r < cpath[q + 1]; r++) {
+            const size_t ib = cb[r];
+            const v3 e1 = sub(ld(xn + ib * D, D), ld(xn + ia * D, D), D);
+            const v3 va = ld(vn + ia * D, D), vb = ld(vn + ib * D, D);
+            check_velocity(&p, r, dot(e1, sub(vb, va, D), D), dot(e1, e1, D),
+                           maxd(dot(va, va, D), dot(vb, vb, D)), tol2);
+            ia = ib;
+        }
+    }
+    *out = p;
+}
+
+static void velocity_test(cdyn_system *sys, const double *xn, const double *vn, pass *p)
+{
+    if (sys->dim == 2)
+        velocity_test_d(sys, xn, vn, p, 2);
+    else
+        velocity_test_d(sys, xn, vn, p, 3);
 }
 
 /* Backward, path by path: nu = L^-T D^-1 z, v += W G1^T nu, the
@@ -679,8 +723,7 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
     const double *restrict a1f = pr->a1f, *restrict cz = pr->cz, *restrict w = sys->inv_mass;
     double *restrict lam = k->lambda, *restrict jac = k->jac;
     const double tol2 = tol2_of(pr->opt.velocity_tolerance);
-    pass p;
-    pass_init(&p);
+    vtest t = {0, 0, 0};
     for (uint32_t q = 0; q < pr->n_paths; q++) {
         const uint32_t r0 = cpath[q];
         uint32_t r = cpath[q + 1] - 1;
@@ -704,7 +747,7 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             const double sb = dot(vb, vb, D);
             st(vn + ib * D, vb, D);
             if (next)
-                check_row(&p, r + 1, e1n, vb, vbn, sb, sbn, tol2, D);
+                check_row(&t, e1n, vb, vbn, sb, sbn, tol2, D);
             const uint32_t row = crow[r] & ROW_MASK;
             const double sgn = (crow[r] & CHAIN_FLIP) ? -1.0 : 1.0;
             lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
@@ -714,7 +757,7 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             if (r == r0) {
                 const v3 va = sub(ld(vn + ia * D, D), scale(wa * nu, e1, D), D);
                 st(vn + ia * D, va, D);
-                check_row(&p, r, e1, va, vb, dot(va, va, D), sb, tol2, D);
+                check_row(&t, e1, va, vb, dot(va, va, D), sb, tol2, D);
                 break;
             }
             /* Particle a becomes the previous row's particle b. */
@@ -730,7 +773,10 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             r--;
         }
     }
-    *out = p;
+    pass_init(out);
+    out->wn = t.worst;
+    out->n_bad = t.n_bad;
+    out->finite = t.sum <= DBL_MAX;
 }
 
 static void velocity_solve(cdyn_system *sys, const double *xn, double *vn, const double *a1,
@@ -768,6 +814,8 @@ cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn
     pass p, last;
     size_t it = 1;
     velocity_solve(sys, xn, vn, a1, h, true, &p);
+    if (p.n_bad && p.finite)
+        velocity_test(sys, xn, vn, &p); /* name the rows */
     /* The multipliers and Jacobian now describe the candidate state. */
     k->evaluated = true;
     cdyn_status st = CDYN_OK;
@@ -793,6 +841,8 @@ cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn
         /* Refinement with the same factor (an ill-conditioned A1). */
         it++;
         velocity_solve(sys, xn, vn, a1, h, false, &p);
+        if (p.n_bad && p.finite)
+            velocity_test(sys, xn, vn, &p);
     }
     pr->stats.velocity_iterations += it;
     pr->stats.velocity_iterations_total += it;
