@@ -77,7 +77,8 @@ typedef struct cdyn__constraints {
     cdyn__symmat a;
     cdyn__ldlt ldlt;
     cdyn__cg cg;
-    double *g, *rhs, *lambda; /* per row */
+    double *g;             /* per row, for evaluators; NULL when all_rods */
+    double *rhs, *lambda;  /* per row */
     double *diag;          /* per row; allocated once any_compliance is set */
     size_t scratch_len;
     double *scratch;       /* one constraint's g, G'v and blocks, for residuals and callbacks */

@@ -161,8 +161,9 @@ static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const rhs
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
-    double *jac = k->jac + (size_t)c->blk * d, *bias = k->scratch;
-    cdyn_status st = cdyn__constraint_eval(sys, c, x, v, k->g + c->row, jac, bias);
+    /* g and G'v of its rows in the scratch buffer (2 * max rows long). */
+    double *jac = k->jac + (size_t)c->blk * d, *bias = k->scratch, *g = bias + c->n_rows;
+    cdyn_status st = cdyn__constraint_eval(sys, c, x, v, g, jac, bias);
     if (st)
         return st;
     uint32_t np = c->n_particles;
@@ -182,7 +183,7 @@ static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const rhs
         }
         uint32_t row = c->row + r;
         k->a.val[k->a.colptr[row]] = diag;
-        k->rhs[row] = row_rhs(k, rc, c->compliance, row, k->g[row], gd, bias[r], ga);
+        k->rhs[row] = row_rhs(k, rc, c->compliance, row, g[r], gd, bias[r], ga);
     }
     return CDYN_OK;
 }
@@ -313,8 +314,8 @@ static cdyn_status solve_direct(cdyn_system *sys)
         return CDYN_OK;
     double rel;
     uint32_t worst;
-    /* g is not needed once the right-hand side is formed: use it as r. */
-    cdyn__symmat_residual(&k->a, diag, k->lambda, k->rhs, k->g, &rel, &worst);
+    /* The solves' scratch is free once lambda is out: r goes there. */
+    cdyn__symmat_residual(&k->a, diag, k->lambda, k->rhs, k->ldlt.w, &rel, &worst);
     k->stats.residual = rel;
     k->stats.redundant_solves++;
     uint32_t slot = cdyn__constraints_row_owner(k, k->ldlt.redundant[0]);

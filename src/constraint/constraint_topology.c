@@ -15,7 +15,7 @@ typedef struct topology {
     size_t n_terms, n_first, scratch_len;
     bool all_rods, terms_inline;
     uint32_t *active, *blk_particle;
-    double *jac, *rows, *scratch; /* rows: g, rhs, lambda */
+    double *jac, *rows, *scratch; /* rows: [g,] rhs, lambda (see row_arrays) */
     double *diag;                 /* only once some constraint is compliant */
     double *ll;                   /* only for rods-only topologies */
     cdyn__aterm *terms;
@@ -23,12 +23,20 @@ typedef struct topology {
     cdyn__ldlt ldlt;
 } topology;
 
+/* Per-row arrays in one block: rhs and lambda, and g (the evaluators'
+ * output, read back by the generic rows and the projection's) unless every
+ * row is a rod's, which the rod kernels form in registers. */
+static size_t row_arrays(bool all_rods)
+{
+    return all_rods ? 2 : 3;
+}
+
 static void topology_free(const cdyn_allocator *al, topology *t, int dim)
 {
     cdyn__free_array(al, t->active, t->n_active, sizeof *t->active);
     cdyn__free_array(al, t->blk_particle, t->n_blocks, sizeof *t->blk_particle);
     cdyn__free_array(al, t->jac, (size_t)t->n_blocks * (size_t)dim, sizeof *t->jac);
-    cdyn__free_array(al, t->rows, 3 * (size_t)t->n_rows, sizeof *t->rows);
+    cdyn__free_array(al, t->rows, row_arrays(t->all_rods) * (size_t)t->n_rows, sizeof *t->rows);
     cdyn__free_array(al, t->diag, t->n_rows, sizeof *t->diag);
     cdyn__free_array(al, t->ll, t->n_rows, sizeof *t->ll);
     cdyn__free_array(al, t->scratch, t->scratch_len, sizeof *t->scratch);
@@ -41,8 +49,9 @@ void cdyn__constraints_free_topology(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
     topology t = {k->n_active, k->n_rows, k->n_blocks, k->n_terms, k->n_first, k->scratch_len,
-                  k->all_rods, k->terms_inline, k->active, k->blk_particle, k->jac, k->g,
-                  k->scratch, k->diag, k->ll, k->terms, k->a, k->ldlt};
+                  k->all_rods, k->terms_inline, k->active, k->blk_particle, k->jac,
+                  k->all_rods ? k->rhs : k->g, k->scratch, k->diag, k->ll, k->terms, k->a,
+                  k->ldlt};
     topology_free(&sys->alloc, &t, sys->dim);
     k->active = k->blk_particle = NULL;
     k->jac = k->g = k->rhs = k->lambda = k->diag = k->scratch = k->ll = NULL;
@@ -230,7 +239,7 @@ static cdyn_status layout(cdyn_system *sys, topology *t)
     t->active = cdyn__alloc_array(al, t->n_active, sizeof *t->active);
     t->blk_particle = cdyn__alloc_array(al, t->n_blocks, sizeof *t->blk_particle);
     t->jac = cdyn__calloc_array(al, (size_t)t->n_blocks * d, sizeof *t->jac);
-    t->rows = cdyn__calloc_array(al, 3 * (size_t)t->n_rows, sizeof *t->rows);
+    t->rows = cdyn__calloc_array(al, row_arrays(t->all_rods) * (size_t)t->n_rows, sizeof *t->rows);
     t->scratch = cdyn__calloc_array(al, t->scratch_len, sizeof *t->scratch);
     if (k->any_compliance)
         t->diag = cdyn__calloc_array(al, t->n_rows, sizeof *t->diag);
@@ -327,9 +336,9 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     k->active = t.active;
     k->blk_particle = t.blk_particle;
     k->jac = t.jac;
-    k->g = t.rows;
-    k->rhs = t.rows + t.n_rows;
-    k->lambda = t.rows + 2 * (size_t)t.n_rows;
+    k->g = t.all_rods ? NULL : t.rows;
+    k->rhs = t.rows + (row_arrays(t.all_rods) - 2) * (size_t)t.n_rows;
+    k->lambda = k->rhs + t.n_rows;
     k->diag = t.diag;
     k->scratch = t.scratch;
     k->terms = t.terms;
