@@ -40,6 +40,9 @@
  * then not corrected), as in the multiplier solve. */
 #define REDUNDANT_PIVOT 1e-10
 #define ROW_MASK (~CHAIN_FLIP)
+/* Newton iterations without halving the largest residual before the
+ * position projection gives up. */
+#define STALL 8
 
 /* ------------------------------------------------------------------------
  * The plan
@@ -555,7 +558,8 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
     sweep(sys, &in, &p, 0, mode);
     pr->stats.factorizations++;
     mode = 0;
-    size_t it = 0;
+    size_t it = 0, since = 0;
+    double best = HUGE_VAL;
     bool final = false; /* p is of a final sweep */
     cdyn_status st = CDYN_OK;
     for (;;) {
@@ -586,7 +590,20 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
             note_stats(sys, &p, false);
             break;
         }
-        if (it >= cap) {
+        /* Newton converges fast or not at all: a largest residual that
+         * has not halved in STALL iterations will not meet the tolerance
+         * (no positions near the predicted ones satisfy the rods). */
+        bool stalled = false;
+        if (final) {
+            const double worst = pass_worst(&p);
+            if (worst < 0.5 * best) {
+                best = worst;
+                since = 0;
+            } else {
+                stalled = ++since >= STALL;
+            }
+        }
+        if (it >= cap || stalled) {
             pass q = to_rows(pr, p);
             st = cdyn__projection_not_converged(sys, &q, "position", it,
                                                 pr->opt.position_tolerance, false);
@@ -814,14 +831,17 @@ cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn
     pass p, last;
     size_t it = 1;
     velocity_solve(sys, xn, vn, a1, h, true, &p);
-    if (p.n_bad && p.finite)
-        velocity_test(sys, xn, vn, &p); /* name the rows */
     /* The multipliers and Jacobian now describe the candidate state. */
     k->evaluated = true;
     cdyn_status st = CDYN_OK;
     last = p;
     for (;;) {
         if (!p.finite) {
+            /* A refinement from finite velocities to non-finite ones
+             * (practically unreachable): the rows named are those of the
+             * state it left. */
+            if (it > 1)
+                velocity_test(sys, xn, vn, &last);
             pass q = to_rows(pr, last);
             st = it > 1 ? cdyn__projection_not_converged(sys, &q, "velocity", it,
                                                          pr->opt.velocity_tolerance, true)
@@ -833,6 +853,7 @@ cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn
         if (p.n_bad == 0)
             break;
         if (it >= cap) {
+            velocity_test(sys, xn, vn, &p); /* name the rows */
             pass q = to_rows(pr, p);
             st = cdyn__projection_not_converged(sys, &q, "velocity", it,
                                                 pr->opt.velocity_tolerance, false);
@@ -841,8 +862,6 @@ cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn
         /* Refinement with the same factor (an ill-conditioned A1). */
         it++;
         velocity_solve(sys, xn, vn, a1, h, false, &p);
-        if (p.n_bad && p.finite)
-            velocity_test(sys, xn, vn, &p);
     }
     pr->stats.velocity_iterations += it;
     pr->stats.velocity_iterations_total += it;
