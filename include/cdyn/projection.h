@@ -76,7 +76,11 @@ typedef enum cdyn_projection_method {
     /** All rows at once: a quasi-Newton iteration whose matrix
      *  G(x_ref) W G(x_ref)^T is factored by the sparse LDL^T of the
      *  multiplier solve (a chain or tree without fill, O(rows)); the
-     *  velocity projection is one linear solve. The default. */
+     *  velocity projection is one linear solve. RATTLE on rod chains
+     *  (every row a distance constraint, every moving particle in at most
+     *  two of them, no loop) with forces that do not depend on velocity
+     *  takes the exact Newton step instead, on the tridiagonal Jacobian
+     *  (docs/rattle.md section 4). The default. */
     CDYN_PROJECTION_NEWTON = 2
 } cdyn_projection_method;
 
@@ -97,7 +101,8 @@ typedef struct cdyn_projection_options {
     double velocity_tolerance;
     /** Iteration cap of each projection, 1 .. 2^32 - 1: Newton solves or
      *  SHAKE sweeps; default 1000. A projection that needs more, or whose
-     *  Newton iteration diverges, fails the step with
+     *  Newton iteration diverges (or, on rod chains, has not halved its
+     *  largest residual in 8 iterations), fails the step with
      *  CDYN_ERR_NOT_CONVERGED (state kept; the message names the worst
      *  constraint). */
     size_t max_iterations;
@@ -133,7 +138,9 @@ typedef struct cdyn_projection_stats {
     /** Numeric factorizations made by the Newton method since creation.
      *  RATTLE reuses the factorization at the end of a step for the position
      *  projection of the next one, so this grows by one per step while
-     *  nothing else touches the state between steps. */
+     *  nothing else touches the state between steps; on rod chains it
+     *  factors the Newton matrix and G W G^T at the new positions, two per
+     *  step and position iteration. */
     uint64_t factorizations;
     uint64_t not_converged;        /**< projections that hit max_iterations */
 } cdyn_projection_stats;
