@@ -67,7 +67,8 @@ static void set_chain_rows(cdyn__projection *pr, void *block, size_t rows)
     double *d = block;
     pr->lm = d;
     pr->jcy = d + 2 * m;
-    pr->a1f = d + 4 * m;
+    pr->a1d = d + 4 * m;
+    pr->a1l = d + 5 * m;
     pr->cz = d + 6 * m;
     uint32_t *u = (uint32_t *)(void *)(d + 7 * m);
     pr->ca = u;

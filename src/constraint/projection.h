@@ -74,12 +74,13 @@ typedef struct cdyn__projection {
      * ones in several rows (the plan holds while they stay fixed),
      * chain_np the particle count planned for. Per row in path order, in
      * pairs: lm its length and position multiplier, jcy the Newton
-     * elimination, a1f the factor of G(x1) W G(x1)^T (inverse pivot,
-     * L(r, r - 1)); cz the forward solve of the velocities. */
+     * elimination; then a1d, a1l the factor of G(x1) W G(x1)^T (inverse
+     * pivots, L(r, r - 1)) and cz the forward solve of a velocity
+     * refinement. */
     bool chain;
     uint32_t chain_np, n_free, n_hubs, n_paths;
     uint32_t *ca, *cb, *crow, *cpath, *cfree, *chubs;
-    double *lm, *jcy, *a1f, *cz;
+    double *lm, *jcy, *a1d, *a1l, *cz;
 } cdyn__projection;
 
 #define CHAIN_FLIP UINT32_C(0x80000000)

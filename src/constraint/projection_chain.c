@@ -386,8 +386,8 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
  * of the Newton step done on the way): residuals and their test; x_p + D
  * and v_p + D / h stored in xn, vn; and the factorization A1 = L D L^T at
  * them, with A1(r, r) = (w_a + w_b) |e1_r|^2 and
- * A1(r, r - 1) = -w e1_(r-1).e1_r: a1f[2r] the inverse pivot,
- * a1f[2r + 1] = L(r, r - 1). */
+ * A1(r, r - 1) = -w e1_(r-1).e1_r: a1d[r] the inverse pivot,
+ * a1l[r] = L(r, r - 1). */
 static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in, pass *out,
                                             const int mode, size_t D)
 {
@@ -398,7 +398,7 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
     cdyn__projection *pr = sys->proj;
     const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict cpath = pr->cpath;
     const double *restrict w = sys->inv_mass, *restrict lm = pr->lm, *restrict jcy = pr->jcy;
-    double *restrict a1f = pr->a1f;
+    double *restrict a1d = pr->a1d, *restrict a1l = pr->a1l;
     const double tol2 = tol2_of(pr->opt.position_tolerance);
     pass p;
     pass_init(&p);
@@ -455,8 +455,8 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
             const bool keep = piv > REDUNDANT_PIVOT * diag;
             dprev = keep ? 1.0 / piv : 0.0;
             pprev = keep ? piv : HUGE_VAL;
-            a1f[2 * (size_t)r] = dprev;
-            a1f[2 * (size_t)r + 1] = lk;
+            a1d[r] = dprev;
+            a1l[r] = lk;
             if (!next)
                 break;
             /* Particle b becomes the next row's particle a. */
@@ -637,15 +637,16 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
 
 /* Forward, path by path: with @p kick, v += h/2 a1 for the particles of
  * the rows; then rhs_r = -e1_r.(v_b - v_a) and the forward solve
- * z = L^-1 rhs into cz. */
+ * z = L^-1 rhs, into the multipliers (first solve) or cz (refinement). */
 static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double *restrict xn,
                                                  double *restrict vn, const double *restrict a1,
                                                  double h2, const int kick, size_t D)
 {
     cdyn__projection *pr = sys->proj;
     const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict cpath = pr->cpath;
-    const double *restrict a1f = pr->a1f;
-    double *restrict cz = pr->cz;
+    const uint32_t *restrict crow = pr->crow;
+    const double *restrict a1l = pr->a1l;
+    double *restrict cz = pr->cz, *restrict lam = sys->cons->lambda;
     for (uint32_t q = 0; q < pr->n_paths; q++) {
         const uint32_t r1 = cpath[q + 1];
         const size_t ia = ca[cpath[q]];
@@ -665,8 +666,13 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
                 vb = add(vb, scale(h2, ld(a1 + ib * D, D), D), D);
                 st(vn + ib * D, vb, D);
             }
-            z = -dot(sub(x1b, x1a, D), sub(vb, va, D), D) - a1f[2 * (size_t)r + 1] * z;
-            cz[r] = z;
+            z = -dot(sub(x1b, x1a, D), sub(vb, va, D), D) - a1l[r] * z;
+            /* The first solve keeps z where its multiplier will go; a
+             * refinement adds to the multipliers, so keeps z apart. */
+            if (kick)
+                lam[crow[r] & ROW_MASK] = z;
+            else
+                cz[r] = z;
             x1a = x1b;
             va = vb;
         }
@@ -737,7 +743,8 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
     cdyn__constraints *k = sys->cons;
     const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict crow = pr->crow;
     const uint32_t *restrict cpath = pr->cpath;
-    const double *restrict a1f = pr->a1f, *restrict cz = pr->cz, *restrict w = sys->inv_mass;
+    const double *restrict a1d = pr->a1d, *restrict a1l = pr->a1l, *restrict cz = pr->cz;
+    const double *restrict w = sys->inv_mass;
     double *restrict lam = k->lambda, *restrict jac = k->jac;
     const double tol2 = tol2_of(pr->opt.velocity_tolerance);
     vtest t = {0, 0, 0};
@@ -754,7 +761,8 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
         for (;;) {
             const size_t ia = r > r0 ? cb[r - 1] : ca[r0];
             const double wa = w[ia];
-            const double nu = cz[r] * a1f[2 * (size_t)r] - lnext * nun;
+            const uint32_t row = crow[r] & ROW_MASK;
+            const double nu = (add_l ? cz[r] : lam[row]) * a1d[r] - lnext * nun;
             const v3 x1a = ld(xn + ia * D, D);
             const v3 e1 = sub(x1b, x1a, D);
             v3 corr = scale(nu, e1, D);
@@ -765,7 +773,6 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             st(vn + ib * D, vb, D);
             if (next)
                 check_row(&t, e1n, vb, vbn, sb, sbn, tol2, D);
-            const uint32_t row = crow[r] & ROW_MASK;
             const double sgn = (crow[r] & CHAIN_FLIP) ? -1.0 : 1.0;
             lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
             double *jb = jac + 2 * (size_t)row * D;
@@ -779,7 +786,7 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             }
             /* Particle a becomes the previous row's particle b. */
             nun = nu;
-            lnext = a1f[2 * (size_t)r + 1];
+            lnext = a1l[r];
             e1n = e1;
             vbn = vb;
             sbn = sb;
