@@ -39,10 +39,10 @@ cdyn_status cdyn__projection_ensure(cdyn_system *sys)
     return CDYN_OK;
 }
 
-/* The rod-chain arrays live in two blocks: per row (seven arrays of
+/* The rod-chain arrays live in two blocks: per row (six arrays of
  * doubles, then four of indices; rows + 1 entries each, for the path
  * starts' end mark) and per particle (two index arrays). */
-#define CHAIN_ROW_BYTES (4 * sizeof(uint32_t) + 7 * sizeof(double))
+#define CHAIN_ROW_BYTES (4 * sizeof(uint32_t) + 6 * sizeof(double))
 
 static void *alloc_chain_rows(const cdyn_allocator *al, size_t rows)
 {
@@ -65,12 +65,12 @@ static void set_chain_rows(cdyn__projection *pr, void *block, size_t rows)
 {
     size_t m = rows + 1;
     double *d = block;
-    pr->lm = d;
-    pr->jcy = d + 2 * m;
-    pr->a1d = d + 4 * m;
-    pr->a1l = d + 5 * m;
-    pr->cz = d + 6 * m;
-    uint32_t *u = (uint32_t *)(void *)(d + 7 * m);
+    pr->clen = d;
+    pr->jcy = d + m;
+    pr->a1d = d + 3 * m;
+    pr->a1l = d + 4 * m;
+    pr->cz = d + 5 * m;
+    uint32_t *u = (uint32_t *)(void *)(d + 6 * m);
     pr->ca = u;
     pr->cb = u + m;
     pr->crow = u + 2 * m;
@@ -93,7 +93,7 @@ void cdyn__projection_destroy(cdyn_system *sys)
     cdyn__free_array(al, pr->xs, pr->cap_len, sizeof *pr->xs);
     cdyn__free_array(al, pr->xcopy, pr->cap_len, sizeof *pr->xcopy);
     cdyn__free_array(al, pr->wcopy, pr->cap_particles, sizeof *pr->wcopy);
-    free_chain_rows(al, pr->lm, pr->cap_rows);
+    free_chain_rows(al, pr->clen, pr->cap_rows);
     free_chain_particles(al, pr->cfree, pr->cap_particles);
     cdyn__free_array(al, pr, 1, sizeof *pr);
     sys->proj = NULL;
@@ -114,7 +114,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     double *nu = pr->nu, *lens = pr->len, *aval = pr->aval, *dx = pr->dx, *xs = pr->xs;
     double *wcopy = pr->wcopy, *xcopy = pr->xcopy;
     uint32_t *ends = pr->ends, *ready = pr->ready, *cpart = pr->cfree;
-    void *crows = pr->lm;
+    void *crows = pr->clen;
     bool grow_rows = rows > pr->cap_rows, grow_nnz = nnz > pr->cap_nnz;
     bool grow_len = len > pr->cap_len, grow_np = np > pr->cap_particles;
     if (grow_rows) {
@@ -167,7 +167,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
         pr->len = lens;
         pr->ends = ends;
         pr->ready = ready;
-        free_chain_rows(al, pr->lm, pr->cap_rows);
+        free_chain_rows(al, pr->clen, pr->cap_rows);
         set_chain_rows(pr, crows, rows);
         pr->cap_rows = rows;
         pr->built = false;

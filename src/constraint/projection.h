@@ -72,15 +72,14 @@ typedef struct cdyn__projection {
      * crow[r] is its row, with CHAIN_FLIP set when ca[r] is the row's
      * second particle. cfree lists the particles in no row, chubs the fixed
      * ones in several rows (the plan holds while they stay fixed),
-     * chain_np the particle count planned for. Per row in path order, in
-     * pairs: lm its length and position multiplier, jcy the Newton
-     * elimination; then a1d, a1l the factor of G(x1) W G(x1)^T (inverse
-     * pivots, L(r, r - 1)) and cz the forward solve of a velocity
-     * refinement. */
+     * chain_np the particle count planned for. Per row in path order:
+     * clen its length, jcy the Newton elimination (in pairs), a1d, a1l
+     * the factor of G(x1) W G(x1)^T (inverse pivots, L(r, r - 1)) and cz
+     * the forward solve of a velocity refinement. */
     bool chain;
     uint32_t chain_np, n_free, n_hubs, n_paths;
     uint32_t *ca, *cb, *crow, *cpath, *cfree, *chubs;
-    double *lm, *jcy, *a1d, *a1l, *cz;
+    double *clen, *jcy, *a1d, *a1l, *cz;
 } cdyn__projection;
 
 #define CHAIN_FLIP UINT32_C(0x80000000)

@@ -107,7 +107,7 @@ void cdyn__projection_chain_plan(cdyn_system *sys)
             pr->ca[m] = from;
             pr->cb[m] = to;
             pr->crow[m] = r | (from == e[2 * (size_t)r] ? 0 : CHAIN_FLIP);
-            pr->lm[2 * (size_t)m] = pr->len[r];
+            pr->clen[m] = pr->len[r];
             m++;
             if (w[to] == 0 || deg[to] != 2)
                 break;
@@ -245,9 +245,10 @@ static const v3 ZERO = {0, 0, 0};
 #endif
 
 enum {
-    SWEEP_WARM = 1,    /* multipliers from k->lambda (scaled), written to cmu */
+    SWEEP_WARM = 1,    /* mu from k->lambda (scaled), else mu = 0 */
     SWEEP_REBASED = 2, /* x_p, v_p in xn, vn (else formed from x0, v0, a0) */
-    SWEEP_BACK = 4     /* the final sweep takes mu + delta, delta from jc, jy */
+    SWEEP_BACK = 4,    /* the final sweep takes mu + delta, delta from jcy */
+    SWEEP_NAMED = 8    /* a warm Newton sweep that names its rows */
 };
 
 /* The step's start and predictor: x_p = x0 + h v_p, v_p = v0 + h/2 a0,
@@ -272,8 +273,9 @@ static CDYN__ALWAYS_INLINE void predict(const double *restrict xn, const double 
     }
 }
 
-/* The multiplier of row r: its warm start (written to lm) or lm's. */
-#define MU(r) ((mode & SWEEP_WARM) ? warm * lam[crow[r] & ROW_MASK] : lm[2 * (size_t)(r) + 1])
+/* The multiplier the iteration starts from: the warm start, or 0 (a cold
+ * start, or the positions stored by a final sweep as the new base). */
+#define MU(r) ((mode & SWEEP_WARM) ? warm * lam[crow[r] & ROW_MASK] : 0.0)
 
 /* The Newton sweep, path by path from the last row to the first, at
  * x* = x_p + W G0^T mu: residuals, their test, and the elimination of
@@ -295,7 +297,8 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
     const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict crow = pr->crow;
     const uint32_t *restrict cpath = pr->cpath;
     const double *restrict w = sys->inv_mass, *restrict lam = sys->cons->lambda;
-    double *restrict lm = pr->lm, *restrict jcy = pr->jcy;
+    const double *restrict len = pr->clen;
+    double *restrict jcy = pr->jcy;
     const double tol2 = tol2_of(pr->opt.position_tolerance);
     pass p;
     pass_init(&p);
@@ -316,8 +319,6 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
         bool next = false;
         for (;;) {
             const double wa = w[ia];
-            if (mode & SWEEP_WARM)
-                lm[2 * (size_t)r + 1] = mk;
             /* The previous row through particle a: its e0 and multiplier. */
             const bool prev = r > r0;
             size_t ip = 0;
@@ -333,9 +334,9 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
             predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vp, mode, D);
             const v3 da = scale(wa, sub(scale(mp, e0p, D), scale(mk, e0k, D), D), D);
             const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
-            const double d2 = dot(ev, ev, D), l = lm[2 * (size_t)r];
+            const double d2 = dot(ev, ev, D), l = len[r];
             const double g = 0.5 * (d2 - l * l);
-            if (mode & SWEEP_WARM) {
+            if ((mode & SWEEP_WARM) && !(mode & SWEEP_NAMED)) {
                 /* The warm start is not expected to pass: count, and
                  * leave naming the worst row to a later sweep (see the
                  * caller). */
@@ -376,7 +377,7 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
             next = true;
         }
     }
-    if (mode & SWEEP_WARM)
+    if ((mode & SWEEP_WARM) && !(mode & SWEEP_NAMED))
         p.finite = sum <= DBL_MAX;
     *out = p;
 }
@@ -397,7 +398,10 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
     const double inv_h = in->inv_h, h = in->h, h2 = in->h2;
     cdyn__projection *pr = sys->proj;
     const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict cpath = pr->cpath;
-    const double *restrict w = sys->inv_mass, *restrict lm = pr->lm, *restrict jcy = pr->jcy;
+    const uint32_t *restrict crow = pr->crow;
+    const double *restrict w = sys->inv_mass, *restrict len = pr->clen, *restrict jcy = pr->jcy;
+    const double *restrict lam = sys->cons->lambda;
+    const double warm = in->warm;
     double *restrict a1d = pr->a1d, *restrict a1l = pr->a1l;
     const double tol2 = tol2_of(pr->opt.position_tolerance);
     pass p;
@@ -416,7 +420,7 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
         v3 e0k = sub(x0b, x0a, D), e1p = ZERO;
         /* The first row of a path has c_r = 0. */
         double dk = (mode & SWEEP_BACK) ? jcy[2 * (size_t)r + 1] : 0.0;
-        double mk = lm[2 * (size_t)r + 1] + dk, dprev = 0, pprev = HUGE_VAL;
+        double mk = MU(r) + dk, dprev = 0, pprev = HUGE_VAL;
         v3 da = scale(-wa * mk, e0k, D);
         v3 x1a = add(xpa, da, D);
         st(xn + ia * D, x1a, D);
@@ -434,13 +438,13 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
                 e0n = sub(x0n, x0b, D);
                 if (mode & SWEEP_BACK)
                     dn = jcy[2 * (size_t)r + 3] - jcy[2 * (size_t)r + 2] * dk;
-                mn = lm[2 * (size_t)r + 3] + dn;
+                mn = MU(r + 1) + dn;
             }
             v3 xpb, vpb;
             predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vpb, mode, D);
             const v3 db = scale(wb, sub(scale(mk, e0k, D), scale(mn, e0n, D), D), D);
             const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
-            const double d2 = dot(ev, ev, D), l = lm[2 * (size_t)r];
+            const double d2 = dot(ev, ev, D), l = len[r];
             check_exact(&p, r, 0.5 * (d2 - l * l), d2, l, tol2);
             const v3 x1b = add(xpb, db, D);
             st(xn + ib * D, x1b, D);
@@ -482,16 +486,19 @@ static void sweep(cdyn_system *sys, const chain_in *in, pass *p, int final, int 
 {
     /* The modes used, instantiated with constants. */
 #define SWEEP_CASE(F, M)                                                               \
-    case (F) * 8 + (M):                                                                \
+    case (F) * 16 + (M):                                                               \
         if (sys->dim == 2)                                                             \
             F ? sweep_final(sys, in, p, M, 2) : sweep_newton(sys, in, p, M, 2);        \
         else                                                                           \
             F ? sweep_final(sys, in, p, M, 3) : sweep_newton(sys, in, p, M, 3);        \
         return;
-    switch (final * 8 + mode) {
+    switch (final * 16 + mode) {
         SWEEP_CASE(0, SWEEP_WARM)
+        SWEEP_CASE(0, SWEEP_WARM | SWEEP_NAMED)
         SWEEP_CASE(0, 0)
         SWEEP_CASE(0, SWEEP_REBASED)
+        SWEEP_CASE(1, SWEEP_WARM)
+        SWEEP_CASE(1, SWEEP_WARM | SWEEP_BACK)
         SWEEP_CASE(1, 0)
         SWEEP_CASE(1, SWEEP_BACK)
         SWEEP_CASE(1, SWEEP_REBASED)
@@ -524,7 +531,6 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
-    const uint32_t n = k->n_rows;
     const size_t cap = pr->opt.max_iterations, d = (size_t)sys->dim;
     const chain_in in = {x0, v0, a0, xn, vn, h, 0.5 * h, 1.0 / h, 0.5 * h * h};
     pr->stats.projections++;
@@ -546,18 +552,12 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
     }
     /* Warm start: the impulse of the multipliers at x0 (the previous
      * closing kick's), mu = h^2/2 lambda; an O(h^3) residual is left. */
-    int mode = 0;
-    if (k->evaluated)
-        mode = SWEEP_WARM;
-    else
-        for (uint32_t r = 0; r < n; r++)
-            pr->lm[2 * (size_t)r + 1] = 0;
+    int mode = k->evaluated ? SWEEP_WARM : 0;
     /* The pass of a warm sweep counts and tests, but names no row. */
     bool warm_now = mode == SWEEP_WARM, warm_last = false;
     pass p, last;
     sweep(sys, &in, &p, 0, mode);
     pr->stats.factorizations++;
-    mode = 0;
     size_t it = 0, since = 0;
     double best = HUGE_VAL;
     bool final = false; /* p is of a final sweep */
@@ -569,8 +569,8 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
             if (it == 0) {
                 st = cdyn__projection_non_finite(sys, "position");
             } else {
-                if (warm_last)
-                    sweep(sys, &in, &last, 0, 0); /* the same residuals, rows named */
+                if (warm_last) /* the same residuals, rows named */
+                    sweep(sys, &in, &last, 0, SWEEP_WARM | SWEEP_NAMED);
                 pass q = to_rows(pr, last);
                 st = cdyn__projection_not_converged(sys, &q, "position", it,
                                                     pr->opt.position_tolerance, true);
@@ -614,8 +614,6 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
             /* xn, vn hold x_p + D, v_p + D / h: the new base, from which the
              * multipliers start again at 0. */
             mode = SWEEP_REBASED;
-            for (uint32_t r = 0; r < n; r++)
-                pr->lm[2 * (size_t)r + 1] = 0;
             sweep(sys, &in, &p, 0, mode);
             pr->stats.factorizations++;
             final = false;
