@@ -753,6 +753,14 @@ static void test_shape_constraint_queries(void **state)
     double m[2] = {7, 7};
     assert_int_equal(cdyn_constraint_get_multipliers(sys, c, m, 2), CDYN_OK);
     assert_true(m[0] == 7 && m[1] == 7); /* none */
+    assert_int_equal(cdyn_constraint_get_multipliers(sys, c, NULL, 0), CDYN_OK);
+    assert_int_equal(cdyn_constraint_set_enabled(sys, c, true), CDYN_OK); /* already */
+    /* Exact by construction: no compliance to set, and the refusal says why. */
+    assert_int_equal(cdyn_constraint_set_compliance(sys, c, 1e-3), CDYN_ERR_UNSUPPORTED);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "compliance"));
+    double alpha = -1;
+    assert_int_equal(cdyn_constraint_get_compliance(sys, c, &alpha), CDYN_OK);
+    assert_true(alpha == 0.0);
     /* The normal force: it holds the bead up (m g) and turns it (m v^2 / R). */
     assert_int_equal(cdyn_system_evaluate(sys, NULL, 0), CDYN_OK);
     double n[3];

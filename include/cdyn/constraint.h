@@ -144,7 +144,11 @@ CDYN_API cdyn_status cdyn_constraint_get_row_count(const cdyn_system *sys, cdyn_
                                                    size_t *out);
 
 /** Enables or disables @p c; a disabled constraint keeps its settings but
- *  takes no part in the solve. Constraints start enabled. @since 0.1 */
+ *  takes no part in the solve. Constraints start enabled. A curve or
+ *  surface constraint is always enabled: enabling it is a no-op, disabling
+ *  it gives CDYN_ERR_UNSUPPORTED (remove it instead). Stale, foreign or
+ *  wrong-kind handles: CDYN_ERR_STALE_HANDLE / CDYN_ERR_INVALID_HANDLE;
+ *  during a step: CDYN_ERR_BUSY. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint c,
                                                  bool enabled);
 
@@ -160,7 +164,13 @@ CDYN_API cdyn_status cdyn_constraint_get_enabled(const cdyn_system *sys, cdyn_co
  *  force -g / alpha for large alpha. dt is the dt passed to the step in
  *  progress (with RK45 the outer dt, not the internal step);
  *  cdyn_system_evaluate uses the last step's dt, or 1e-3 s before the first
- *  step. @since 0.1 */
+ *  step.
+ *  Returns CDYN_ERR_INVALID_ARGUMENT for a negative or non-finite value,
+ *  CDYN_ERR_UNSUPPORTED for a curve or surface constraint (exact by
+ *  construction, it has no rows to soften), CDYN_ERR_NO_MEMORY when the
+ *  first compliant constraint of a system cannot allocate the per-row
+ *  compliance array (nothing changed), handle errors as for every
+ *  constraint function, CDYN_ERR_BUSY during a step. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint c,
                                                     double compliance);
 
@@ -170,8 +180,10 @@ CDYN_API cdyn_status cdyn_constraint_get_compliance(const cdyn_system *sys, cdyn
 
 /** The multipliers of @p c (one per row) from the most recent force
  *  evaluation (the last stage of the last step, or cdyn_system_evaluate).
- *  @p capacity must be >= the row count. Zero before any evaluation.
- *  @since 0.1 */
+ *  @p capacity must be >= the row count (else CDYN_ERR_INVALID_ARGUMENT).
+ *  Zero before any evaluation or while @p c is disabled. A curve or surface
+ *  constraint has no multipliers: CDYN_OK with nothing written (@p out may
+ *  be NULL); its force is cdyn_constraint_get_force. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constraint c,
                                                      double *out, size_t capacity);
 

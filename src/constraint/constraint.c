@@ -355,9 +355,10 @@ cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint h, boo
     if (st || (st = cdyn__constraint_slot(sys, h, &i)))
         return st;
     if (cdyn__constraint_is_shape(&sys->cons->c[i]))
-        return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
-                          "constraint_set_enabled: a curve or surface constraint cannot be "
-                          "disabled; remove it to release the particle");
+        return enabled ? CDYN_OK /* it is always enabled */
+                       : cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
+                                    "constraint_set_enabled: a curve or surface constraint cannot "
+                                    "be disabled; remove it to release the particle");
     if (sys->cons->c[i].enabled != (uint8_t)enabled) {
         sys->cons->c[i].enabled = enabled ? 1 : 0;
         sys->cons->dirty = true;
@@ -385,6 +386,10 @@ cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint h, 
     if (!isfinite(compliance) || compliance < 0)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "constraint_set_compliance: %g must be finite and >= 0", compliance);
+    if (cdyn__constraint_is_shape(&sys->cons->c[i]))
+        return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
+                          "constraint_set_compliance: a curve or surface constraint holds its "
+                          "particle exactly by construction and has no compliance");
     cdyn__constraints *k = sys->cons;
     if (compliance > 0 && !k->any_compliance) {
         /* The per-row compliance array exists only once it is needed; the

@@ -18,6 +18,8 @@ cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constra
         return st;
     const cdyn__constraints *k = sys->cons;
     const cdyn__constraint *c = &k->c[i];
+    if (cdyn__constraint_is_shape(c))
+        return CDYN_OK; /* its particle has no rows in the solve: nothing to write */
     if (!out || capacity < c->n_rows)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "constraint_get_multipliers: need room for %u values", c->n_rows);
