@@ -72,6 +72,8 @@ typedef struct cdyn__constraints {
     bool all_rods;         /* every enabled row is a distance constraint's */
     bool terms_inline;     /* all_rods, one term per entry, terms by ascending bj:
                             * formed in the row pass as soon as both blocks are */
+    bool tridiagonal;      /* terms_inline and each term couples row r - 1 to row r:
+                            * A is tridiagonal in row order (constraint_chain.c) */
     double *ll;            /* all_rods: L^2 of row r's rod (the row pass then
                             * leaves the constraints unread) */
     cdyn__symmat a;
@@ -114,6 +116,14 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys);
  * and adds the constraint accelerations W G^T lambda into @p a. prepare must
  * have succeeded. */
 cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const double *v, double *a);
+
+/* The multiplier solve and W G^T lambda added to @p acc for a tridiagonal
+ * topology (k->tridiagonal, direct solver, no particle on a shape) in two
+ * sweeps. Returns false, leaving lambda, the rows and @p acc to be redone,
+ * when a pivot fails the redundancy test or is not finite: the general path
+ * then handles the step. Allocates nothing. */
+bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const double *v,
+                                   double *acc);
 
 /* g, J and G'v of constraint @p c at (x, v) into the row arrays g, bias
  * and the Jacobian blocks. */

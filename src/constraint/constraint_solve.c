@@ -15,36 +15,12 @@
 #include "compiler.h"
 #include "constraint/constraint.h"
 #include "constraint/parametric.h"
+#include "constraint/row_rhs.h"
 #include "system.h"
-
-/* A redundant row whose residual stays above this (relative, see
- * cdyn__symmat_residual) means the constraints conflict. */
-#define CONFLICT_RESIDUAL 1e-8
-/* Pivots below this fraction of their diagonal mark a row as redundant. */
-#define REDUNDANT_PIVOT 1e-10
-
-/* Right-hand side of one row, rigid (feedback) or compliant (implicit spring). */
-typedef struct rhs_coef {
-    double ks, kd;        /* rigid rows */
-    double soft_g, soft_gd; /* compliant rows: 1/dt^2, 1/dt */
-} rhs_coef;
-
-static CDYN__ALWAYS_INLINE double row_rhs(cdyn__constraints *k, const rhs_coef *rc, double alpha, uint32_t row,
-                             double g, double gd, double bias, double gwf)
-{
-    if (alpha > 0) {
-        k->diag[row] = alpha * rc->soft_g;
-        k->has_compliance = true;
-        return -bias - gwf - rc->soft_g * g - rc->soft_gd * gd;
-    }
-    if (k->any_compliance)
-        k->diag[row] = 0; /* read only when some row is compliant */
-    return -bias - gwf - rc->ks * g - rc->kd * gd;
-}
 
 /* Rod between two particles: g = (|d|^2 - L^2)/2, G = (-d, d), G'v = |d'|^2. */
 static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constraint *c,
-                                        const rhs_coef *rc, const double *x, const double *v,
+                                        const cdyn__rhs_coef *rc, const double *x, const double *v,
                                         const double *acc, const double *w, size_t D)
 {
     uint32_t ia = c->u.particle[0], ib = c->u.particle[1];
@@ -65,12 +41,12 @@ static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constr
     uint32_t r = c->row;
     double g = 0.5 * (d2 - c->d.p[0] * c->d.p[0]);
     k->a.val[k->a.colptr[r]] = (wa + wb) * d2;
-    k->rhs[r] = row_rhs(k, rc, c->compliance, r, g, gd, dv2, gwf);
+    k->rhs[r] = cdyn__row_rhs(k, rc, c->compliance, r, g, gd, dv2, gwf);
 }
 
 /* Rod to a fixed point b: g = (|x - b|^2 - L^2)/2, G = x - b, G'v = |v|^2. */
 static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__constraint *c,
-                                           const rhs_coef *rc, const double *x, const double *v,
+                                           const cdyn__rhs_coef *rc, const double *x, const double *v,
                                            const double *acc, const double *w, size_t D)
 {
     uint32_t ip = c->u.particle[0];
@@ -89,7 +65,7 @@ static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__con
     uint32_t r = c->row;
     double g = 0.5 * (d2 - c->d.p[3] * c->d.p[3]);
     k->a.val[k->a.colptr[r]] = wp * d2;
-    k->rhs[r] = row_rhs(k, rc, c->compliance, r, g, gd, v2, gwf);
+    k->rhs[r] = cdyn__row_rhs(k, rc, c->compliance, r, g, gd, v2, gwf);
 }
 
 /* Every row a rod's (k->all_rods): row r has blocks 2r, 2r + 1 and L^2 in
@@ -97,7 +73,7 @@ static CDYN__ALWAYS_INLINE void anchor_row(cdyn__constraints *k, const cdyn__con
  * k->terms_inline the off-diagonal terms are formed here too, each as soon
  * as its later block is: the blocks are still in cache. Same operations,
  * same order as rod_row and assemble_coupling. */
-static CDYN__ALWAYS_INLINE void rods_rows(cdyn__constraints *restrict k, const rhs_coef *rc,
+static CDYN__ALWAYS_INLINE void rods_rows(cdyn__constraints *restrict k, const cdyn__rhs_coef *rc,
                                           const double *restrict x, const double *restrict v,
                                           const double *restrict acc, const double *restrict w,
                                           size_t D, const int inline_terms)
@@ -126,7 +102,7 @@ static CDYN__ALWAYS_INLINE void rods_rows(cdyn__constraints *restrict k, const r
         double g = 0.5 * (d2 - ll[r]);
         val[colptr[r]] = (w[ia] + w[ib]) * d2;
         double alpha = k->any_compliance ? k->c[k->active[r]].compliance : 0.0;
-        rhs[r] = row_rhs(k, rc, alpha, r, g, gd, dv2, gwf);
+        rhs[r] = cdyn__row_rhs(k, rc, alpha, r, g, gd, dv2, gwf);
         if (inline_terms)
             for (; ti < nt && t[ti].bj <= 2 * (size_t)r + 1; ti++) {
                 const double *a = jac + D * t[ti].bi, *b = jac + D * t[ti].bj;
@@ -156,7 +132,7 @@ static void weigh(const cdyn_system *sys, uint32_t s, const double *y, double *o
 }
 
 /* Any kind, through its evaluator: G'v lands in the scratch buffer. */
-static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const rhs_coef *rc,
+static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const cdyn__rhs_coef *rc,
                                 const double *x, const double *v, const double *acc)
 {
     cdyn__constraints *k = sys->cons;
@@ -183,7 +159,7 @@ static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const rhs
         }
         uint32_t row = c->row + r;
         k->a.val[k->a.colptr[row]] = diag;
-        k->rhs[row] = row_rhs(k, rc, c->compliance, row, g[r], gd, bias[r], ga);
+        k->rhs[row] = cdyn__row_rhs(k, rc, c->compliance, row, g[r], gd, bias[r], ga);
     }
     return CDYN_OK;
 }
@@ -193,7 +169,7 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
     cdyn__constraints *k = sys->cons;
     const double *w = sys->inv_mass;
     double h = sys->step_dt > 0 ? sys->step_dt : 1e-3;
-    const rhs_coef rc = {k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
+    const cdyn__rhs_coef rc = {k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
     k->has_compliance = false;
     /* Every entry of A is assigned before it is accumulated (diagonal here,
      * the rest by the first terms), so A is not cleared. */
@@ -303,7 +279,7 @@ static cdyn_status solve_direct(cdyn_system *sys)
     const double *diag = k->has_compliance ? k->diag : NULL;
     /* One pass: the forward solve runs inside the factorization, the rhs
      * is kept for the residual. */
-    if (cdyn__ldlt_factor_solve_rhs(&k->ldlt, &k->a, diag, REDUNDANT_PIVOT, k->rhs, k->lambda) !=
+    if (cdyn__ldlt_factor_solve_rhs(&k->ldlt, &k->a, diag, CDYN__REDUNDANT_PIVOT, k->rhs, k->lambda) !=
         CDYN_OK)
         return cdyn__fail(sys, CDYN_ERR_DIVERGED, "constraints: non-finite constraint matrix");
     k->stats.iterations = 0;
@@ -321,7 +297,7 @@ static cdyn_status solve_direct(cdyn_system *sys)
     uint32_t slot = cdyn__constraints_row_owner(k, k->ldlt.redundant[0]);
     k->stats.last_redundant =
         cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt, k->slots.generation[slot], slot);
-    return rel <= CONFLICT_RESIDUAL ? CDYN_OK : conflict(sys, worst, rel);
+    return rel <= CDYN__CONFLICT_RESIDUAL ? CDYN_OK : conflict(sys, worst, rel);
 }
 
 static cdyn_status solve_cg(cdyn_system *sys)
@@ -437,6 +413,13 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
         return CDYN_OK;
+    if (k->tridiagonal && k->solver == CDYN_SOLVER_DIRECT && !sys->param_of && k->ldlt.w &&
+        cdyn__constraints_chain_apply(sys, x, v, acc)) {
+        k->stats.rows = k->n_rows;
+        k->stats.solves++;
+        k->evaluated = true;
+        return CDYN_OK;
+    }
     cdyn_status st = rows_pass(sys, x, v, acc);
     if (st)
         return st;

@@ -58,7 +58,7 @@ void cdyn__constraints_free_topology(cdyn_system *sys)
     k->terms = NULL;
     k->n_active = k->n_rows = k->n_blocks = 0;
     k->n_terms = k->n_first = k->scratch_len = 0;
-    k->all_rods = k->terms_inline = false;
+    k->all_rods = k->terms_inline = k->tridiagonal = false;
     cdyn__symmat_init(&k->a);
     cdyn__ldlt_init(&k->ldlt);
 }
@@ -331,6 +331,9 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     k->n_first = t.n_first;
     k->all_rods = t.all_rods;
     k->terms_inline = t.terms_inline;
+    k->tridiagonal = t.terms_inline;
+    for (size_t i = 0; i < t.n_terms && k->tridiagonal; i++)
+        k->tridiagonal = t.terms[i].bj / 2 == t.terms[i].bi / 2 + 1;
     k->ll = t.ll;
     k->scratch_len = t.scratch_len;
     k->active = t.active;

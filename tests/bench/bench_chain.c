@@ -20,6 +20,11 @@
  * (--full: 10^3, 10^4, 10^5, 10^6), also printed without the rows past the
  * limit.
  *
+ * Each Euler row also times a hand-written step of the same chain
+ * (chain_reference.c: one loop down the chain, one back up, nothing but
+ * this chain's equations), as a yardstick for the machine at hand, and
+ * prints the library's time over it.
+ *
  * Then the same chain with RATTLE (docs/rattle.md): Newton projection at
  * the relative tolerance 1e-12 (positions and velocities), N = 10..10^4
  * (--full: to 10^6), with the projection iterations per step (position
@@ -39,6 +44,7 @@
 #include <cdyn/cdyn.h>
 
 #include "bench_util.h"
+#include "chain_reference.h"
 
 typedef struct counter {
     size_t live, peak;
@@ -316,8 +322,8 @@ int main(int argc, char **argv)
         n_sizes = full ? 6 : 4;
     printf("standard chain, symplectic Euler, %s solver, dt = 1e-3, 1000 steps "
            "(median of %d runs)\n", solver == CDYN_SOLVER_CG ? "CG" : "direct", repeat);
-    printf("%9s %14s %12s %12s %10s %12s %12s %12s\n", "N", "ms/step", "ns/constr", "lib MB",
-           "B/constr", "peak RSS MB", "rod err", "dE/|U|");
+    printf("%9s %14s %12s %12s %10s %12s %12s %12s %9s %7s\n", "N", "ms/step", "ns/constr",
+           "lib MB", "B/constr", "peak RSS MB", "rod err", "dE/|U|", "hand ns", "ratio");
     double lx[16], ly[16];
     int nfit = 0, nfit_intact = 0; /* nfit_intact: the rows before the first unstable one */
     for (int s = 0; s < n_sizes; s++) {
@@ -331,10 +337,14 @@ int main(int argc, char **argv)
             times[k] = r.seconds / 1000.0;
         }
         double per_step = bench_median(times, (size_t)(reps < 16 ? reps : 16));
-        printf("%9ld %14.4f %12.2f %12.2f %10.1f %12.1f %12.3e %12.3e\n", n, per_step * 1e3,
-               per_step / (double)n * 1e9, (double)r.bytes / 1048576.0,
+        double hand[16], hand_err;
+        for (int k = 0; k < reps && k < 16; k++)
+            hand[k] = chain_reference_step_seconds(n, &hand_err);
+        double hand_step = bench_median(hand, (size_t)(reps < 16 ? reps : 16));
+        printf("%9ld %14.4f %12.2f %12.2f %10.1f %12.1f %12.3e %12.3e %9.2f %7.2f\n", n,
+               per_step * 1e3, per_step / (double)n * 1e9, (double)r.bytes / 1048576.0,
                (double)r.bytes / (double)n, (double)bench_peak_rss() / 1048576.0, r.rod_error,
-               r.energy_error);
+               r.energy_error, hand_step / (double)n * 1e9, per_step / hand_step);
         if (r.unstable)
             printf("          unstable: a rod tension passed m L / h^2 = %g N (h omega = 2) "
                    "between t = %.2f and %.2f s (%.4g N): the chain then breaks up; time over "
