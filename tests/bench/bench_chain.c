@@ -20,10 +20,11 @@
  * (--full: 10^3, 10^4, 10^5, 10^6), also printed without the rows past the
  * limit.
  *
- * Each Euler row also times a hand-written step of the same chain
- * (chain_reference.c: one loop down the chain, one back up, nothing but
- * this chain's equations), as a yardstick for the machine at hand, and
- * prints the library's time over it.
+ * Each Euler row and each Newton RATTLE row also times a hand-written step
+ * of the same chain (chain_reference.c: nothing but this chain's
+ * equations), as a yardstick for the machine at hand, and prints the
+ * library's time over it (and for RATTLE the hand-written Newton solves
+ * per step).
  *
  * Then the same chain with RATTLE (docs/rattle.md): Newton projection at
  * the relative tolerance 1e-12 (positions and velocities), N = 10..10^4
@@ -234,8 +235,10 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
     printf("\nstandard chain, RATTLE, %s projection, tolerance 1e-12 relative, dt = 1e-3, "
            "1000 steps (median of %d runs)\n",
            method == CDYN_PROJECTION_NEWTON ? "Newton" : "classic SHAKE", repeat);
-    printf("%9s %12s %11s %9s %9s %8s %10s %9s %11s %11s\n", "N", "ms/step", "ns/link",
+    const int newton = method == CDYN_PROJECTION_NEWTON;
+    printf("%9s %12s %11s %9s %9s %8s %10s %9s %11s %11s", "N", "ms/step", "ns/link",
            "pos it", "vel it", "fact", "lib MB", "B/link", "rod err", "dE/|U|");
+    printf(newton ? " %9s %8s %7s\n" : "\n", "hand ns", "hand it", "ratio");
     double lx[8], ly[8];
     int nfit = 0;
     for (int s = 0; s < n_sizes; s++) {
@@ -250,10 +253,22 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
         }
         double t = bench_median(times, (size_t)(reps < 16 ? reps : 16));
         double per_step = t / (r.steps > 0 ? r.steps : 1);
-        printf("%9ld %12.4f %11.2f %9.3f %9.3f %8.3f %10.2f %9.1f %11.3e %11.3e\n", n,
+        printf("%9ld %12.4f %11.2f %9.3f %9.3f %8.3f %10.2f %9.1f %11.3e %11.3e", n,
                per_step * 1e3, per_step / (double)n * 1e9, r.pos_iter, r.vel_iter,
                r.factorizations, (double)r.bytes / 1048576.0, (double)r.bytes / (double)n,
                r.rod_error, r.energy_error);
+        if (newton) {
+            /* The hand-written RATTLE over the same steps (it fails where
+             * the library does, at the same step). */
+            double hand[16], hand_it = 0, hand_err;
+            int hand_steps = 0;
+            for (int k = 0; k < reps && k < 16; k++)
+                hand[k] = chain_reference_rattle_seconds(n, &hand_steps, &hand_it, &hand_err);
+            double hand_step = bench_median(hand, (size_t)(reps < 16 ? reps : 16));
+            printf(" %9.2f %8.3f %7.2f", hand_step / (double)n * 1e9, hand_it,
+                   per_step / hand_step);
+        }
+        printf("\n");
         if (r.failure[0])
             printf("          step %d (t = %.3f s) failed; the row shows the steps before it: %s\n",
                    r.steps + 1, 1e-3 * (r.steps + 1), r.failure);

@@ -99,3 +99,151 @@ double chain_reference_step_seconds(long n, double *rod_error)
     free(c.x), free(c.v), free(c.w), free(c.d), free(c.piv), free(c.off), free(c.y);
     return seconds;
 }
+
+/* RATTLE: velocity Verlet whose constraint impulses come from projections.
+ * With x* = x_p + W G0^T mu (G0 = G(x0): x*_i = x_p,i + w_i (mu_i d0_i -
+ * mu_(i+1) d0_(i+1))), Newton solves J delta = -g(x*) with the tridiagonal
+ * J = G(x*) W G0^T by Thomas elimination in the sweep that evaluates g; the
+ * sweep that finds every rod within tolerance stores x1 = x*. The velocity
+ * projection solves (G1 W G1^T) nu = -G1 v by one more Thomas pass. */
+typedef struct rattle {
+    long n;
+    double *x, *v, *w, *xp, *d0, *mu, *c, *y, *off; /* x, v, xp, d0: 2 (n + 2); the rest n + 2 */
+} rattle;
+
+#define TOL 1e-12
+#define MAX_NEWTON 20
+
+/* One sweep at the current mu: residuals, and the forward elimination of
+ * J delta = -g. Returns the largest |g| / L^2; stores x* into x when
+ * store is set. */
+static double newton_sweep(rattle *s, int store)
+{
+    const long n = s->n;
+    const double *restrict xp = s->xp, *restrict d0 = s->d0, *restrict mu = s->mu;
+    const double *restrict w = s->w;
+    double *restrict c = s->c, *restrict y = s->y, *restrict x = s->x;
+    double worst = 0, c_prev = 0, y_prev = 0;
+    /* The correction D = W G0^T mu of particle r - 1, carried from the row
+     * before (0 for the pivot). The rod vector is formed as
+     * (x_p,b - x_p,a) + (D_b - D_a): the first difference is exact for
+     * neighbours, so the residual does not carry the rounding of positions
+     * far from the origin (x* itself is rounded once, when stored). */
+    double ax = 0, ay = 0;
+    for (long r = 1; r <= n; r++) {
+        double m0 = mu[r], m1 = r < n ? mu[r + 1] : 0.0;
+        double d0x = d0[2 * r], d0y = d0[2 * r + 1];
+        double dnx = r < n ? d0[2 * r + 2] : 0.0, dny = r < n ? d0[2 * r + 3] : 0.0;
+        double bx = w[r] * (m0 * d0x - m1 * dnx), by = w[r] * (m0 * d0y - m1 * dny);
+        double ex = (xp[2 * r] - xp[2 * r - 2]) + (bx - ax);
+        double ey = (xp[2 * r + 1] - xp[2 * r - 1]) + (by - ay);
+        double g = 0.5 * (ex * ex + ey * ey - LINK * LINK);
+        worst = fmax(worst, fabs(g));
+        double jd = (w[r] + w[r - 1]) * (ex * d0x + ey * d0y);
+        double jl = r > 1 ? -w[r - 1] * (ex * d0[2 * r - 2] + ey * d0[2 * r - 1]) : 0.0;
+        double ju = -w[r] * (ex * dnx + ey * dny);
+        double piv = jd - jl * c_prev;
+        c[r] = c_prev = ju / piv;
+        y[r] = y_prev = (-g - jl * y_prev) / piv;
+        if (store)
+            x[2 * r] = xp[2 * r] + bx, x[2 * r + 1] = xp[2 * r + 1] + by;
+        ax = bx, ay = by;
+    }
+    return worst / (LINK * LINK);
+}
+
+static int rattle_step(rattle *s, int *newton)
+{
+    const long n = s->n;
+    double *restrict x = s->x, *restrict v = s->v, *restrict xp = s->xp, *restrict d0 = s->d0;
+    double *restrict mu = s->mu, *restrict c = s->c, *restrict y = s->y, *restrict off = s->off;
+    const double *restrict w = s->w;
+    xp[0] = x[0], xp[1] = x[1]; /* the pivot stays */
+    for (long i = 1; i <= n; i++) {
+        v[2 * i + 1] += 0.5 * DT * GY * (w[i] > 0);
+        xp[2 * i] = x[2 * i] + DT * v[2 * i];
+        xp[2 * i + 1] = x[2 * i + 1] + DT * v[2 * i + 1];
+        d0[2 * i] = x[2 * i] - x[2 * i - 2];
+        d0[2 * i + 1] = x[2 * i + 1] - x[2 * i - 1];
+    }
+    /* Newton from the previous step's multipliers. */
+    int it = 0;
+    while (newton_sweep(s, 0) > TOL) {
+        if (++it > MAX_NEWTON)
+            return 1;
+        double delta = 0;
+        for (long r = n; r >= 1; r--) {
+            delta = y[r] - (r < n ? c[r] * delta : 0.0);
+            mu[r] += delta;
+        }
+    }
+    *newton += it;
+    newton_sweep(s, 1); /* x1 = x*: the converged positions */
+    /* Closing kick, then the velocity projection at x1: forward pass. */
+    double piv_prev = 1, off_prev = 0, z_prev = 0;
+    for (long r = 1; r <= n; r++) {
+        v[2 * r] += (x[2 * r] - xp[2 * r]) / DT;
+        v[2 * r + 1] += (x[2 * r + 1] - xp[2 * r + 1]) / DT + 0.5 * DT * GY * (w[r] > 0);
+        double ex = x[2 * r] - x[2 * r - 2], ey = x[2 * r + 1] - x[2 * r - 1];
+        d0[2 * r] = ex, d0[2 * r + 1] = ey; /* G(x1), for the backward pass */
+        double rhs = -(ex * (v[2 * r] - v[2 * r - 2]) + ey * (v[2 * r + 1] - v[2 * r - 1]));
+        double diag = (w[r] + w[r - 1]) * (ex * ex + ey * ey);
+        double f = off_prev / piv_prev;
+        double piv = diag - f * off_prev;
+        double z = rhs - f * z_prev;
+        c[r] = piv, y[r] = z;
+        piv_prev = piv, z_prev = z;
+        off_prev = 0; /* set from the next row's e below */
+        if (r < n) {
+            double nx = x[2 * r + 2] - x[2 * r], ny = x[2 * r + 3] - x[2 * r + 1];
+            off_prev = -w[r] * (ex * nx + ey * ny);
+        }
+        off[r] = off_prev;
+    }
+    /* Backward pass: nu, and v += W G1^T nu. */
+    double nu_next = 0, nx = 0, ny = 0;
+    for (long r = n; r >= 1; r--) {
+        double nu = (y[r] - off[r] * nu_next) / c[r];
+        double ex = d0[2 * r], ey = d0[2 * r + 1];
+        v[2 * r] += w[r] * (nu * ex - nu_next * nx);
+        v[2 * r + 1] += w[r] * (nu * ey - nu_next * ny);
+        nu_next = nu, nx = ex, ny = ey;
+    }
+    return 0;
+}
+
+double chain_reference_rattle_seconds(long n, int *steps, double *newton, double *rod_error)
+{
+    rattle s = {.n = n};
+    size_t m = (size_t)n + 2;
+    s.x = calloc(2 * m, sizeof *s.x);
+    s.v = calloc(2 * m, sizeof *s.v);
+    s.xp = calloc(2 * m, sizeof *s.xp);
+    s.d0 = calloc(2 * m, sizeof *s.d0);
+    s.w = calloc(m, sizeof *s.w);
+    s.mu = calloc(m, sizeof *s.mu);
+    s.c = calloc(m, sizeof *s.c);
+    s.y = calloc(m, sizeof *s.y);
+    s.off = calloc(m, sizeof *s.off);
+    double seconds = -1;
+    if (s.x && s.v && s.xp && s.d0 && s.w && s.mu && s.c && s.y && s.off) {
+        for (long i = 1; i <= n; i++)
+            s.x[2 * i] = LINK * (double)i, s.w[i] = 1.0;
+        int done = 0, it = 0;
+        double t0 = bench_now();
+        while (done < 1000 && !rattle_step(&s, &it))
+            done++;
+        seconds = (bench_now() - t0) / (done > 0 ? done : 1);
+        *steps = done;
+        *newton = done > 0 ? (double)it / done : 0.0;
+        double worst = 0;
+        for (long i = 1; i <= n; i++) {
+            double len = hypot(s.x[2 * i] - s.x[2 * i - 2], s.x[2 * i + 1] - s.x[2 * i - 1]);
+            worst = fmax(worst, fabs(len - LINK) / LINK);
+        }
+        *rod_error = worst;
+    }
+    free(s.x), free(s.v), free(s.xp), free(s.d0), free(s.w), free(s.mu), free(s.c), free(s.y),
+        free(s.off);
+    return seconds;
+}
