@@ -245,6 +245,39 @@ CDYN_API cdyn_status cdyn_lattice_rain_at(cdyn_lattice *lat, size_t x, size_t y,
 CDYN_API cdyn_status cdyn_lattice_get_counters(const cdyn_lattice *lat,
                                                cdyn_lattice_counters *out);
 
+/** Bytes a snapshot of @p lat takes: 200 + 8 W H (see cdyn_lattice_save).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_snapshot_size(const cdyn_lattice *lat, size_t *out);
+
+/** Writes a snapshot of @p lat into @p buffer: the size, the parameters,
+ *  the boundary, the walk cap, the random generator's state, the counters
+ *  and the heights, in a versioned byte layout that is the same on every
+ *  platform (little-endian, IEEE 754 doubles) and ends in a 64-bit FNV-1a
+ *  checksum (docs/lattice.md). cdyn_lattice_load of the snapshot gives a
+ *  lattice whose rain, drainage and statistics equal this one's bit for
+ *  bit. The lattice is not changed; the buffer belongs to the caller.
+ *  @param written  receives the bytes written (may be NULL)
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or
+ *  @p buffer, or a @p capacity below cdyn_lattice_snapshot_size (nothing
+ *  written). @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_save(const cdyn_lattice *lat, void *buffer, size_t capacity,
+                                       size_t *written);
+
+/** Creates a lattice from a snapshot written by cdyn_lattice_save. The
+ *  buffer is only read; @p alloc as for cdyn_lattice_create (the allocator
+ *  is not part of a snapshot).
+ *  @param out  receives the new lattice (free it with cdyn_lattice_destroy);
+ *              set to NULL on failure
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p out or
+ *  @p buffer, or an @p alloc lacking alloc or free; CDYN_ERR_FORMAT when
+ *  @p size is not the snapshot's whole size (truncated or trailing bytes),
+ *  the magic, version or checksum does not match, or a value is out of the
+ *  bounds its setter enforces (a corrupt buffer with a matching checksum);
+ *  CDYN_ERR_NO_MEMORY. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_load(const void *buffer, size_t size,
+                                       const cdyn_allocator *alloc, cdyn_lattice **out);
+
 /** Computes the drainage of every site (step 7) and copies it into @p out:
  *  the number of units of water that pass through the site when every site
  *  sends one unit to y = 0, itself included. Each site drains to its

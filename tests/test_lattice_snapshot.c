@@ -1,0 +1,283 @@
+/* Lattice snapshots (design.md section 9): a run split by a save and a load
+ * equals the uninterrupted run bit for bit; the layout is the documented
+ * little-endian one; damaged, truncated and foreign buffers are refused
+ * with CDYN_ERR_FORMAT and nothing is created; out of memory leaks nothing. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cdyn/cdyn.h>
+
+#include "support.h"
+
+/* A lattice with every setting away from its default, rained on. */
+static cdyn_lattice *worked_lattice(void)
+{
+    cdyn_lattice *lat;
+    assert_int_equal(cdyn_lattice_create(37, 29, 20261125, NULL, &lat), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_E, 3.5), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_D, 0.02), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_M, 1.5), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_S, 3.0), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_R, 20.0), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_walk_cap(lat, 500), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_boundary(lat, CDYN_LATTICE_PERIODIC), CDYN_OK);
+    assert_int_equal(cdyn_lattice_rain(lat, 3000), CDYN_OK);
+    return lat;
+}
+
+static size_t save(const cdyn_lattice *lat, unsigned char **out)
+{
+    size_t size = 0, written = 0;
+    assert_int_equal(cdyn_lattice_snapshot_size(lat, &size), CDYN_OK);
+    assert_int_equal(size, 200 + 8 * 37 * 29);
+    *out = malloc(size);
+    assert_non_null(*out);
+    assert_int_equal(cdyn_lattice_save(lat, *out, size, &written), CDYN_OK);
+    assert_int_equal(written, size);
+    return size;
+}
+
+/* Heights, counters and drainage of a lattice, for comparisons. */
+typedef struct outcome {
+    double h[37 * 29];
+    uint32_t drain[37 * 29];
+    cdyn_lattice_counters c;
+} outcome;
+
+static void outcome_of(cdyn_lattice *lat, outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    assert_int_equal(cdyn_lattice_get_heights(lat, o->h, 37 * 29), CDYN_OK);
+    assert_int_equal(cdyn_lattice_drainage(lat, o->drain, 37 * 29), CDYN_OK);
+    o->c.size = sizeof o->c;
+    assert_int_equal(cdyn_lattice_get_counters(lat, &o->c), CDYN_OK);
+}
+
+static void test_restore_then_rain_equals_one_run(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat = worked_lattice();
+    unsigned char *buf;
+    size_t size = save(lat, &buf);
+    cdyn_lattice *copy;
+    assert_int_equal(cdyn_lattice_load(buf, size, NULL, &copy), CDYN_OK);
+    /* The settings came back. */
+    double v;
+    const cdyn_lattice_param params[5] = {CDYN_LATTICE_E, CDYN_LATTICE_D, CDYN_LATTICE_M,
+                                          CDYN_LATTICE_S, CDYN_LATTICE_R};
+    const double want[5] = {3.5, 0.02, 1.5, 3.0, 20.0};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(cdyn_lattice_get_param(copy, params[i], &v), CDYN_OK);
+        assert_true(v == want[i]);
+    }
+    uint64_t cap;
+    cdyn_lattice_boundary b;
+    assert_int_equal(cdyn_lattice_get_walk_cap(copy, &cap), CDYN_OK);
+    assert_int_equal(cap, 500);
+    assert_int_equal(cdyn_lattice_get_boundary(copy, &b), CDYN_OK);
+    assert_int_equal(b, CDYN_LATTICE_PERIODIC);
+    /* Both go on raining: the random generator went along, so the drops,
+     * the heights, the counters and the drainage are the same bits. */
+    assert_int_equal(cdyn_lattice_rain(lat, 2000), CDYN_OK);
+    assert_int_equal(cdyn_lattice_rain(copy, 2000), CDYN_OK);
+    static outcome a, c;
+    outcome_of(lat, &a);
+    outcome_of(copy, &c);
+    assert_memory_equal(a.h, c.h, sizeof a.h);
+    assert_memory_equal(a.drain, c.drain, sizeof a.drain);
+    assert_memory_equal(&a.c, &c.c, sizeof a.c);
+    assert_int_equal(a.c.drops, 5000);
+    /* And the copy saves to the same bytes as the original. */
+    unsigned char *b1, *b2;
+    size_t s1 = save(lat, &b1), s2 = save(copy, &b2);
+    assert_int_equal(s1, s2);
+    assert_memory_equal(b1, b2, s1);
+    free(b1), free(b2), free(buf);
+    cdyn_lattice_destroy(copy);
+    cdyn_lattice_destroy(lat);
+}
+
+static uint64_t le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* The documented layout, read byte by byte: the same on every platform. */
+static void test_layout_is_little_endian(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat = worked_lattice();
+    unsigned char *buf;
+    size_t size = save(lat, &buf);
+    assert_memory_equal(buf, "CDYNLAT", 8);
+    assert_int_equal(buf[8], 1);
+    assert_int_equal(buf[9] | buf[10] | buf[11], 0);
+    assert_int_equal(le64(buf + 16), 37);
+    assert_int_equal(le64(buf + 24), 29);
+    double e, last;
+    uint64_t u = le64(buf + 32);
+    memcpy(&e, &u, sizeof e);
+    assert_true(e == 3.5);
+    assert_int_equal(le64(buf + 72), 500);
+    assert_int_equal(le64(buf + 120), 3000); /* drops */
+    static double hs[37 * 29];
+    assert_int_equal(cdyn_lattice_get_heights(lat, hs, 37 * 29), CDYN_OK);
+    u = le64(buf + 192 + 8 * (37 * 29 - 1));
+    memcpy(&last, &u, sizeof last);
+    assert_true(last == hs[37 * 29 - 1]);
+    assert_int_equal(le64(buf + size - 8), ts_hash_bytes(buf, size - 8, 0xcbf29ce484222325ULL));
+    free(buf);
+    cdyn_lattice_destroy(lat);
+}
+
+static void expect_refused(const unsigned char *buf, size_t size, cdyn_status want)
+{
+    cdyn_lattice *out = (cdyn_lattice *)&out; /* not NULL: must be cleared */
+    assert_int_equal(cdyn_lattice_load(buf, size, NULL, &out), want);
+    assert_null(out);
+}
+
+/* Rewrites the checksum, so that a change reaches the value checks. */
+static void reseal(unsigned char *buf, size_t size)
+{
+    uint64_t h = ts_hash_bytes(buf, size - 8, 0xcbf29ce484222325ULL);
+    for (int i = 0; i < 8; i++)
+        buf[size - 8 + (size_t)i] = (unsigned char)(h >> (8 * i));
+}
+
+static void test_damaged_buffers_are_refused(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat = worked_lattice();
+    unsigned char *buf;
+    size_t size = save(lat, &buf);
+    unsigned char *bad = malloc(size + 1);
+    /* Every single flipped bit, in every region, breaks the checksum (or
+     * the magic, version or sizes before it). */
+    const size_t where[] = {0, 7, 8, 12, 16, 24, 33, 72, 80, 88, 120, 176, 192, size / 2,
+                            size - 9, size - 8, size - 1};
+    for (size_t i = 0; i < sizeof where / sizeof *where; i++) {
+        memcpy(bad, buf, size);
+        bad[where[i]] ^= 0x10;
+        expect_refused(bad, size, CDYN_ERR_FORMAT);
+    }
+    /* Truncated anywhere, or with a byte too many. */
+    expect_refused(buf, 0, CDYN_ERR_FORMAT);
+    expect_refused(buf, 100, CDYN_ERR_FORMAT);
+    expect_refused(buf, size - 1, CDYN_ERR_FORMAT);
+    memcpy(bad, buf, size);
+    bad[size] = 0;
+    expect_refused(bad, size + 1, CDYN_ERR_FORMAT);
+    /* Sealed again but wrong inside: a later version, sizes out of range,
+     * values their setters refuse, a non-finite height, the generator's
+     * forbidden all-zero state. */
+    struct {
+        size_t at;
+        unsigned char byte;
+    } edits[] = {{8, 2}, {16, 1}, {23, 0x80}, {47, 0xff} /* D < 0 */,
+                 {63, 0x80} /* S < 1 */, {72, 0} /* walk cap 500 -> 256 ok */,
+                 {80, 2}, {84, 7}, {199, 0xff} /* height 0 NaN */};
+    const cdyn_status outcome_of_edit[] = {CDYN_ERR_FORMAT, CDYN_ERR_FORMAT, CDYN_ERR_FORMAT,
+                                           CDYN_ERR_FORMAT, CDYN_ERR_FORMAT, CDYN_OK,
+                                           CDYN_ERR_FORMAT, CDYN_ERR_FORMAT, CDYN_ERR_FORMAT};
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        memcpy(bad, buf, size);
+        bad[edits[i].at] = edits[i].byte;
+        if (edits[i].at == 199)
+            bad[198] = 0xf8; /* exponent all ones, mantissa non-zero */
+        reseal(bad, size);
+        cdyn_lattice *out = NULL;
+        assert_int_equal(cdyn_lattice_load(bad, size, NULL, &out), outcome_of_edit[i]);
+        if (outcome_of_edit[i] == CDYN_OK)
+            cdyn_lattice_destroy(out);
+        else
+            assert_null(out);
+    }
+    memcpy(bad, buf, size);
+    memset(bad + 88, 0, 32);
+    reseal(bad, size);
+    expect_refused(bad, size, CDYN_ERR_FORMAT);
+    free(bad);
+    free(buf);
+    cdyn_lattice_destroy(lat);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat = worked_lattice();
+    unsigned char *buf;
+    size_t size = save(lat, &buf), written = 12345, n;
+    assert_int_equal(cdyn_lattice_snapshot_size(NULL, &n), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_snapshot_size(lat, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_save(NULL, buf, size, &written), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_save(lat, NULL, size, &written), CDYN_ERR_INVALID_ARGUMENT);
+    /* Too small a buffer: nothing written. */
+    unsigned char *small = calloc(size, 1);
+    assert_int_equal(cdyn_lattice_save(lat, small, size - 1, &written), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(written, 12345);
+    for (size_t i = 0; i < size; i++)
+        assert_int_equal(small[i], 0);
+    assert_int_equal(cdyn_lattice_save(lat, small, size, NULL), CDYN_OK);
+    cdyn_lattice *out;
+    assert_int_equal(cdyn_lattice_load(NULL, size, NULL, &out), CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    assert_int_equal(cdyn_lattice_load(buf, size, NULL, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    cdyn_allocator half = {NULL, NULL, NULL};
+    assert_int_equal(cdyn_lattice_load(buf, size, &half, &out), CDYN_ERR_INVALID_ARGUMENT);
+    assert_null(out);
+    free(small);
+    free(buf);
+    cdyn_lattice_destroy(lat);
+}
+
+/* Every allocation of a load failed in turn: NO_MEMORY, nothing leaked;
+ * then the load succeeds through the same allocator. */
+static void test_load_out_of_memory(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat = worked_lattice();
+    unsigned char *buf;
+    size_t size = save(lat, &buf);
+    for (size_t k = 1;; k++) {
+        ts_counting_alloc st = {0};
+        st.fail_at = k;
+        cdyn_allocator a = ts_counting_allocator(&st);
+        cdyn_lattice *out = NULL;
+        cdyn_status s = cdyn_lattice_load(buf, size, &a, &out);
+        if (s == CDYN_OK) {
+            assert_false(st.failed);
+            cdyn_lattice_destroy(out);
+            assert_int_equal(st.live_bytes, 0);
+            break;
+        }
+        assert_int_equal(s, CDYN_ERR_NO_MEMORY);
+        assert_null(out);
+        assert_int_equal(st.live_bytes, 0);
+        assert_true(k < 10);
+    }
+    free(buf);
+    cdyn_lattice_destroy(lat);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_restore_then_rain_equals_one_run),
+        cmocka_unit_test(test_layout_is_little_endian),
+        cmocka_unit_test(test_damaged_buffers_are_refused),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_load_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
