@@ -28,40 +28,21 @@ static CDYN__ALWAYS_INLINE bool forward_sweep(cdyn__constraints *restrict k,
                                               size_t D)
 {
     const uint32_t *restrict bp = k->blk_particle;
-    const double *restrict ll = k->ll;
-    double *restrict jac = k->jac, *restrict z = k->lambda;
+    double *restrict z = k->lambda;
     const cdyn__aterm *restrict t = k->terms;
     const size_t nt = k->n_terms;
     size_t ti = 0;
     double dinv_prev = 0, z_prev = 0;
     for (uint32_t r = 0; r < k->n_rows; r++) {
         uint32_t ia = bp[2 * (size_t)r], ib = bp[2 * (size_t)r + 1];
-        const double *xa = x + ia * D, *xb = x + ib * D, *va = v + ia * D, *vb = v + ib * D;
-        const double *fa = acc + ia * D, *fb = acc + ib * D;
-        double *ja = jac + 2 * D * r;
-        double d2 = 0, dv2 = 0, gd = 0, gwf = 0;
-        for (size_t q = 0; q < D; q++) {
-            double dq = xb[q] - xa[q], vq = vb[q] - va[q];
-            ja[q] = -dq;
-            ja[D + q] = dq;
-            d2 += dq * dq;
-            dv2 += vq * vq;
-            gd += dq * vq;
-            gwf += dq * (fb[q] - fa[q]);
-        }
-        double g = 0.5 * (d2 - ll[r]);
-        double alpha = k->any_compliance ? k->c[k->active[r]].compliance : 0.0;
-        double rhs = cdyn__row_rhs(k, rc, alpha, r, g, gd, dv2, gwf);
+        double d2;
+        double rhs = cdyn__rod_row(k, rc, x, v, acc, r, ia, ib, D, &d2);
         double akk = (w[ia] + w[ib]) * d2 + (k->any_compliance ? k->diag[r] : 0.0);
         /* The coupling with the row before, through their shared particle:
          * L(r, r - 1) = A(r, r - 1) / d_{r-1}. */
         double dk = akk, zk = rhs, lr = 0;
         if (ti < nt && t[ti].bj / 2 == r) {
-            const double *a = jac + D * t[ti].bi, *b = jac + D * t[ti].bj;
-            double s2 = a[0] * b[0];
-            for (size_t q = 1; q < D; q++)
-                s2 += a[q] * b[q];
-            double u = w[bp[t[ti].bi]] * s2;
+            double u = cdyn__term_value(k, w, &t[ti], D);
             dk -= (u * u) * dinv_prev;
             lr = u * dinv_prev;
             zk -= u * z_prev;
@@ -108,8 +89,7 @@ bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const doub
 {
     cdyn__constraints *k = sys->cons;
     const double *w = sys->inv_mass;
-    double h = sys->step_dt > 0 ? sys->step_dt : 1e-3;
-    const cdyn__rhs_coef rc = {k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
+    const cdyn__rhs_coef rc = cdyn__rhs_coef_of(sys);
     double *l = k->ldlt.w; /* the solves' scratch: n_rows long, free between solves */
     k->has_compliance = false;
     bool ok = sys->dim == 2 ? forward_sweep(k, &rc, x, v, acc, w, l, 2)

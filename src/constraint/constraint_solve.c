@@ -79,38 +79,18 @@ static CDYN__ALWAYS_INLINE void rods_rows(cdyn__constraints *restrict k, const c
                                           size_t D, const int inline_terms)
 {
     const uint32_t *restrict bp = k->blk_particle, *restrict colptr = k->a.colptr;
-    const double *restrict ll = k->ll;
-    double *restrict jac = k->jac, *restrict val = k->a.val, *restrict rhs = k->rhs;
+    double *restrict val = k->a.val, *restrict rhs = k->rhs;
     const cdyn__aterm *restrict t = k->terms;
     const size_t nt = k->n_terms;
     size_t ti = 0;
     for (uint32_t r = 0; r < k->n_rows; r++) {
         uint32_t ia = bp[2 * (size_t)r], ib = bp[2 * (size_t)r + 1];
-        const double *xa = x + ia * D, *xb = x + ib * D, *va = v + ia * D, *vb = v + ib * D;
-        const double *fa = acc + ia * D, *fb = acc + ib * D;
-        double *ja = jac + 2 * D * r;
-        double d2 = 0, dv2 = 0, gd = 0, gwf = 0;
-        for (size_t q = 0; q < D; q++) {
-            double dq = xb[q] - xa[q], vq = vb[q] - va[q];
-            ja[q] = -dq;
-            ja[D + q] = dq;
-            d2 += dq * dq;
-            dv2 += vq * vq;
-            gd += dq * vq;
-            gwf += dq * (fb[q] - fa[q]);
-        }
-        double g = 0.5 * (d2 - ll[r]);
+        double d2;
+        rhs[r] = cdyn__rod_row(k, rc, x, v, acc, r, ia, ib, D, &d2);
         val[colptr[r]] = (w[ia] + w[ib]) * d2;
-        double alpha = k->any_compliance ? k->c[k->active[r]].compliance : 0.0;
-        rhs[r] = cdyn__row_rhs(k, rc, alpha, r, g, gd, dv2, gwf);
         if (inline_terms)
-            for (; ti < nt && t[ti].bj <= 2 * (size_t)r + 1; ti++) {
-                const double *a = jac + D * t[ti].bi, *b = jac + D * t[ti].bj;
-                double s2 = a[0] * b[0];
-                for (size_t q = 1; q < D; q++)
-                    s2 += a[q] * b[q];
-                val[t[ti].pos] = w[bp[t[ti].bi]] * s2;
-            }
+            for (; ti < nt && t[ti].bj <= 2 * (size_t)r + 1; ti++)
+                val[t[ti].pos] = cdyn__term_value(k, w, &t[ti], D);
     }
 }
 
@@ -168,8 +148,7 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
 {
     cdyn__constraints *k = sys->cons;
     const double *w = sys->inv_mass;
-    double h = sys->step_dt > 0 ? sys->step_dt : 1e-3;
-    const cdyn__rhs_coef rc = {k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
+    const cdyn__rhs_coef rc = cdyn__rhs_coef_of(sys);
     k->has_compliance = false;
     /* Every entry of A is assigned before it is accumulated (diagonal here,
      * the rest by the first terms), so A is not cleared. */

@@ -1,11 +1,13 @@
-/* The right-hand side of one row of the multiplier equation, shared by the
- * general row pass (constraint_solve.c) and the chain kernel
- * (constraint_chain.c). */
+/* Rows of the multiplier equation shared by the general row pass
+ * (constraint_solve.c) and the chain kernel (constraint_chain.c): the
+ * right-hand side of a row, the row of a rod in an all-rods topology and
+ * the coupling term between two Jacobian blocks. */
 #ifndef CDYN__CONSTRAINT_ROW_RHS_H
 #define CDYN__CONSTRAINT_ROW_RHS_H
 
 #include "compiler.h"
 #include "constraint/constraint.h"
+#include "system.h"
 
 /* A redundant row whose residual stays above this (relative, see
  * cdyn__symmat_residual) means the constraints conflict. */
@@ -35,6 +37,56 @@ static CDYN__ALWAYS_INLINE double cdyn__row_rhs(cdyn__constraints *k, const cdyn
     if (k->any_compliance)
         k->diag[row] = 0; /* read only when some row is compliant */
     return -bias - gwf - rc->ks * g - rc->kd * gd;
+}
+
+/* The coefficients of the step in progress (cdyn_system_evaluate uses the
+ * last step's dt, or 1e-3 s before the first step). */
+static inline cdyn__rhs_coef cdyn__rhs_coef_of(const cdyn_system *sys)
+{
+    const cdyn__constraints *k = sys->cons;
+    double h = sys->step_dt > 0 ? sys->step_dt : 1e-3;
+    return (cdyn__rhs_coef){k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
+}
+
+/* Row r of an all-rods topology (blocks 2r, 2r + 1 on particles ia, ib,
+ * L^2 in k->ll): writes its Jacobian blocks (-d, d), d = x_b - x_a, stores
+ * |d|^2 in *d2 and returns its right-hand side (g = (|d|^2 - L^2) / 2,
+ * G'v = |v_b - v_a|^2, G W F from the accelerations @p acc). */
+static CDYN__ALWAYS_INLINE double cdyn__rod_row(cdyn__constraints *restrict k,
+                                                const cdyn__rhs_coef *rc,
+                                                const double *restrict x,
+                                                const double *restrict v,
+                                                const double *restrict acc, uint32_t r,
+                                                uint32_t ia, uint32_t ib, size_t D, double *d2)
+{
+    const double *xa = x + ia * D, *xb = x + ib * D, *va = v + ia * D, *vb = v + ib * D;
+    const double *fa = acc + ia * D, *fb = acc + ib * D;
+    double *ja = k->jac + 2 * D * r;
+    double dd = 0, dv2 = 0, gd = 0, gwf = 0;
+    for (size_t q = 0; q < D; q++) {
+        double dq = xb[q] - xa[q], vq = vb[q] - va[q];
+        ja[q] = -dq;
+        ja[D + q] = dq;
+        dd += dq * dq;
+        dv2 += vq * vq;
+        gd += dq * vq;
+        gwf += dq * (fb[q] - fa[q]);
+    }
+    *d2 = dd;
+    double g = 0.5 * (dd - k->ll[r]);
+    double alpha = k->any_compliance ? k->c[k->active[r]].compliance : 0.0;
+    return cdyn__row_rhs(k, rc, alpha, r, g, gd, dv2, gwf);
+}
+
+/* The value of assembly term @p t: w (particle of bi) J[bi] . J[bj]. */
+static CDYN__ALWAYS_INLINE double cdyn__term_value(const cdyn__constraints *k, const double *w,
+                                                   const cdyn__aterm *t, size_t D)
+{
+    const double *a = k->jac + D * t->bi, *b = k->jac + D * t->bj;
+    double s2 = a[0] * b[0];
+    for (size_t q = 1; q < D; q++)
+        s2 += a[q] * b[q];
+    return w[k->blk_particle[t->bi]] * s2;
 }
 
 #endif
