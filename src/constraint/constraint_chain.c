@@ -36,7 +36,7 @@ static CDYN__ALWAYS_INLINE bool forward_sweep(cdyn__constraints *restrict k,
     for (uint32_t r = 0; r < k->n_rows; r++) {
         uint32_t ia = bp[2 * (size_t)r], ib = bp[2 * (size_t)r + 1];
         double d2;
-        double rhs = cdyn__rod_row(k, rc, x, v, acc, r, ia, ib, D, &d2);
+        double rhs = cdyn__rods_row(k, rc, x, v, acc, r, ia, ib, D, &d2);
         double akk = (w[ia] + w[ib]) * d2 + (k->any_compliance ? k->diag[r] : 0.0);
         /* The coupling with the row before, through their shared particle:
          * L(r, r - 1) = A(r, r - 1) / d_{r-1}. */

@@ -23,25 +23,11 @@ static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constr
                                         const cdyn__rhs_coef *rc, const double *x, const double *v,
                                         const double *acc, const double *w, size_t D)
 {
-    uint32_t ia = c->u.particle[0], ib = c->u.particle[1];
-    const double *xa = x + ia * D, *xb = x + ib * D, *va = v + ia * D, *vb = v + ib * D;
-    const double *fa = acc + ia * D, *fb = acc + ib * D;
-    double wa = w[ia], wb = w[ib];
-    double *ja = k->jac + (size_t)c->blk * D;
-    double d2 = 0, dv2 = 0, gd = 0, gwf = 0;
-    for (size_t q = 0; q < D; q++) {
-        double dq = xb[q] - xa[q], vq = vb[q] - va[q];
-        ja[q] = -dq;
-        ja[D + q] = dq;
-        d2 += dq * dq;
-        dv2 += vq * vq;
-        gd += dq * vq;
-        gwf += dq * (fb[q] - fa[q]);
-    }
-    uint32_t r = c->row;
-    double g = 0.5 * (d2 - c->d.p[0] * c->d.p[0]);
-    k->a.val[k->a.colptr[r]] = (wa + wb) * d2;
-    k->rhs[r] = cdyn__row_rhs(k, rc, c->compliance, r, g, gd, dv2, gwf);
+    uint32_t ia = c->u.particle[0], ib = c->u.particle[1], r = c->row;
+    double d2;
+    k->rhs[r] = cdyn__rod_row(k, rc, x, v, acc, ia, ib, k->jac + (size_t)c->blk * D,
+                              c->d.p[0] * c->d.p[0], c->compliance, r, D, &d2);
+    k->a.val[k->a.colptr[r]] = (w[ia] + w[ib]) * d2;
 }
 
 /* Rod to a fixed point b: g = (|x - b|^2 - L^2)/2, G = x - b, G'v = |v|^2. */
@@ -86,7 +72,7 @@ static CDYN__ALWAYS_INLINE void rods_rows(cdyn__constraints *restrict k, const c
     for (uint32_t r = 0; r < k->n_rows; r++) {
         uint32_t ia = bp[2 * (size_t)r], ib = bp[2 * (size_t)r + 1];
         double d2;
-        rhs[r] = cdyn__rod_row(k, rc, x, v, acc, r, ia, ib, D, &d2);
+        rhs[r] = cdyn__rods_row(k, rc, x, v, acc, r, ia, ib, D, &d2);
         val[colptr[r]] = (w[ia] + w[ib]) * d2;
         if (inline_terms)
             for (; ti < nt && t[ti].bj <= 2 * (size_t)r + 1; ti++)

@@ -48,20 +48,21 @@ static inline cdyn__rhs_coef cdyn__rhs_coef_of(const cdyn_system *sys)
     return (cdyn__rhs_coef){k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
 }
 
-/* Row r of an all-rods topology (blocks 2r, 2r + 1 on particles ia, ib,
- * L^2 in k->ll): writes its Jacobian blocks (-d, d), d = x_b - x_a, stores
- * |d|^2 in *d2 and returns its right-hand side (g = (|d|^2 - L^2) / 2,
- * G'v = |v_b - v_a|^2, G W F from the accelerations @p acc). */
+/* The row of a rod between particles ia and ib (row @p row, blocks at ja,
+ * L^2 = @p ll, compliance @p alpha): writes its Jacobian blocks (-d, d),
+ * d = x_b - x_a, stores |d|^2 in *d2 and returns its right-hand side
+ * (g = (|d|^2 - L^2) / 2, G'v = |v_b - v_a|^2, G W F from the
+ * accelerations @p acc). */
 static CDYN__ALWAYS_INLINE double cdyn__rod_row(cdyn__constraints *restrict k,
                                                 const cdyn__rhs_coef *rc,
                                                 const double *restrict x,
                                                 const double *restrict v,
-                                                const double *restrict acc, uint32_t r,
-                                                uint32_t ia, uint32_t ib, size_t D, double *d2)
+                                                const double *restrict acc, uint32_t ia,
+                                                uint32_t ib, double *restrict ja, double ll,
+                                                double alpha, uint32_t row, size_t D, double *d2)
 {
     const double *xa = x + ia * D, *xb = x + ib * D, *va = v + ia * D, *vb = v + ib * D;
     const double *fa = acc + ia * D, *fb = acc + ib * D;
-    double *ja = k->jac + 2 * D * r;
     double dd = 0, dv2 = 0, gd = 0, gwf = 0;
     for (size_t q = 0; q < D; q++) {
         double dq = xb[q] - xa[q], vq = vb[q] - va[q];
@@ -73,9 +74,21 @@ static CDYN__ALWAYS_INLINE double cdyn__rod_row(cdyn__constraints *restrict k,
         gwf += dq * (fb[q] - fa[q]);
     }
     *d2 = dd;
-    double g = 0.5 * (dd - k->ll[r]);
+    return cdyn__row_rhs(k, rc, alpha, row, 0.5 * (dd - ll), gd, dv2, gwf);
+}
+
+/* Row r of an all-rods topology: blocks 2r, 2r + 1 on particles ia, ib,
+ * L^2 in k->ll (the constraint is read only for a compliance). */
+static CDYN__ALWAYS_INLINE double cdyn__rods_row(cdyn__constraints *restrict k,
+                                                 const cdyn__rhs_coef *rc,
+                                                 const double *restrict x,
+                                                 const double *restrict v,
+                                                 const double *restrict acc, uint32_t r,
+                                                 uint32_t ia, uint32_t ib, size_t D, double *d2)
+{
     double alpha = k->any_compliance ? k->c[k->active[r]].compliance : 0.0;
-    return cdyn__row_rhs(k, rc, alpha, r, g, gd, dv2, gwf);
+    return cdyn__rod_row(k, rc, x, v, acc, ia, ib, k->jac + 2 * D * r, k->ll[r], alpha, r, D,
+                         d2);
 }
 
 /* The value of assembly term @p t: w (particle of bi) J[bi] . J[bj]. */
