@@ -94,6 +94,25 @@ static double rel_diff(const double *a, const double *b, size_t n)
     return sqrt(num / den);
 }
 
+/* The largest coordinate difference between the positions of two scenes
+ * with the same particles. */
+static double position_gap(const scene *a, const scene *b)
+{
+    size_t nn;
+    cdyn_system_get_index_count(a->sys, &nn);
+    size_t m = nn * (size_t)cdyn_system_get_dimension(a->sys);
+    double *xa = malloc(m * sizeof *xa), *xb = malloc(m * sizeof *xb);
+    assert_non_null(xa);
+    assert_non_null(xb);
+    cdyn_system_get_positions(a->sys, xa, m);
+    cdyn_system_get_positions(b->sys, xb, m);
+    double worst = 0;
+    for (size_t i = 0; i < m; i++)
+        worst = fmax(worst, fabs(xa[i] - xb[i]));
+    free(xa), free(xb);
+    return worst;
+}
+
 static void compare(void (*build)(scene *, int, cdyn_constraint_solver), int n, double cond,
                     const char *name)
 {
@@ -122,22 +141,14 @@ static void compare(void (*build)(scene *, int, cdyn_constraint_solver), int n, 
     assert_true(st.cg_not_converged == 0);
     assert_true(diff <= cond * tol);
     /* And the trajectories stay together over a further run. */
-    size_t nn;
-    cdyn_system_get_index_count(d.sys, &nn);
-    int dim = cdyn_system_get_dimension(d.sys);
-    double *xd = malloc(nn * (size_t)dim * sizeof *xd), *xc = malloc(nn * (size_t)dim * sizeof *xc);
     for (int i = 0; i < 50; i++) {
         cdyn_system_step(d.sys, 1e-3);
         cdyn_system_step(c.sys, 1e-3);
     }
-    cdyn_system_get_positions(d.sys, xd, nn * (size_t)dim);
-    cdyn_system_get_positions(c.sys, xc, nn * (size_t)dim);
-    double worst = 0;
-    for (size_t i = 0; i < nn * (size_t)dim; i++)
-        worst = fmax(worst, fabs(xd[i] - xc[i]));
+    double worst = position_gap(&d, &c);
     print_message("%s: positions differ by at most %.2e after 70 steps\n", name, worst);
     assert_true(worst < 1e-8);
-    free(xd), free(xc), free(ld), free(lc);
+    free(ld), free(lc);
     destroy(&d);
     destroy(&c);
 }
@@ -231,20 +242,14 @@ static void kernel_against_general(int dim, double compliance, int fixed_pair)
     assert_int_equal(sa.redundant_rows, fixed_pair ? 1 : 0);
     assert_int_equal(sb.redundant_rows, sa.redundant_rows);
     assert_int_equal(sa.rows, sb.rows);
-    size_t nn = (size_t)n + 1 + (size_t)fixed_pair, m = nn * (size_t)dim;
-    double *xa = malloc(m * sizeof *xa), *xb = malloc(m * sizeof *xb);
-    cdyn_system_get_positions(a.sys, xa, m);
-    cdyn_system_get_positions(b.sys, xb, m);
-    double worst = 0;
-    for (size_t i = 0; i < m; i++)
-        worst = fmax(worst, fabs(xa[i] - xb[i]));
+    double worst = position_gap(&a, &b);
     double diff = rel_diff(la, lb, a.n_rods);
     print_message("chain kernel, %d-D%s%s: positions differ by %.2e m after 300 steps, "
                   "multipliers by %.2e (relative)\n", dim, compliance > 0 ? ", compliant" : "",
                   fixed_pair ? ", redundant first row" : "", worst, diff);
     assert_true(worst < 1e-12);
     assert_true(diff < 1e-11);
-    free(xa), free(xb), free(la), free(lb);
+    free(la), free(lb);
     destroy(&a);
     destroy(&b);
 }
