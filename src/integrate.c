@@ -185,7 +185,7 @@ static cdyn_status dispatch(cdyn_system *sys, double dt, bool *checked)
     case CDYN_INTEGRATOR_RK45:
         return cdyn__step_rk45(sys, dt);
     case CDYN_INTEGRATOR_RATTLE:
-        return cdyn__step_rattle(sys, dt);
+        return cdyn__step_rattle(sys, dt, checked);
     case CDYN_INTEGRATOR_BACKWARD_EULER:
         return cdyn__step_backward_euler(sys, dt);
     }
@@ -217,7 +217,7 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     if (st)
         return st;
     /* Rigid bodies and projections may have moved the state since. */
-    checked = checked && !sys->rigids && !sys->proj;
+    checked = checked && !sys->rigids && !cdyn__projection_runs_after_step(sys);
     if (!checked && (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n)))
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,
                           "step: non-finite state at t = %g with dt = %g; state kept", sys->time, h);

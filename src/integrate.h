@@ -14,6 +14,8 @@ cdyn_status cdyn__step_symplectic_euler(cdyn_system *sys, double dt);
 cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt);
 cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt);
 cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt);
-cdyn_status cdyn__step_rattle(cdyn_system *sys, double dt);
+/* *checked: the step found x_new, v_new finite on its way (the rod-chain
+ * kernel's residual tests), which spares the caller a pass over them. */
+cdyn_status cdyn__step_rattle(cdyn_system *sys, double dt, bool *checked);
 
 #endif /* CDYN__INTEGRATE_H */

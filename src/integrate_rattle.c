@@ -16,7 +16,7 @@
 #include "integrate.h"
 #include "system.h"
 
-static cdyn_status rattle(cdyn_system *sys, double dt)
+static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
 {
     const size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     const double *x = sys->x, *v = sys->v;
@@ -33,7 +33,7 @@ static cdyn_status rattle(cdyn_system *sys, double dt)
         if ((st = cdyn__projection_chain_positions(sys, x, v, a, xn, vn, dt)) ||
             (st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
             return st;
-        return cdyn__projection_chain_velocities(sys, xn, vn, a, dt);
+        return cdyn__projection_chain_velocities(sys, xn, vn, a, dt, checked);
     }
     for (size_t i = 0; i < n; i++) {
         vn[i] = v[i] + h2 * a[i];
@@ -64,15 +64,16 @@ static cdyn_status rattle(cdyn_system *sys, double dt)
     return constrained ? cdyn__projection_velocities(sys, xn, vn, true, 2.0 / dt) : CDYN_OK;
 }
 
-cdyn_status cdyn__step_rattle(cdyn_system *sys, double dt)
+cdyn_status cdyn__step_rattle(cdyn_system *sys, double dt, bool *checked)
 {
+    *checked = false;
     cdyn_status st = cdyn__projection_begin(sys, "step (RATTLE)");
     if (st)
         return st;
     /* The constraint forces come from the projections: evaluations give
      * the applied forces only. */
     sys->skip_constraint_solve = true;
-    st = rattle(sys, dt);
+    st = rattle(sys, dt, checked);
     sys->skip_constraint_solve = false;
     return st;
 }

@@ -176,6 +176,8 @@ static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *i
     size_t d = (size_t)sys->dim;
     if (!cdyn__all_finite(in, d))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: non-finite value", what);
+    if (dst == sys->x)
+        cdyn__constraints_materialize_jac(sys);
     double old[3];
     memcpy(old, dst + (size_t)i * d, d * sizeof(double));
     memcpy(dst + (size_t)i * d, in, d * sizeof(double));

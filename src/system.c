@@ -268,6 +268,8 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
                                                 dst == sys->v ? row : NULL)))
             return st;
     }
+    if (dst == sys->x)
+        cdyn__constraints_materialize_jac(sys);
     for (size_t i = 0; i < sys->particles.count; i++)
         if (sys->particles.alive[i])
             memcpy(dst + i * d, in + i * d, d * sizeof *dst);

@@ -955,6 +955,82 @@ static void test_chain_kernel(void **state)
     }
 }
 
+/* The chain kernel leaves G(x1) to be formed from the positions when asked
+ * for: the force of rod i on particle j is lambda_i (x_j - x_other), the
+ * two ends' forces cancel, and moving particles after the step does not
+ * change the forces of that step. */
+static void test_chain_kernel_forces(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        chain c;
+        make_chain(&c, dim, 8, CDYN_INTEGRATOR_RATTLE, CDYN_PROJECTION_NEWTON, 1e-12);
+        for (int s = 0; s < 50; s++)
+            assert_int_equal(cdyn_system_step(c.sys, 1e-3), CDYN_OK);
+        double f0[MAXP][2][3], x[(MAXP + 1) * 3];
+        assert_int_equal(cdyn_system_get_positions(c.sys, x, (size_t)(c.n + 1) * (size_t)dim),
+                         CDYN_OK);
+        for (int i = 0; i < c.n; i++) {
+            double lambda;
+            assert_int_equal(cdyn_constraint_get_multipliers(c.sys, c.rod[i], &lambda, 1),
+                             CDYN_OK);
+            assert_true(lambda < 0); /* rods in tension */
+            for (int e = 0; e < 2; e++) {
+                assert_int_equal(cdyn_constraint_get_force(c.sys, c.rod[i], c.p[i + e], f0[i][e]),
+                                 CDYN_OK);
+                const double *xa = x + i * dim, *xb = x + (i + 1) * dim;
+                for (int q = 0; q < dim; q++) {
+                    double expect = lambda * (e ? xb[q] - xa[q] : xa[q] - xb[q]);
+                    assert_true(f0[i][e][q] == expect);
+                }
+            }
+            for (int q = 0; q < dim; q++)
+                assert_true(f0[i][0][q] == -f0[i][1][q]);
+        }
+        /* Move particle 3, then every particle: the forces stay those of
+         * the step. */
+        double moved[3] = {5, 5, 5};
+        assert_int_equal(cdyn_particle_set_position(c.sys, c.p[3], moved), CDYN_OK);
+        for (int i = 0; i < (c.n + 1) * dim; i++)
+            x[i] += 1.0;
+        assert_int_equal(cdyn_system_set_positions(c.sys, x, (size_t)(c.n + 1) * (size_t)dim),
+                         CDYN_OK);
+        for (int i = 0; i < c.n; i++)
+            for (int e = 0; e < 2; e++) {
+                double f[3];
+                assert_int_equal(cdyn_constraint_get_force(c.sys, c.rod[i], c.p[i + e], f),
+                                 CDYN_OK);
+                for (int q = 0; q < dim; q++)
+                    assert_true(f[q] == f0[i][e][q]);
+            }
+        cdyn_system_destroy(c.sys);
+    }
+}
+
+/* The chain kernel checks the new state on its way (the rows through their
+ * residuals, the particles in no row apart): a free particle that overflows
+ * still fails the step with the state kept. */
+static void test_chain_kernel_non_finite(void **state)
+{
+    (void)state;
+    chain c;
+    make_chain(&c, 2, 4, CDYN_INTEGRATOR_RATTLE, CDYN_PROJECTION_NEWTON, 1e-12);
+    cdyn_particle lone;
+    assert_int_equal(cdyn_particle_add(c.sys, 1.0, (double[]){0, 1.797e308},
+                                       (double[]){0, 1e308}, &lone),
+                     CDYN_OK);
+    assert_int_equal(cdyn_system_step(c.sys, 1e-9), CDYN_OK);
+    double x[2], v[2];
+    cdyn_particle_get_position(c.sys, lone, x);
+    cdyn_particle_get_velocity(c.sys, lone, v);
+    assert_int_equal(cdyn_system_step(c.sys, 1e-3), CDYN_ERR_DIVERGED);
+    double x1[2], v1[2];
+    cdyn_particle_get_position(c.sys, lone, x1);
+    cdyn_particle_get_velocity(c.sys, lone, v1);
+    assert_true(x1[1] == x[1] && v1[1] == v[1] && isfinite(x1[1]));
+    cdyn_system_destroy(c.sys);
+}
+
 /* Same inputs, same bits. */
 static void test_deterministic(void **state)
 {
@@ -1086,6 +1162,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_multipliers),
         cmocka_unit_test(test_factorization_reuse),
         cmocka_unit_test(test_chain_kernel),
+        cmocka_unit_test(test_chain_kernel_forces),
+        cmocka_unit_test(test_chain_kernel_non_finite),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_no_allocation),
         cmocka_unit_test(test_out_of_memory),

@@ -402,6 +402,7 @@ static cdyn_status place(cdyn_system *sys, cdyn__param *p, const double *q, cons
     cdyn_status st = param_eval(sys, p, q, qd, x, v);
     if (st)
         return st;
+    cdyn__constraints_materialize_jac(sys);
     memset(sys->u + s * d, 0, d * sizeof(double));
     memset(sys->ud + s * d, 0, d * sizeof(double));
     for (int a = 0; a < p->k; a++) {

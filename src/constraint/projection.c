@@ -282,11 +282,16 @@ cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
     return CDYN_OK;
 }
 
-cdyn_status cdyn__projection_after_step(cdyn_system *sys)
+bool cdyn__projection_runs_after_step(const cdyn_system *sys)
 {
     const cdyn__projection *pr = sys->proj;
-    if (!pr || !pr->opt.enabled || sys->integrator == CDYN_INTEGRATOR_RATTLE || !sys->cons ||
-        sys->cons->n_rows == 0)
+    return pr && pr->opt.enabled && sys->integrator != CDYN_INTEGRATOR_RATTLE && sys->cons &&
+           sys->cons->n_rows > 0;
+}
+
+cdyn_status cdyn__projection_after_step(cdyn_system *sys)
+{
+    if (!cdyn__projection_runs_after_step(sys))
         return CDYN_OK;
     cdyn_status st = cdyn__projection_begin(sys, "step (projection)");
     if (st)

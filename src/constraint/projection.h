@@ -132,9 +132,13 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
 /* Velocities of a RATTLE step on a chain: the closing kick
  * vn += h/2 @p a1 (every particle) and the projection onto G(x1) v = 0,
  * with the factorization made by cdyn__projection_chain_positions; sets
- * the multipliers (2 nu / h) and the Jacobian G(x1). */
+ * the multipliers (2 nu / h), and k->jac_lazy for G(x1). *finite: on success,
+ * every coordinate of @p xn and @p vn was found finite on the way. */
 cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn, double *vn,
-                                              const double *a1, double h);
+                                              const double *a1, double h, bool *finite);
+
+/* Whether cdyn__projection_after_step moves the state of a step. */
+bool cdyn__projection_runs_after_step(const cdyn_system *sys);
 
 /* The post-step projection of the other integrators: when enabled and the
  * system has constraint rows, projects sys->x_new and sys->v_new. */

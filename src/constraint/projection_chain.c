@@ -677,11 +677,12 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
     }
 }
 
-/* What the velocity sweep's tests found: the largest ratio, the rows above
- * tolerance and the sum of the numerators (finite when they all are). The
- * rows are named, when needed, by velocity_test. */
+/* What the velocity sweep's tests found: the largest ratio wn / wd (kept
+ * as a fraction: no division per row), the rows above tolerance and the
+ * sum of the numerators (finite when they all are). The rows are named,
+ * when needed, by velocity_test. */
 typedef struct vtest {
-    double worst, sum;
+    double wn, wd, sum;
     uint32_t n_bad;
 } vtest;
 
@@ -694,7 +695,10 @@ static CDYN__ALWAYS_INLINE void check_row(vtest *t, v3 e1, v3 va, v3 vb, double 
     const double gv = dot(e1, sub(vb, va, D), D), num = gv * gv;
     const double den = maxd(dot(e1, e1, D) * maxd(sa, sb), DBL_MIN);
     t->n_bad += !(num <= tol2 * den);
-    t->worst = maxd(t->worst, num / den);
+    if (num * t->wd > t->wn * den) { /* rarely taken once a few rows are in */
+        t->wn = num;
+        t->wd = den;
+    }
     t->sum += num;
 }
 
@@ -730,9 +734,9 @@ static void velocity_test(cdyn_system *sys, const double *xn, const double *vn, 
 }
 
 /* Backward, path by path: nu = L^-T D^-1 z, v += W G1^T nu, the
- * multipliers (lambda = scale nu, added with @p add), the Jacobian blocks
- * of G(x1), and the velocity test of each row once both its particles are
- * final. */
+ * multipliers (lambda = scale nu, added with @p add) and the velocity test
+ * of each row once both its particles are final. G(x1) is not stored
+ * (k->jac_lazy): it follows from x1 when asked for. */
 static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double *restrict xn,
                                                   double *restrict vn, double scale_l,
                                                   const int add_l, pass *out, size_t D)
@@ -743,9 +747,9 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
     const uint32_t *restrict cpath = pr->cpath;
     const double *restrict a1d = pr->a1d, *restrict a1l = pr->a1l, *restrict cz = pr->cz;
     const double *restrict w = sys->inv_mass;
-    double *restrict lam = k->lambda, *restrict jac = k->jac;
+    double *restrict lam = k->lambda;
     const double tol2 = tol2_of(pr->opt.velocity_tolerance);
-    vtest t = {0, 0, 0};
+    vtest t = {0, 1, 0, 0};
     for (uint32_t q = 0; q < pr->n_paths; q++) {
         const uint32_t r0 = cpath[q];
         uint32_t r = cpath[q + 1] - 1;
@@ -771,11 +775,7 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             st(vn + ib * D, vb, D);
             if (next)
                 check_row(&t, e1n, vb, vbn, sb, sbn, tol2, D);
-            const double sgn = (crow[r] & CHAIN_FLIP) ? -1.0 : 1.0;
             lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
-            double *jb = jac + 2 * (size_t)row * D;
-            st(jb, scale(-sgn, e1, D), D);
-            st(jb + D, scale(sgn, e1, D), D);
             if (r == r0) {
                 const v3 va = sub(ld(vn + ia * D, D), scale(wa * nu, e1, D), D);
                 st(vn + ia * D, va, D);
@@ -796,7 +796,8 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
         }
     }
     pass_init(out);
-    out->wn = t.worst;
+    out->wn = t.wn;
+    out->wd = t.wd;
     out->n_bad = t.n_bad;
     out->finite = t.sum <= DBL_MAX;
 }
@@ -821,23 +822,29 @@ static void velocity_solve(cdyn_system *sys, const double *xn, double *vn, const
 }
 
 cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn, double *vn,
-                                              const double *a1, double h)
+                                              const double *a1, double h, bool *finite)
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
     const size_t cap = pr->opt.max_iterations;
     const size_t d = (size_t)sys->dim;
-    /* The particles in no row take their closing kick here. */
+    /* The particles in no row take their closing kick here, and are
+     * checked here: the residual tests see only those in rows. */
+    bool free_finite = true;
     for (uint32_t i = 0; i < pr->n_free; i++) {
         size_t s = (size_t)pr->cfree[i] * d;
-        for (size_t q = 0; q < d; q++)
+        for (size_t q = 0; q < d; q++) {
             vn[s + q] += 0.5 * h * a1[s + q];
+            free_finite &= isfinite(xn[s + q]) && isfinite(vn[s + q]);
+        }
     }
     pass p, last;
     size_t it = 1;
     velocity_solve(sys, xn, vn, a1, h, true, &p);
-    /* The multipliers and Jacobian now describe the candidate state. */
+    /* The multipliers now describe the candidate state, and G(x1) follows
+     * from its positions. */
     k->evaluated = true;
+    k->jac_lazy = true;
     cdyn_status st = CDYN_OK;
     last = p;
     for (;;) {
@@ -872,6 +879,10 @@ cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn
     pr->stats.velocity_iterations_total += it;
     pr->stats.velocity_residual = pass_worst(&p);
     if (st)
-        k->evaluated = false; /* the multipliers are of a step not taken */
+        k->evaluated = k->jac_lazy = false; /* the multipliers are of a step not taken */
+    /* Every coordinate of a particle in a row enters its row's residuals,
+     * which a converged pass found finite (a NaN or infinite coordinate
+     * makes them NaN or infinite, also against a zero component). */
+    *finite = !st && free_finite;
     return st;
 }

@@ -1012,6 +1012,7 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
         for (uint32_t r = 0; r < k->n_rows; r++)
             k->lambda[r] = lambda_scale * pr->nu[r];
         k->evaluated = true;
+        k->jac_lazy = false;
     }
     return CDYN_OK;
 }
