@@ -316,7 +316,6 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
         v3 e0k = sub(x0b, x0a, D), e0n = ZERO;
         double mk = MU(r), lonext = 0, pnext = HUGE_VAL, ynext = 0;
         v3 db = scale(wb * mk, e0k, D);
-        bool next = false;
         for (;;) {
             const double wa = w[ia];
             /* The previous row through particle a: its e0 and multiplier. */
@@ -348,7 +347,8 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
             }
             const double di = (wa + wb) * dot(ev, e0k, D);
             const double lo = prev ? -wa * dot(ev, e0p, D) : 0.0;
-            const double up = next ? -wb * dot(ev, e0n, D) : 0.0;
+            /* e0n is zero at a path's last row: up = 0 there. */
+            const double up = -wb * dot(ev, e0n, D);
             /* The pivot recurrence is a division and a subtraction:
              * up * lo_(r+1) and the inverse pivot are off it. A dropped
              * pivot passes on nothing (pnext = inf). */
@@ -374,7 +374,6 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
             e0n = e0k;
             e0k = e0p;
             mk = mp;
-            next = true;
         }
     }
     if ((mode & SWEEP_WARM) && !(mode & SWEEP_NAMED))
@@ -425,7 +424,6 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
         v3 x1a = add(xpa, da, D);
         st(xn + ia * D, x1a, D);
         st(vn + ia * D, add(vpa, scale(inv_h, da, D), D), D);
-        bool join = false;
         for (;;) {
             /* The next row through particle b: its e0 and multiplier. */
             const bool next = r + 1 < r1;
@@ -451,7 +449,8 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
             st(vn + ib * D, add(vpb, scale(inv_h, db, D), D), D);
             const v3 e1 = sub(x1b, x1a, D);
             const double diag = (wa + wb) * dot(e1, e1, D);
-            const double off = join ? -wa * dot(e1p, e1, D) : 0.0;
+            /* e1p is zero at a path's first row: off = 0 there. */
+            const double off = -wa * dot(e1p, e1, D);
             /* The pivot recurrence is a division and a subtraction
              * (off * off and the inverse pivot are off it). */
             const double lk = off * dprev;
@@ -476,7 +475,6 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
             da = db;
             mk = mn;
             dk = dn;
-            join = true;
         }
     }
     *out = p;
