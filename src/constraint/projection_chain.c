@@ -757,7 +757,6 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
         size_t ib = cb[r];
         double wb = w[ib], nun = 0, lnext = 0, sbn = 0;
         v3 x1b = ld(xn + ib * D, D), e1n = ZERO, vbn = ZERO;
-        bool next = false;
         for (;;) {
             const size_t ia = r > r0 ? cb[r - 1] : ca[r0];
             const double wa = w[ia];
@@ -766,13 +765,13 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             const v3 x1a = ld(xn + ia * D, D);
             const v3 e1 = sub(x1b, x1a, D);
             v3 corr = scale(nu, e1, D);
-            if (next)
-                corr = sub(corr, scale(nun, e1n, D), D);
+            /* At a path's last row e1n, nun and vbn are zero: nothing is
+             * taken off and the test of that zero row passes. */
+            corr = sub(corr, scale(nun, e1n, D), D);
             const v3 vb = add(ld(vn + ib * D, D), scale(wb, corr, D), D);
             const double sb = dot(vb, vb, D);
             st(vn + ib * D, vb, D);
-            if (next)
-                check_row(&t, e1n, vb, vbn, sb, sbn, tol2, D);
+            check_row(&t, e1n, vb, vbn, sb, sbn, tol2, D);
             lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
             if (r == r0) {
                 const v3 va = sub(ld(vn + ia * D, D), scale(wa * nu, e1, D), D);
@@ -789,7 +788,6 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             x1b = x1a;
             ib = ia;
             wb = wa;
-            next = true;
             r--;
         }
     }
