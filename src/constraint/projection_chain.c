@@ -631,12 +631,14 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
  * Velocities
  * ------------------------------------------------------------------------ */
 
-/* Forward, path by path: with @p kick, v += h/2 a1 for the particles of
- * the rows; then rhs_r = -e1_r.(v_b - v_a) and the forward solve
- * z = L^-1 rhs, into the multipliers (first solve) or cz (refinement). */
+/* Forward, path by path: rhs_r = -e1_r.(v_b - v_a), with @p kick at
+ * v + h/2 a1 (not stored: the backward pass forms it again, which costs
+ * less than a store and its load), and the forward solve z = L^-1 rhs,
+ * into the multipliers (first solve) or cz (refinement). */
 static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double *restrict xn,
-                                                 double *restrict vn, const double *restrict a1,
-                                                 double h2, const int kick, size_t D)
+                                                 const double *restrict vn,
+                                                 const double *restrict a1, double h2,
+                                                 const int kick, size_t D)
 {
     cdyn__projection *pr = sys->proj;
     const uint32_t *restrict ca = pr->ca, *restrict cb = pr->cb, *restrict cpath = pr->cpath;
@@ -651,7 +653,6 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
             /* A fixed particle in several rows has a1 = 0: kicking it
              * again changes nothing. */
             va = add(va, scale(h2, ld(a1 + ia * D, D), D), D);
-            st(vn + ia * D, va, D);
         }
         double z = 0; /* L(r, r - 1) = 0 at a path's first row */
         for (uint32_t r = cpath[q]; r < r1; r++) {
@@ -660,7 +661,6 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
             v3 vb = ld(vn + ib * D, D);
             if (kick) {
                 vb = add(vb, scale(h2, ld(a1 + ib * D, D), D), D);
-                st(vn + ib * D, vb, D);
             }
             z = -dot(sub(x1b, x1a, D), sub(vb, va, D), D) - a1l[r] * z;
             /* The first solve keeps z where its multiplier will go; a
@@ -731,13 +731,24 @@ static void velocity_test(cdyn_system *sys, const double *xn, const double *vn, 
         velocity_test_d(sys, xn, vn, p, 3);
 }
 
+/* Particle i's velocity before its correction: with @p kick (the first
+ * solve) v + h/2 a1, formed again here rather than stored by the forward
+ * pass (as there: the same bits). */
+static CDYN__ALWAYS_INLINE v3 kicked(const double *restrict vn, const double *restrict a1,
+                                     double h2, size_t i, const int kick, size_t D)
+{
+    const v3 v = ld(vn + i * D, D);
+    return kick ? add(v, scale(h2, ld(a1 + i * D, D), D), D) : v;
+}
+
 /* Backward, path by path: nu = L^-T D^-1 z, v += W G1^T nu, the
  * multipliers (lambda = scale nu, added with @p add) and the velocity test
  * of each row once both its particles are final. G(x1) is not stored
  * (k->jac_lazy): it follows from x1 when asked for. */
 static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double *restrict xn,
-                                                  double *restrict vn, double scale_l,
-                                                  const int add_l, pass *out, size_t D)
+                                                  double *restrict vn, const double *restrict a1,
+                                                  double h2, double scale_l, const int add_l,
+                                                  pass *out, size_t D)
 {
     cdyn__projection *pr = sys->proj;
     cdyn__constraints *k = sys->cons;
@@ -768,13 +779,13 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             /* At a path's last row e1n, nun and vbn are zero: nothing is
              * taken off and the test of that zero row passes. */
             corr = sub(corr, scale(nun, e1n, D), D);
-            const v3 vb = add(ld(vn + ib * D, D), scale(wb, corr, D), D);
+            const v3 vb = add(kicked(vn, a1, h2, ib, !add_l, D), scale(wb, corr, D), D);
             const double sb = dot(vb, vb, D);
             st(vn + ib * D, vb, D);
             check_row(&t, e1n, vb, vbn, sb, sbn, tol2, D);
             lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
             if (r == r0) {
-                const v3 va = sub(ld(vn + ia * D, D), scale(wa * nu, e1, D), D);
+                const v3 va = sub(kicked(vn, a1, h2, ia, !add_l, D), scale(wa * nu, e1, D), D);
                 st(vn + ia * D, va, D);
                 check_row(&t, e1, va, vb, dot(va, va, D), sb, tol2, D);
                 break;
@@ -807,13 +818,13 @@ static void velocity_solve(cdyn_system *sys, const double *xn, double *vn, const
             velocity_forward(sys, xn, vn, a1, 0.5 * h, 1, 2);
         else
             velocity_forward(sys, xn, vn, a1, 0.5 * h, 0, 2);
-        velocity_backward(sys, xn, vn, scale, !first, p, 2);
+        velocity_backward(sys, xn, vn, a1, 0.5 * h, scale, !first, p, 2);
     } else {
         if (first)
             velocity_forward(sys, xn, vn, a1, 0.5 * h, 1, 3);
         else
             velocity_forward(sys, xn, vn, a1, 0.5 * h, 0, 3);
-        velocity_backward(sys, xn, vn, scale, !first, p, 3);
+        velocity_backward(sys, xn, vn, a1, 0.5 * h, scale, !first, p, 3);
     }
 }
 
