@@ -68,7 +68,7 @@ typedef struct cdyn__projection {
     /* Rod chains (projection_chain.c): every row a rod, every particle that
      * moves in at most two rows, no loop. The rows in path order: path q
      * holds rows cpath[q] .. cpath[q + 1] - 1; row r joins particle ca[r]
-     * (read at a path's first row; further on it is cb[r - 1]) to cb[r];
+     * (equal to cb[r - 1] past a path's first row) to cb[r];
      * crow[r] is its row, with CHAIN_FLIP set when ca[r] is the row's
      * second particle. cfree lists the particles in no row, chubs the fixed
      * ones in several rows (the plan holds while they stay fixed),

@@ -309,7 +309,7 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
         /* Row r's particle b and, carried from row r + 1 (which goes on
          * through it): x0, x_p, D; e0 of rows r + 1 and r; mu_r; the
          * elimination's last entries. */
-        size_t ib = cb[r], ia = r > r0 ? cb[r - 1] : ca[r0];
+        size_t ib = cb[r], ia = ca[r];
         double wb = w[ib];
         v3 x0b = ld(x0 + ib * D, D), xpb, vp, x0a = ld(x0 + ia * D, D);
         predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vp, mode, D);
@@ -324,7 +324,7 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
             v3 e0p = ZERO, x0p = ZERO;
             double mp = 0;
             if (prev) {
-                ip = r - 1 > r0 ? cb[r - 2] : ca[r0];
+                ip = ca[r - 1];
                 x0p = ld(x0 + ip * D, D);
                 e0p = sub(x0a, x0p, D);
                 mp = MU(r - 1);
@@ -769,7 +769,7 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
         double wb = w[ib], nun = 0, lnext = 0, sbn = 0;
         v3 x1b = ld(xn + ib * D, D), e1n = ZERO, vbn = ZERO;
         for (;;) {
-            const size_t ia = r > r0 ? cb[r - 1] : ca[r0];
+            const size_t ia = ca[r];
             const double wa = w[ia];
             const uint32_t row = crow[r] & ROW_MASK;
             const double nu = (add_l ? cz[r] : lam[row]) * a1d[r] - lnext * nun;
