@@ -1004,6 +1004,23 @@ static void test_chain_kernel_forces(void **state)
                     assert_true(f[q] == f0[i][e][q]);
             }
         cdyn_system_destroy(c.sys);
+        /* A rod removed (its slot gone) and one disabled before a position
+         * is set: nothing of the old topology is written, no force is
+         * reported until the next step, and that step runs. */
+        make_chain(&c, dim, 8, CDYN_INTEGRATOR_RATTLE, CDYN_PROJECTION_NEWTON, 1e-12);
+        for (int s = 0; s < 50; s++)
+            assert_int_equal(cdyn_system_step(c.sys, 1e-3), CDYN_OK);
+        assert_int_equal(cdyn_constraint_remove(c.sys, c.rod[c.n - 1]), CDYN_OK);
+        assert_int_equal(cdyn_constraint_set_enabled(c.sys, c.rod[2], false), CDYN_OK);
+        double here[3], f[3] = {1, 1, 1};
+        cdyn_particle_get_position(c.sys, c.p[5], here);
+        assert_int_equal(cdyn_particle_set_position(c.sys, c.p[5], here), CDYN_OK);
+        assert_int_equal(cdyn_constraint_get_force(c.sys, c.rod[1], c.p[1], f), CDYN_OK);
+        assert_true(f[0] == 0 && f[1] == 0);
+        assert_int_equal(cdyn_system_step(c.sys, 1e-3), CDYN_OK);
+        assert_int_equal(cdyn_constraint_get_force(c.sys, c.rod[1], c.p[1], f), CDYN_OK);
+        assert_true(f[0] != 0 || f[1] != 0);
+        cdyn_system_destroy(c.sys);
     }
 }
 

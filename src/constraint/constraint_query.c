@@ -242,6 +242,12 @@ void cdyn__constraints_materialize_jac(cdyn_system *sys)
     cdyn__constraints *k = sys->cons;
     if (!k || !k->jac_lazy)
         return;
+    /* A topology changed since (dirty) reads no multiplier or block of the
+     * old one, and its constraints may be gone: nothing to write. */
+    if (k->dirty || !k->evaluated) {
+        k->jac_lazy = false;
+        return;
+    }
     const size_t d = (size_t)sys->dim;
     for (uint32_t i = 0; i < k->n_active; i++) {
         const cdyn__constraint *c = &k->c[k->active[i]];
