@@ -88,10 +88,11 @@ typedef struct cdyn__constraints {
     bool has_compliance; /* some row of the current solve is compliant */
     bool any_compliance; /* some constraint was ever given a compliance */
     bool evaluated;        /* lambda holds a solve of the current topology */
-    bool jac_lazy;         /* evaluated by RATTLE's rod-chain kernel, which does not
-                            * store G(x1): every row is a rod whose blocks are
+    bool jac_lazy;         /* with evaluated: by RATTLE's rod-chain kernel, which does
+                            * not store G(x1): every row is a rod whose blocks are
                             * -+(x_b - x_a) at the committed positions (written by
-                            * cdyn__constraints_materialize_jac before they move) */
+                            * cdyn__constraints_materialize_jac before they move);
+                            * every other evaluation clears it */
     uint64_t serial;       /* bumped at every topology rebuild (projection.c keys on it) */
 
     /* report */
@@ -137,11 +138,6 @@ cdyn_status cdyn__constraint_eval(cdyn_system *sys, cdyn__constraint *c, const d
 /* Writes the Jacobian blocks that jac_lazy leaves out, from the committed
  * positions, and clears it: called before anything moves them. */
 void cdyn__constraints_materialize_jac(cdyn_system *sys);
-
-/* Block @p j (0 or 1) of rod @p c at the positions @p x: -d for its first
- * particle, d for its second, d = x_b - x_a. */
-void cdyn__rod_block(const cdyn_system *sys, const cdyn__constraint *c, uint32_t j,
-                     const double *x, double *out);
 
 /* Slot of particle j of constraint c. */
 static inline uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint32_t j)

@@ -29,6 +29,17 @@ cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constra
     return CDYN_OK;
 }
 
+/* Block @p j (0 or 1) of rod @p c at the positions @p x: -d for its first
+ * particle, d for its second, d = x_b - x_a. */
+static void rod_block(const cdyn_system *sys, const cdyn__constraint *c, uint32_t j,
+                      const double *x, double *out)
+{
+    const size_t d = (size_t)sys->dim;
+    const double *xa = x + (size_t)c->u.particle[0] * d, *xb = x + (size_t)c->u.particle[1] * d;
+    for (size_t q = 0; q < d; q++)
+        out[q] = j == 0 ? xa[q] - xb[q] : xb[q] - xa[q];
+}
+
 cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h, cdyn_particle p,
                                       double *out)
 {
@@ -56,15 +67,13 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
     }
     if (!k->evaluated || k->dirty || !c->enabled)
         return CDYN_OK;
-    if (k->jac_lazy) {
-        double jb[3];
-        cdyn__rod_block(sys, c, j, sys->x, jb);
-        for (size_t q = 0; q < d; q++)
-            out[q] = k->lambda[c->row] * jb[q];
-        return CDYN_OK;
-    }
     for (uint32_t r = 0; r < c->n_rows; r++) {
         const double *jb = k->jac + ((size_t)c->blk + (size_t)r * c->n_particles + j) * d;
+        double formed[3];
+        if (k->jac_lazy) { /* a rod of RATTLE's chain kernel: from the positions */
+            rod_block(sys, c, j, sys->x, formed);
+            jb = formed;
+        }
         for (size_t q = 0; q < d; q++)
             out[q] += k->lambda[c->row + r] * jb[q];
     }
@@ -228,15 +237,6 @@ cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys, cdyn_solver_sta
     return CDYN_OK;
 }
 
-void cdyn__rod_block(const cdyn_system *sys, const cdyn__constraint *c, uint32_t j,
-                     const double *x, double *out)
-{
-    const size_t d = (size_t)sys->dim;
-    const double *xa = x + (size_t)c->u.particle[0] * d, *xb = x + (size_t)c->u.particle[1] * d;
-    for (size_t q = 0; q < d; q++)
-        out[q] = j == 0 ? xa[q] - xb[q] : xb[q] - xa[q];
-}
-
 void cdyn__constraints_materialize_jac(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
@@ -252,7 +252,7 @@ void cdyn__constraints_materialize_jac(cdyn_system *sys)
     for (uint32_t i = 0; i < k->n_active; i++) {
         const cdyn__constraint *c = &k->c[k->active[i]];
         for (uint32_t j = 0; j < 2; j++)
-            cdyn__rod_block(sys, c, j, sys->x, k->jac + ((size_t)c->blk + j) * d);
+            rod_block(sys, c, j, sys->x, k->jac + ((size_t)c->blk + j) * d);
     }
     k->jac_lazy = false;
 }

@@ -295,7 +295,6 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
         cdyn__constraints_free_topology(sys);
         k->dirty = false;
         k->evaluated = false;
-        k->jac_lazy = false;
         k->serial++;
         return CDYN_OK;
     }
@@ -350,7 +349,6 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     k->ldlt = t.ldlt;
     k->dirty = false;
     k->evaluated = false;
-    k->jac_lazy = false;
     k->serial++;
     return CDYN_OK;
 

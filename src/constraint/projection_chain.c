@@ -346,8 +346,9 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
                 check_exact(&p, r, g, d2, l, tol2);
             }
             const double di = (wa + wb) * dot(ev, e0k, D);
-            const double lo = prev ? -wa * dot(ev, e0p, D) : 0.0;
-            /* e0n is zero at a path's last row: up = 0 there. */
+            /* e0p is zero at a path's first row and e0n at its last: lo,
+             * up = 0 there. */
+            const double lo = -wa * dot(ev, e0p, D);
             const double up = -wb * dot(ev, e0n, D);
             /* The pivot recurrence is a division and a subtraction:
              * up * lo_(r+1) and the inverse pivot are off it. A dropped
@@ -631,10 +632,21 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
  * Velocities
  * ------------------------------------------------------------------------ */
 
+/* Particle i's velocity before its correction: with @p kick (the first
+ * solve) v + h/2 a1, formed in both velocity sweeps rather than stored by
+ * the first (the same bits, one store and its load fewer). A fixed
+ * particle starting several paths has a1 = 0: kicking it in each changes
+ * nothing. */
+static CDYN__ALWAYS_INLINE v3 kicked(const double *restrict vn, const double *restrict a1,
+                                     double h2, size_t i, const int kick, size_t D)
+{
+    const v3 v = ld(vn + i * D, D);
+    return kick ? add(v, scale(h2, ld(a1 + i * D, D), D), D) : v;
+}
+
 /* Forward, path by path: rhs_r = -e1_r.(v_b - v_a), with @p kick at
- * v + h/2 a1 (not stored: the backward pass forms it again, which costs
- * less than a store and its load), and the forward solve z = L^-1 rhs,
- * into the multipliers (first solve) or cz (refinement). */
+ * v + h/2 a1, and the forward solve z = L^-1 rhs, into the multipliers
+ * (first solve) or cz (refinement). */
 static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double *restrict xn,
                                                  const double *restrict vn,
                                                  const double *restrict a1, double h2,
@@ -648,20 +660,12 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
     for (uint32_t q = 0; q < pr->n_paths; q++) {
         const uint32_t r1 = cpath[q + 1];
         const size_t ia = ca[cpath[q]];
-        v3 x1a = ld(xn + ia * D, D), va = ld(vn + ia * D, D);
-        if (kick) {
-            /* A fixed particle in several rows has a1 = 0: kicking it
-             * again changes nothing. */
-            va = add(va, scale(h2, ld(a1 + ia * D, D), D), D);
-        }
+        v3 x1a = ld(xn + ia * D, D), va = kicked(vn, a1, h2, ia, kick, D);
         double z = 0; /* L(r, r - 1) = 0 at a path's first row */
         for (uint32_t r = cpath[q]; r < r1; r++) {
             const size_t ib = cb[r];
             const v3 x1b = ld(xn + ib * D, D);
-            v3 vb = ld(vn + ib * D, D);
-            if (kick) {
-                vb = add(vb, scale(h2, ld(a1 + ib * D, D), D), D);
-            }
+            const v3 vb = kicked(vn, a1, h2, ib, kick, D);
             z = -dot(sub(x1b, x1a, D), sub(vb, va, D), D) - a1l[r] * z;
             /* The first solve keeps z where its multiplier will go; a
              * refinement adds to the multipliers, so keeps z apart. */
@@ -729,16 +733,6 @@ static void velocity_test(cdyn_system *sys, const double *xn, const double *vn, 
         velocity_test_d(sys, xn, vn, p, 2);
     else
         velocity_test_d(sys, xn, vn, p, 3);
-}
-
-/* Particle i's velocity before its correction: with @p kick (the first
- * solve) v + h/2 a1, formed again here rather than stored by the forward
- * pass (as there: the same bits). */
-static CDYN__ALWAYS_INLINE v3 kicked(const double *restrict vn, const double *restrict a1,
-                                     double h2, size_t i, const int kick, size_t D)
-{
-    const v3 v = ld(vn + i * D, D);
-    return kick ? add(v, scale(h2, ld(a1 + i * D, D), D), D) : v;
 }
 
 /* Backward, path by path: nu = L^-T D^-1 z, v += W G1^T nu, the
@@ -886,7 +880,7 @@ cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn
     pr->stats.velocity_iterations_total += it;
     pr->stats.velocity_residual = pass_worst(&p);
     if (st)
-        k->evaluated = k->jac_lazy = false; /* the multipliers are of a step not taken */
+        k->evaluated = false; /* the multipliers are of a step not taken */
     /* Every coordinate of a particle in a row enters its row's residuals,
      * which a converged pass found finite (a NaN or infinite coordinate
      * makes them NaN or infinite, also against a zero component). */
