@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "solver/ldlt.h"
 #include "solver/symmat.h"
 #include "support.h"

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "solver/ldlt_signed.h"
 #include "solver/symmat.h"
 #include "support.h"

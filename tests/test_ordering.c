@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "solver/ordering.h"
 #include "solver/symbolic.h"
 #include "solver/symmat.h"

@@ -13,10 +13,10 @@
 
 #include <cdyn/cdyn.h>
 
-#include "force.h"
+#include "force/force.h"
 #include "pair/pair.h"
 #include "support.h"
-#include "system.h"
+#include "core/system.h"
 
 #define MAXN 16
 #define MAXD (3 * MAXN)

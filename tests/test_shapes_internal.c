@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "parametric/curve.h"
-#include "parametric/curve_closest.h"
-#include "parametric/curve_length.h"
-#include "parametric/heightfield.h"
-#include "parametric/spline.h"
-#include "parametric/surface.h"
-#include "parametric/surface_closest.h"
+#include "core/alloc.h"
+#include "shapes/curve.h"
+#include "shapes/curve_closest.h"
+#include "shapes/curve_length.h"
+#include "shapes/heightfield.h"
+#include "shapes/spline.h"
+#include "shapes/surface.h"
+#include "shapes/surface_closest.h"
 #include "support.h"
 
 #define PI 3.14159265358979323846

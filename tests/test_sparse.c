@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "solver/symmat.h"
 #include "support.h"
 

@@ -4,10 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "constraint/parametric.h"
+#include "core/alloc.h"
+#include "parametric/parametric.h"
 #include "rigid/rigid.h"
-#include "system.h"
+#include "core/system.h"
 
 cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
 {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "cdyn/constraint.h"
-#include "handle.h"
+#include "core/handle.h"
 #include "solver/cg.h"
 #include "solver/ldlt.h"
 #include "solver/symmat.h"

@@ -16,7 +16,7 @@
 
 #include "constraint/constraint.h"
 #include "constraint/row_rhs.h"
-#include "system.h"
+#include "core/system.h"
 
 /* Down the chain: rows, L (into scratch), w = D^-1 L^-1 rhs (into lambda).
  * Returns false at the first pivot that fails the test. */

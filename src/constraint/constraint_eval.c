@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
-#include "system.h"
+#include "core/system.h"
 
 static double dot(const double *a, const double *b, int dim)
 {

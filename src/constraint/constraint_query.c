@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
-#include "constraint/parametric.h"
-#include "dynamics.h"
-#include "system.h"
+#include "parametric/parametric.h"
+#include "dynamics/dynamics.h"
+#include "core/system.h"
 
 cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constraint h,
                                             double *out, size_t capacity)

@@ -12,11 +12,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "compiler.h"
+#include "core/compiler.h"
 #include "constraint/constraint.h"
-#include "constraint/parametric.h"
+#include "parametric/parametric.h"
 #include "constraint/row_rhs.h"
-#include "system.h"
+#include "core/system.h"
 
 /* Rod between two particles: g = (|d|^2 - L^2)/2, G = (-d, d), G'v = |d'|^2. */
 static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constraint *c,

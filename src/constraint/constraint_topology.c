@@ -6,9 +6,9 @@
  * so a failure leaves the previous topology intact (and still marked dirty). */
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "constraint/constraint.h"
-#include "system.h"
+#include "core/system.h"
 
 typedef struct topology {
     uint32_t n_active, n_rows, n_blocks;

@@ -5,9 +5,9 @@
 #ifndef CDYN__CONSTRAINT_ROW_RHS_H
 #define CDYN__CONSTRAINT_ROW_RHS_H
 
-#include "compiler.h"
+#include "core/compiler.h"
 #include "constraint/constraint.h"
-#include "system.h"
+#include "core/system.h"
 
 /* A redundant row whose residual stays above this (relative, see
  * cdyn__symmat_residual) means the constraints conflict. */

@@ -22,13 +22,13 @@
  * as the result), a donor count (1 byte) and a reached bit per site while
  * it runs, and the heap, which holds only the flood's frontier.
  */
-#include "lattice.h"
+#include "lattice/lattice.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "forest.h"
+#include "core/alloc.h"
+#include "lattice/forest.h"
 
 /* The heap orders sites by level through an order-preserving 64-bit image
  * of the level, so comparisons are integer and need no look-up. Sites of

@@ -1,9 +1,9 @@
-#include "forest.h"
+#include "lattice/forest.h"
 
 #include <string.h>
 
 #include "cdyn/lattice.h"
-#include "alloc.h"
+#include "core/alloc.h"
 
 bool cdyn__lattice_forest_order(size_t n, const uint32_t *recv, uint32_t *indeg,
                                 uint32_t *order)

@@ -1,12 +1,12 @@
 /* The lattice object: creation, parameters, heights, counters, errors. */
-#include "lattice.h"
+#include "lattice/lattice.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 /* Defaults (docs/lattice.md says why each one). Heights are measured in
  * units of the initial noise amplitude. */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "cdyn/lattice.h"
-#include "rng.h"
+#include "lattice/rng.h"
 
 /* Bits of lat->flags. */
 #define CDYN__LATTICE_QUEUED 1u

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "forest.h"
-#include "lattice.h"
+#include "core/alloc.h"
+#include "lattice/forest.h"
+#include "lattice/lattice.h"
 
 /* Geometric grids have at most this many points (1000 per decade over the
  * 9.6 decades of a 32-bit area). */

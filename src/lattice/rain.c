@@ -1,9 +1,9 @@
 /* Rain (steps 2-6 of the seed): drops that walk, erode and set off slides. */
-#include "lattice.h"
+#include "lattice/lattice.h"
 
-#include "alloc.h"
-#include "slide.h"
-#include "walk.h"
+#include "core/alloc.h"
+#include "lattice/slide.h"
+#include "lattice/walk.h"
 
 bool cdyn__lattice_rain_scratch(cdyn_lattice *lat)
 {

@@ -1,4 +1,4 @@
-#include "rng.h"
+#include "lattice/rng.h"
 
 static uint64_t rotl(uint64_t x, int k)
 {

@@ -1,4 +1,4 @@
-#include "slide.h"
+#include "lattice/slide.h"
 
 /* The height site @p s slides to from the current heights, or its own
  * height when it stands (dh <= M, or dh / S too small to change it). */

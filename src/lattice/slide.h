@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "lattice.h"
+#include "lattice/lattice.h"
 
 /* Relaxes the surface from the @p count sites in lat->list_b (each marked in
  * lat->flags): in each round every listed site higher than its lowest

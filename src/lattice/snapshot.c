@@ -23,7 +23,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "lattice.h"
+#include "lattice/lattice.h"
 
 #define MAGIC "CDYNLAT"
 #define VERSION 1u

@@ -1,4 +1,4 @@
-#include "walk.h"
+#include "lattice/walk.h"
 
 #include <math.h>
 #include <string.h>

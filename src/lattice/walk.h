@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lattice.h"
+#include "lattice/lattice.h"
 
 /* e^x for x <= 0 (0 below -745 and for NaN), from + - * and a table only:
  * the walk's weights, and so the landscape, do not depend on the platform's

@@ -1,11 +1,11 @@
 /* The cell list of pair sets: counting sort into hashed cells, then a
  * half-shell traversal of neighbouring cells. */
-#include "cell_list.h"
+#include "pair/cell_list.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 /* Cell coordinates are clamped to +-CLAMP. Below 2^40 cells from the origin
  * the product x / h is computed with an absolute error under 2^-12 cells,

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "pair/pair.h"
-#include "system.h"
+#include "core/system.h"
 
 /* Largest count of pairs or particles of one generator. */
 #define MAX_COUNT ((size_t)1 << 30)

@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "pair/pair.h"
-#include "system.h"
+#include "core/system.h"
 
 typedef enum pair_task { TASK_FORCE, TASK_ENERGY, TASK_JACOBIAN, TASK_CONTACTS } pair_task;
 

@@ -6,11 +6,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 #include "constraint/constraint.h"
-#include "constraint/parametric.h"
+#include "parametric/parametric.h"
 #include "rigid/rigid_math.h"
-#include "system.h"
+#include "core/system.h"
 
 /* A mark put in body_of while cdyn_rigid_add validates its list. */
 #define PENDING UINT32_MAX

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "cdyn/rigid.h"
-#include "handle.h"
+#include "core/handle.h"
 
 typedef struct cdyn__rigid {
     uint32_t n;       /* members */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cdyn/rigid.h"
-#include "system.h"
+#include "core/system.h"
 
 void cdyn__cross3(const double a[3], const double b[3], double c[3])
 {

@@ -3,10 +3,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "constraint/parametric.h"
+#include "parametric/parametric.h"
 #include "rigid/rigid.h"
 #include "rigid/rigid_math.h"
-#include "system.h"
+#include "core/system.h"
 
 /* Arguments present, handle live. */
 static cdyn_status lookup(const cdyn_system *sys, cdyn_rigid body, const void *ptr,

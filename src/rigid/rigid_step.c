@@ -14,13 +14,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "constraint/parametric.h"
-#include "contact/ground.h"
-#include "dynamics.h"
-#include "force.h"
+#include "parametric/parametric.h"
+#include "ground/ground.h"
+#include "dynamics/dynamics.h"
+#include "force/force.h"
 #include "rigid/rigid.h"
 #include "rigid/rigid_math.h"
-#include "system.h"
+#include "core/system.h"
 
 enum { AT_START = 0, AT_END = 1 };
 

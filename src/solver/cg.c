@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 void cdyn__cg_init(cdyn__cg *cg)
 {

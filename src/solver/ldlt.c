@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 #if defined(__GNUC__)
 #define CDYN__ALWAYS_INLINE inline __attribute__((always_inline))

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 void cdyn__ldlt_signed_init(cdyn__ldlt_signed *f)
 {

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 /* Node kinds. A variable is an uneliminated row (its nv[] is its weight, the
  * number of rows it stands for once supervariables merge); an element is an

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 void cdyn__symbolic_init(cdyn__symbolic *s)
 {

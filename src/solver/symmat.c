@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "core/alloc.h"
 
 void cdyn__symmat_init(cdyn__symmat *m)
 {

@@ -1,0 +1,116 @@
+/* One evaluation of the equations of motion (design.md section 3): map the
+ * generalized state to Cartesian space, apply force generators and grounds,
+ * turn forces into unconstrained accelerations (through the shapes' mass
+ * blocks for particles on curves and surfaces), add the implicit
+ * constraints' accelerations, and map back to generalized accelerations. */
+#include "dynamics/dynamics.h"
+
+#include <string.h>
+
+#include "constraint/constraint.h"
+#include "parametric/parametric.h"
+#include "ground/ground.h"
+#include "force/force.h"
+#include "core/system.h"
+
+/* a = W f; a may be f. Written per dimension so that the loop vectorizes. */
+static void weigh_forces(const double *w, const double *f, double *a, size_t n, size_t d)
+{
+    if (d == 2) {
+        for (size_t i = 0; i < n; i++) {
+            a[2 * i] = w[i] * f[2 * i];
+            a[2 * i + 1] = w[i] * f[2 * i + 1];
+        }
+    } else if (d == 3) {
+        for (size_t i = 0; i < n; i++) {
+            a[3 * i] = w[i] * f[3 * i];
+            a[3 * i + 1] = w[i] * f[3 * i + 1];
+            a[3 * i + 2] = w[i] * f[3 * i + 2];
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < d; k++)
+                a[i * d + k] = w[i] * f[i * d + k];
+    }
+}
+
+/* When every force generator is gravity and there are no grounds nor
+ * particles on shapes (the common case), f = sum m g needs no accumulator:
+ * it is formed per particle and a = W f written in one pass, instead of
+ * clearing f, adding to it and scaling it (three passes over the state).
+ * The same operations in the same order as cdyn__forces_apply on a cleared
+ * f (0 + m g_1 + m g_2 ...), so the same bits. Returns 0 (nothing written)
+ * when the case does not apply. */
+#define GRAVITY_FAST_MAX 4
+static int gravity_only(const cdyn_system *sys, double *a)
+{
+    if (sys->param_of || sys->grounds)
+        return 0;
+    const double *g[GRAVITY_FAST_MAX];
+    size_t ng = 0;
+    for (uint32_t i = 0; i < sys->forces.count; i++) {
+        if (!sys->forces.alive[i])
+            continue;
+        if (sys->force[i].kind != CDYN_FORCE_GRAVITY || ng == GRAVITY_FAST_MAX)
+            return 0;
+        g[ng++] = sys->force[i].p;
+    }
+    const size_t n = sys->particles.count, d = (size_t)sys->dim;
+    const double *m = sys->mass, *w = sys->inv_mass;
+    if (d == 2 && ng == 1) {
+        const double g0 = g[0][0], g1 = g[0][1];
+        for (size_t i = 0; i < n; i++) {
+            a[2 * i] = w[i] * (0.0 + m[i] * g0);
+            a[2 * i + 1] = w[i] * (0.0 + m[i] * g1);
+        }
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < d; k++) {
+            double f = 0.0;
+            for (size_t j = 0; j < ng; j++)
+                f += m[i] * g[j][k];
+            a[i * d + k] = w[i] * f;
+        }
+    return 1;
+}
+
+cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, const double *ud,
+                                 double *a)
+{
+    size_t d = (size_t)sys->dim, n = sys->particles.count;
+    const double *x = u, *v = ud;
+    cdyn_status st;
+    if (sys->param_of) {
+        if ((st = cdyn__params_to_cartesian(sys, u, ud, sys->ws.px, sys->ws.pv)))
+            return st;
+        x = sys->ws.px;
+        v = sys->ws.pv;
+    }
+    if (gravity_only(sys, a)) {
+        if (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, x, v, a)))
+            return st;
+        return CDYN_OK;
+    }
+    double *f = sys->ws.f;
+    memset(f, 0, n * d * sizeof *f);
+    if ((st = cdyn__forces_apply(sys, t, x, v, f)) || (st = cdyn__grounds_apply(sys, x, v, f)))
+        return st;
+    if (sys->param_of)
+        cdyn__params_save_forces(sys, f);
+    weigh_forces(sys->inv_mass, f, a, n, d);
+    if (sys->param_of)
+        cdyn__params_free_accel(sys, a);
+    if (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, x, v, a)))
+        return st;
+    if (sys->param_of)
+        cdyn__params_generalized_accel(sys, a);
+    return CDYN_OK;
+}
+
+int cdyn__dynamics_velocity_dependent(const cdyn_system *sys)
+{
+    return sys->n_velocity_dependent > 0 ||
+           (sys->cons && sys->cons->n_rows > 0 && !sys->skip_constraint_solve) ||
+           sys->param_of != NULL || cdyn__grounds_velocity_dependent(sys);
+}

@@ -1,0 +1,426 @@
+/* Grounds at work: H and its derivatives for each shape, the contact force
+ * (normal penalty, normal dashpot, regularized friction), its analytic
+ * Jacobian, the penalty energy, and the loops over grounds x particles.
+ * Notation of contact/ground.h; derivations in docs/ground.md. */
+#include "ground/ground.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/system.h"
+
+/* Step of the central differences of a callback's gradient, relative to
+ * max(1, |x_k|): cbrt(DBL_EPSILON) balances truncation and round-off. */
+#define CDYN__GROUND_FD_STEP 6.0554544523933395e-06
+
+/* |v| for dim <= 3 values; rescaled when the squares would overflow or
+ * underflow. */
+static double norm(const double *v, int dim)
+{
+    double s2 = 0;
+    for (int k = 0; k < dim; k++)
+        s2 += v[k] * v[k];
+    if (s2 > 1e-290 && s2 < 1e290)
+        return sqrt(s2);
+    double m = 0;
+    for (int k = 0; k < dim; k++)
+        m = fmax(m, fabs(v[k]));
+    if (!(m > 0) || !isfinite(m))
+        return m;
+    double s = 0;
+    for (int k = 0; k < dim; k++)
+        s += (v[k] / m) * (v[k] / m);
+    return m * sqrt(s);
+}
+
+static void plane_eval(const cdyn__ground *g, int dim, const double *x, double *h, double *grad)
+{
+    double s = 0;
+    for (int k = 0; k < dim; k++) {
+        s += g->p[k] * x[k];
+        grad[k] = g->p[k];
+    }
+    *h = s - g->p[3];
+}
+
+/* H = s (|x - c| - R) with s = +1 outside, -1 inside; grad = s e,
+ * Hessian s (I - e e^T) / r with e = (x - c) / r. */
+static void sphere_eval(const cdyn__ground *g, int dim, const double *x, double *h, double *grad,
+                        double *hess)
+{
+    double e[3] = {0, 0, 0}, sgn = g->inside ? -1.0 : 1.0;
+    for (int k = 0; k < dim; k++)
+        e[k] = x[k] - g->p[k];
+    double r = norm(e, dim);
+    *h = sgn * (r - g->p[3]);
+    if (!(r > 0)) {
+        grad[dim - 1] = sgn; /* the centre: a fixed, documented direction */
+        return;
+    }
+    for (int k = 0; k < dim; k++) {
+        e[k] /= r;
+        grad[k] = sgn * e[k];
+    }
+    if (hess)
+        for (int i = 0; i < dim; i++)
+            for (int j = 0; j < dim; j++)
+                hess[i * dim + j] = sgn * ((i == j ? 1.0 : 0.0) - e[i] * e[j]) / r;
+}
+
+/* H = x_up - f(x_ax0, x_ax1), grad H = e_up - grad f, Hessian -Hess f on
+ * the grid axes. A 2-D profile is read on the grid's first row. */
+static void heightfield_eval(const cdyn__ground *g, int dim, const double *x, double *h,
+                             double *grad, double *hess)
+{
+    double f, gf[2], hf[3];
+    double gy = g->ax1 >= 0 ? x[g->ax1] : g->hf.y0;
+    cdyn__heightfield_eval(&g->hf, x[g->ax0], gy, &f, gf, hess ? hf : NULL);
+    *h = x[g->up] - f;
+    grad[g->up] = 1.0;
+    grad[g->ax0] = -gf[0];
+    if (g->ax1 >= 0)
+        grad[g->ax1] = -gf[1];
+    if (hess) {
+        hess[g->ax0 * dim + g->ax0] = -hf[0];
+        if (g->ax1 >= 0) {
+            hess[g->ax0 * dim + g->ax1] = hess[g->ax1 * dim + g->ax0] = -hf[1];
+            hess[g->ax1 * dim + g->ax1] = -hf[2];
+        }
+    }
+}
+
+/* One call of a callback ground with its checks. */
+static cdyn_status callback_call(const cdyn_system *sys, const cdyn__ground *g, const double *x,
+                                 bool below_needs_normal, double *h, double *grad)
+{
+    int dim = sys->dim;
+    double hv = 0;
+    memset(grad, 0, (size_t)dim * sizeof *grad);
+    int rc = g->fn(x, dim, &hv, grad, g->user);
+    if (rc != 0)
+        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "ground callback returned %d", rc);
+    if (!isfinite(hv) || !cdyn__all_finite(grad, (size_t)dim))
+        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "ground callback gave a non-finite H or grad H");
+    if (below_needs_normal && hv < 0 && !(norm(grad, dim) > 0))
+        return cdyn__fail(sys, CDYN_ERR_CALLBACK,
+                          "ground callback gave grad H = 0 below the ground (H = %g): the "
+                          "normal is undefined", hv);
+    *h = hv;
+    return CDYN_OK;
+}
+
+/* Hessian of a callback's H by central differences of its gradient,
+ * symmetrized. */
+static cdyn_status callback_hessian(const cdyn_system *sys, const cdyn__ground *g,
+                                    const double *x, double *hess)
+{
+    int dim = sys->dim;
+    double xs[3], gp[3], gm[3], hdummy;
+    memcpy(xs, x, (size_t)dim * sizeof *xs);
+    for (int k = 0; k < dim; k++) {
+        double step = CDYN__GROUND_FD_STEP * fmax(1.0, fabs(x[k]));
+        double xp = x[k] + step, xm = x[k] - step;
+        cdyn_status st;
+        xs[k] = xp;
+        if ((st = callback_call(sys, g, xs, false, &hdummy, gp)))
+            return st;
+        xs[k] = xm;
+        if ((st = callback_call(sys, g, xs, false, &hdummy, gm)))
+            return st;
+        xs[k] = x[k];
+        for (int i = 0; i < dim; i++)
+            hess[i * dim + k] = (gp[i] - gm[i]) / (xp - xm);
+    }
+    for (int i = 0; i < dim; i++)
+        for (int j = 0; j < i; j++) {
+            double a = 0.5 * (hess[i * dim + j] + hess[j * dim + i]);
+            hess[i * dim + j] = hess[j * dim + i] = a;
+        }
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__ground_eval(const cdyn_system *sys, const cdyn__ground *g, const double *x,
+                              bool below_needs_normal, double *h, double *grad, double *hess)
+{
+    int dim = sys->dim;
+    memset(grad, 0, (size_t)dim * sizeof *grad);
+    if (hess)
+        memset(hess, 0, (size_t)(dim * dim) * sizeof *hess);
+    switch ((cdyn_ground_kind)g->kind) {
+    case CDYN_GROUND_PLANE:
+        plane_eval(g, dim, x, h, grad);
+        return CDYN_OK;
+    case CDYN_GROUND_SPHERE:
+        sphere_eval(g, dim, x, h, grad, hess);
+        return CDYN_OK;
+    case CDYN_GROUND_HEIGHTFIELD:
+        heightfield_eval(g, dim, x, h, grad, hess);
+        return CDYN_OK;
+    case CDYN_GROUND_CALLBACK: {
+        cdyn_status st = callback_call(sys, g, x, below_needs_normal, h, grad);
+        if (!st && hess)
+            st = callback_hessian(sys, g, x, hess);
+        return st;
+    }
+    }
+    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "ground: unknown kind %d", (int)g->kind);
+}
+
+bool cdyn__ground_acts_on(const cdyn_system *sys, size_t i)
+{
+    return sys->particles.alive[i] && !sys->fixed[i];
+}
+
+bool cdyn__ground_surely_above(const cdyn__ground *g, int dim, const double *x)
+{
+    switch ((cdyn_ground_kind)g->kind) {
+    case CDYN_GROUND_PLANE: {
+        double s = 0;
+        for (int k = 0; k < dim; k++)
+            s += g->p[k] * x[k];
+        return s >= g->p[3];
+    }
+    case CDYN_GROUND_SPHERE: {
+        double r2 = 0, R2 = g->p[3] * g->p[3];
+        for (int k = 0; k < dim; k++)
+            r2 += (x[k] - g->p[k]) * (x[k] - g->p[k]);
+        /* a relative margin keeps the decision on the safe side of round-off */
+        return g->inside ? r2 < R2 * (1.0 - 1e-12) : r2 > R2 * (1.0 + 1e-12);
+    }
+    case CDYN_GROUND_HEIGHTFIELD:
+        return x[g->up] > g->f_hi;
+    case CDYN_GROUND_CALLBACK:
+        break;
+    }
+    return false;
+}
+
+/* The contact quantities of contact/ground.h for h < 0. */
+typedef struct contact {
+    double n[3], q, d, vn, raw, N, ut[3], w;
+} contact;
+
+static void contact_setup(const cdyn__ground *g, int dim, double h, const double *grad,
+                          const double *u, contact *c)
+{
+    c->q = norm(grad, dim);
+    double inv_q = 1.0 / c->q;
+    c->d = -h * inv_q;
+    c->vn = 0;
+    for (int k = 0; k < dim; k++) {
+        c->n[k] = grad[k] * inv_q;
+        c->vn += c->n[k] * u[k];
+    }
+    c->raw = g->stiffness * c->d - g->damping * c->vn;
+    c->N = c->raw > 0 ? c->raw : 0.0;
+    double t2 = 0;
+    for (int k = 0; k < dim; k++) {
+        c->ut[k] = u[k] - c->vn * c->n[k];
+        t2 += c->ut[k] * c->ut[k];
+    }
+    c->w = sqrt(t2 + g->friction_speed * g->friction_speed);
+}
+
+static void contact_force(const cdyn__ground *g, int dim, const contact *c, double *fn,
+                          double *ff)
+{
+    double a = g->friction * c->N / c->w;
+    for (int k = 0; k < dim; k++) {
+        fn[k] = c->N * c->n[k];
+        ff[k] = -a * c->ut[k];
+    }
+}
+
+cdyn_status cdyn__ground_force(const cdyn_system *sys, const cdyn__ground *g, const double *x,
+                               const double *u, double *fn, double *ff, bool *in_contact)
+{
+    int dim = sys->dim;
+    double h, grad[3];
+    for (int k = 0; k < dim; k++)
+        fn[k] = ff[k] = 0.0;
+    *in_contact = false;
+    if (cdyn__ground_surely_above(g, dim, x))
+        return CDYN_OK;
+    cdyn_status st = cdyn__ground_eval(sys, g, x, true, &h, grad, NULL);
+    if (st || !(h < 0))
+        return st;
+    contact c;
+    contact_setup(g, dim, h, grad, u, &c);
+    contact_force(g, dim, &c, fn, ff);
+    *in_contact = true;
+    return CDYN_OK;
+}
+
+/* Adds dF/dx and dF/du of one contact (see docs/ground.md):
+ *   dn/dx   = P K / q,  P = I - n n^T, K = Hess H
+ *   dd/dx   = -n^T - (d / q) n^T K
+ *   dv_n/dx = U_t^T K / q,  dv_n/du = n^T
+ *   dN/dx   = S dd/dx - c dv_n/dx,  dN/du = -c n^T   (0 where N = 0)
+ *   dU_t/dx = -v_n dn/dx - n dv_n/dx,  dU_t/du = P
+ *   F_n = N n:  dF_n = n dN + N dn
+ *   F_f = -mu N t, t = U_t / w:  dF_f = -mu (t dN + N (I - t t^T) dU_t / w) */
+static void contact_jacobian(const cdyn__ground *g, int dim, const contact *c, const double *K,
+                             double *dfdx, double *dfdv)
+{
+    double S = g->stiffness, cd = g->damping, mu = g->friction;
+    double nK[3] = {0, 0, 0}, utK[3] = {0, 0, 0}, Dn[9], dNdx[3] = {0, 0, 0},
+           dNdu[3] = {0, 0, 0};
+    for (int j = 0; j < dim; j++)
+        for (int i = 0; i < dim; i++) {
+            nK[j] += c->n[i] * K[i * dim + j];
+            utK[j] += c->ut[i] * K[i * dim + j];
+        }
+    for (int i = 0; i < dim; i++)
+        for (int j = 0; j < dim; j++)
+            Dn[i * dim + j] = (K[i * dim + j] - c->n[i] * nK[j]) / c->q;
+    if (c->raw > 0)
+        for (int j = 0; j < dim; j++) {
+            dNdx[j] = S * (-c->n[j] - (c->d / c->q) * nK[j]) - cd * utK[j] / c->q;
+            dNdu[j] = -cd * c->n[j];
+        }
+    for (int i = 0; i < dim; i++)
+        for (int j = 0; j < dim; j++) {
+            if (dfdx)
+                dfdx[i * dim + j] += c->n[i] * dNdx[j] + c->N * Dn[i * dim + j];
+            if (dfdv)
+                dfdv[i * dim + j] += c->n[i] * dNdu[j];
+        }
+    if (!(mu > 0) || !(c->N > 0))
+        return;
+    double t[3], dUx[9], P[9];
+    for (int i = 0; i < dim; i++) {
+        t[i] = c->ut[i] / c->w;
+        for (int j = 0; j < dim; j++) {
+            dUx[i * dim + j] = -c->vn * Dn[i * dim + j] - c->n[i] * utK[j] / c->q;
+            P[i * dim + j] = (i == j ? 1.0 : 0.0) - c->n[i] * c->n[j];
+        }
+    }
+    for (int i = 0; i < dim; i++)
+        for (int j = 0; j < dim; j++) {
+            double qx = 0, qu = 0;
+            for (int k = 0; k < dim; k++) {
+                double Q = ((i == k ? 1.0 : 0.0) - t[i] * t[k]) / c->w;
+                qx += Q * dUx[k * dim + j];
+                qu += Q * P[k * dim + j];
+            }
+            if (dfdx)
+                dfdx[i * dim + j] -= mu * (t[i] * dNdx[j] + c->N * qx);
+            if (dfdv)
+                dfdv[i * dim + j] -= mu * (t[i] * dNdu[j] + c->N * qu);
+        }
+}
+
+cdyn_status cdyn__ground_jacobian(const cdyn_system *sys, const cdyn__ground *g, const double *x,
+                                  const double *u, double *f, double *dfdx, double *dfdv)
+{
+    int dim = sys->dim;
+    double h, grad[3], K[9];
+    if (cdyn__ground_surely_above(g, dim, x))
+        return CDYN_OK;
+    /* A callback's Hessian costs 2 dim calls: taken only below the ground. */
+    bool cb = g->kind == CDYN_GROUND_CALLBACK;
+    cdyn_status st = cdyn__ground_eval(sys, g, x, true, &h, grad, cb ? NULL : K);
+    if (st || !(h < 0))
+        return st;
+    if (cb && (st = callback_hessian(sys, g, x, K)))
+        return st;
+    contact c;
+    contact_setup(g, dim, h, grad, u, &c);
+    if (f) {
+        double fn[3], ff[3];
+        contact_force(g, dim, &c, fn, ff);
+        for (int k = 0; k < dim; k++)
+            f[k] += fn[k] + ff[k];
+    }
+    contact_jacobian(g, dim, &c, K, dfdx, dfdv);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__grounds_apply(const cdyn_system *sys, const double *x, const double *v,
+                                double *f)
+{
+    const cdyn__grounds *k = sys->grounds;
+    if (!k)
+        return CDYN_OK;
+    size_t d = (size_t)sys->dim, n = sys->particles.count;
+    for (uint32_t gi = 0; gi < k->slots.count; gi++) {
+        if (!k->slots.alive[gi])
+            continue;
+        const cdyn__ground *g = &k->g[gi];
+        for (size_t i = 0; i < n; i++) {
+            if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, sys->dim, x + i * d))
+                continue;
+            double fn[3], ff[3];
+            bool in;
+            cdyn_status st = cdyn__ground_force(sys, g, x + i * d, v + i * d, fn, ff, &in);
+            if (st)
+                return st;
+            if (in)
+                for (size_t c = 0; c < d; c++)
+                    f[i * d + c] += fn[c] + ff[c];
+        }
+    }
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__grounds_jacobian(const cdyn_system *sys, const double *x, const double *v,
+                                   double *f, double *dfdx, double *dfdv)
+{
+    const cdyn__grounds *k = sys->grounds;
+    if (!k)
+        return CDYN_OK;
+    size_t d = (size_t)sys->dim, dd = d * d, n = sys->particles.count;
+    for (uint32_t gi = 0; gi < k->slots.count; gi++) {
+        if (!k->slots.alive[gi])
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            if (!cdyn__ground_acts_on(sys, i))
+                continue;
+            cdyn_status st = cdyn__ground_jacobian(sys, &k->g[gi], x + i * d, v + i * d,
+                                                   f ? f + i * d : NULL,
+                                                   dfdx ? dfdx + i * dd : NULL,
+                                                   dfdv ? dfdv + i * dd : NULL);
+            if (st)
+                return st;
+        }
+    }
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__ground_energy(const cdyn_system *sys, const cdyn__ground *g, const double *x,
+                                double *out)
+{
+    size_t d = (size_t)sys->dim;
+    double e = 0;
+    for (size_t i = 0, n = sys->particles.count; i < n; i++) {
+        if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, sys->dim, x + i * d))
+            continue;
+        double h, grad[3];
+        cdyn_status st = cdyn__ground_eval(sys, g, x + i * d, true, &h, grad, NULL);
+        if (st)
+            return st;
+        if (h < 0) {
+            double depth = -h / norm(grad, sys->dim);
+            e += 0.5 * g->stiffness * depth * depth;
+        }
+    }
+    *out = e;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__grounds_energy(const cdyn_system *sys, const double *x, double *out)
+{
+    const cdyn__grounds *k = sys->grounds;
+    double e = 0;
+    for (uint32_t gi = 0; k && gi < k->slots.count; gi++) {
+        if (!k->slots.alive[gi])
+            continue;
+        double eg;
+        cdyn_status st = cdyn__ground_energy(sys, &k->g[gi], x, &eg);
+        if (st)
+            return st;
+        e += eg;
+    }
+    *out = e;
+    return CDYN_OK;
+}

@@ -1,0 +1,138 @@
+/* Ground queries at the committed state: H itself, contacts, penetration,
+ * total forces, energy, the Jacobian of one contact. */
+#include "ground/ground.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/system.h"
+
+/* System, handle, output present; the ground's slot. */
+static cdyn_status prologue(const cdyn_system *sys, cdyn_ground ground, bool out_present,
+                            const char *what, uint32_t *slot)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (!out_present)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    return cdyn__ground_slot(sys, ground, slot);
+}
+
+cdyn_status cdyn_ground_evaluate(const cdyn_system *sys, cdyn_ground ground, const double *x,
+                                 double *h, double *grad)
+{
+    const char *what = "ground_evaluate";
+    uint32_t i;
+    cdyn_status st = prologue(sys, ground, x != NULL, what, &i);
+    if (st)
+        return st;
+    if (!cdyn__all_finite(x, (size_t)sys->dim))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: x must be %d finite values", what,
+                          sys->dim);
+    double hv, gv[3];
+    if ((st = cdyn__ground_eval(sys, &sys->grounds->g[i], x, false, &hv, gv, NULL)))
+        return st;
+    if (h)
+        *h = hv;
+    if (grad)
+        memcpy(grad, gv, (size_t)sys->dim * sizeof *grad);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_ground_get_contact_count(const cdyn_system *sys, cdyn_ground ground,
+                                          size_t *out)
+{
+    uint32_t gi;
+    cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_contact_count", &gi);
+    if (st)
+        return st;
+    const cdyn__ground *g = &sys->grounds->g[gi];
+    size_t d = (size_t)sys->dim, count = 0;
+    for (size_t i = 0; i < sys->particles.count; i++) {
+        if (!cdyn__ground_acts_on(sys, i) ||
+            cdyn__ground_surely_above(g, sys->dim, sys->x + i * d))
+            continue;
+        double h, grad[3];
+        if ((st = cdyn__ground_eval(sys, g, sys->x + i * d, true, &h, grad, NULL)))
+            return st;
+        count += h < 0;
+    }
+    *out = count;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground ground,
+                                        cdyn_particle particle, double *depth)
+{
+    uint32_t gi, pi;
+    cdyn_status st = prologue(sys, ground, depth != NULL, "ground_get_penetration", &gi);
+    if (st || (st = cdyn__particle_slot(sys, particle, &pi)))
+        return st;
+    double h, grad[3];
+    const double *x = sys->x + (size_t)pi * (size_t)sys->dim;
+    if ((st = cdyn__ground_eval(sys, &sys->grounds->g[gi], x, true, &h, grad, NULL)))
+        return st;
+    double q = 0;
+    for (int k = 0; k < sys->dim; k++)
+        q = hypot(q, grad[k]);
+    *depth = h < 0 ? -h / q : 0.0;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_ground_get_total_force(const cdyn_system *sys, cdyn_ground ground,
+                                        double normal[3], double friction[3])
+{
+    uint32_t gi;
+    cdyn_status st = prologue(sys, ground, true, "ground_get_total_force", &gi);
+    if (st)
+        return st;
+    const cdyn__ground *g = &sys->grounds->g[gi];
+    size_t d = (size_t)sys->dim;
+    double sn[3] = {0, 0, 0}, sf[3] = {0, 0, 0};
+    for (size_t i = 0; i < sys->particles.count; i++) {
+        if (!cdyn__ground_acts_on(sys, i))
+            continue;
+        double fn[3], ff[3];
+        bool in;
+        if ((st = cdyn__ground_force(sys, g, sys->x + i * d, sys->v + i * d, fn, ff, &in)))
+            return st;
+        for (size_t k = 0; in && k < d; k++) {
+            sn[k] += fn[k];
+            sf[k] += ff[k];
+        }
+    }
+    if (normal)
+        memcpy(normal, sn, sizeof sn);
+    if (friction)
+        memcpy(friction, sf, sizeof sf);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_ground_get_energy(const cdyn_system *sys, cdyn_ground ground, double *out)
+{
+    uint32_t gi;
+    cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_energy", &gi);
+    if (st)
+        return st;
+    return cdyn__ground_energy(sys, &sys->grounds->g[gi], sys->x, out);
+}
+
+cdyn_status cdyn_ground_get_jacobian(const cdyn_system *sys, cdyn_ground ground,
+                                     cdyn_particle particle, double *dfdx, double *dfdv)
+{
+    uint32_t gi, pi;
+    cdyn_status st = prologue(sys, ground, true, "ground_get_jacobian", &gi);
+    if (st || (st = cdyn__particle_slot(sys, particle, &pi)))
+        return st;
+    size_t d = (size_t)sys->dim, off = (size_t)pi * d;
+    double jx[9] = {0}, jv[9] = {0};
+    if (cdyn__ground_acts_on(sys, pi) &&
+        (st = cdyn__ground_jacobian(sys, &sys->grounds->g[gi], sys->x + off, sys->v + off, NULL,
+                                    jx, jv)))
+        return st;
+    if (dfdx)
+        memcpy(dfdx, jx, d * d * sizeof *dfdx);
+    if (dfdv)
+        memcpy(dfdv, jv, d * d * sizeof *dfdv);
+    return CDYN_OK;
+}

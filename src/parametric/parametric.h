@@ -1,0 +1,114 @@
+/* Particles held on a curve x = r(q) or a surface x = r(u, v) in
+ * generalized coordinates (design.md section 3, seeds 000 and 002).
+ * Internal; the public side is include/cdyn/parametric.h.
+ *
+ * A parametric particle's entries of the integrated state (sys->u, sys->ud)
+ * hold q and q' (k = 1 or 2 values, the rest zero), while sys->x, sys->v
+ * keep its Cartesian position and velocity. At each evaluation the record
+ * caches r' (the columns of Phi), the centripetal acceleration
+ * c = r'' q'^2 (curves) or r_uu u'^2 + 2 r_uv u'v' + r_vv v'^2 (surfaces) and
+ * the effective inverse mass W = r' (m r'^T r')^-1 r'^T, through which
+ * implicit constraints act on the particle. */
+#ifndef CDYN__CONSTRAINT_PARAMETRIC_H
+#define CDYN__CONSTRAINT_PARAMETRIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cdyn/types.h"
+#include "shapes/curve.h"
+#include "shapes/surface.h"
+
+typedef struct cdyn__param {
+    int k;         /* 1: curve, 2: surface */
+    uint32_t slot; /* the particle */
+    uint32_t owner; /* the constraint slot */
+    /* Cycloid: the integrated coordinate is the arc length s (see
+     * cdyn__cycloid_eval_arc), whose domain this is; q stays the public
+     * coordinate. */
+    bool arc;
+    cdyn__domain arc_dom;
+    /* cached at the last evaluation; next to the shape's frame so that an
+     * evaluation touches few cache lines */
+    double rq[2][3]; /* r' columns (the second stays 0 for a curve) */
+    double minv[4];  /* (m r'^T r')^-1, k x k */
+    double c[3];     /* centripetal acceleration */
+    double w[9];     /* effective inverse mass, dim x dim */
+    double f[3];     /* applied force */
+    double fc[3];    /* implicit-constraint force */
+    double normal[3]; /* force of the shape on the particle */
+    union {          /* k says which */
+        cdyn__curve curve;
+        cdyn__surface surface;
+    };
+} cdyn__param;
+
+/* The record holding particle @p slot, or NULL. */
+cdyn__param *cdyn__param_of(const cdyn_system *sys, uint32_t slot);
+
+/* Cartesian x, v of every slot from the generalized state (u, ud): free
+ * slots copied, parametric ones r(q), r' q'; fills the caches. */
+cdyn_status cdyn__params_to_cartesian(cdyn_system *sys, const double *u, const double *ud,
+                                      double *x, double *v);
+
+/* Keeps the applied force of every parametric particle (before the force
+ * array is turned into accelerations in place) and clears its constraint
+ * force. */
+void cdyn__params_save_forces(cdyn_system *sys, const double *f);
+
+/* Unconstrained Cartesian accelerations of the parametric particles from the
+ * saved forces: a = c + W (f - m c). */
+void cdyn__params_free_accel(cdyn_system *sys, double *a);
+
+/* Turns the Cartesian accelerations of parametric slots into q'' (k values,
+ * the rest zero) and records the normal force. */
+void cdyn__params_generalized_accel(cdyn_system *sys, double *a);
+
+/* Inverse of cdyn__params_generalized_accel for reporting: the Cartesian
+ * acceleration c + r' q'' of every parametric slot, from the caches of the
+ * last evaluation. */
+void cdyn__params_cartesian_accel(cdyn_system *sys, double *a);
+
+/* Whether some particle rides a spline, whose third derivative jumps at its
+ * knots (integer q), or a height field, whose bicubic patches' third
+ * derivatives jump on cell edges: fixed-step integrators then end substeps
+ * on these "knots". */
+bool cdyn__params_have_knots(const cdyn_system *sys);
+
+/* The time, within (0, h], after which the first particle on a spline or a
+ * height field reaches a knot or a cell edge, from q + q' t + q'' t^2 / 2
+ * with @p qdd the generalized accelerations at the current state (NULL:
+ * linear prediction only); @p h when none does. Crossings closer than a
+ * millionth of h count as passed. */
+double cdyn__params_next_knot(const cdyn_system *sys, double h, const double *qdd);
+
+/* After a step's candidate state was swapped into sys->u, sys->ud: wrap
+ * periodic coordinates, stop particles at hard ends, re-chart spheres near
+ * a pole, then rebuild sys->x, sys->v (through the workspace, so that on
+ * failure x and v are untouched). */
+cdyn_status cdyn__params_commit(cdyn_system *sys);
+
+/* Makes the generalized state of slot @p slot agree with its Cartesian
+ * state after a setter wrote sys->x or sys->v: free particles are copied,
+ * parametric ones projected onto their shape. */
+cdyn_status cdyn__params_sync_slot(cdyn_system *sys, uint32_t slot);
+
+/* Whether particle @p slot (on a shape) could be projected from the
+ * Cartesian position @p x and velocity @p v (NULL: its current ones),
+ * without changing anything. */
+cdyn_status cdyn__params_check_projection(cdyn_system *sys, uint32_t slot, const double *x,
+                                          const double *v);
+
+/* Frees a record (when its constraint is removed), returning the particle to
+ * Cartesian coordinates with the same position and velocity. */
+void cdyn__param_release(cdyn_system *sys, cdyn__param *p);
+
+/* Frees a record without touching the state (system destruction). */
+void cdyn__param_free(cdyn_system *sys, cdyn__param *p);
+
+/* Allocates the separate generalized state (first shape) or frees it (last
+ * shape gone, or the system destroyed); u, ud alias x, v without it. */
+cdyn_status cdyn__params_enter_mode(cdyn_system *sys);
+void cdyn__params_leave_mode(cdyn_system *sys);
+
+#endif /* CDYN__CONSTRAINT_PARAMETRIC_H */

@@ -1,0 +1,158 @@
+/* Runge-Kutta integrators on the first-order system y = (x, v), y' = (v, a). */
+#include <math.h>
+#include <string.h>
+
+#include "dynamics/dynamics.h"
+#include "step/integrators.h"
+#include "core/system.h"
+
+/* Classical RK4; the result is accumulated stage by stage into x_new, v_new. */
+cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt)
+{
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    const double *x = sys->u, *v = sys->ud;
+    double *xs = sys->ws.stage[0], *vs = sys->ws.stage[1], *a = sys->ws.f;
+    double *xn = sys->x_new, *vn = sys->v_new;
+    double t = sys->time, h2 = 0.5 * dt, h3 = dt / 3.0, h6 = dt / 6.0;
+    cdyn_status st;
+
+    if ((st = cdyn__dynamics_accel(sys, t, x, v, a)))
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        xn[i] = x[i] + h6 * v[i];
+        vn[i] = v[i] + h6 * a[i];
+        xs[i] = x[i] + h2 * v[i];
+        vs[i] = v[i] + h2 * a[i];
+    }
+    if ((st = cdyn__dynamics_accel(sys, t + h2, xs, vs, a)))
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        xn[i] += h3 * vs[i];
+        vn[i] += h3 * a[i];
+        xs[i] = x[i] + h2 * vs[i];
+        vs[i] = v[i] + h2 * a[i];
+    }
+    if ((st = cdyn__dynamics_accel(sys, t + h2, xs, vs, a)))
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        xn[i] += h3 * vs[i];
+        vn[i] += h3 * a[i];
+        xs[i] = x[i] + dt * vs[i];
+        vs[i] = v[i] + dt * a[i];
+    }
+    if ((st = cdyn__dynamics_accel(sys, t + dt, xs, vs, a)))
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        xn[i] += h6 * vs[i];
+        vn[i] += h6 * a[i];
+    }
+    return CDYN_OK;
+}
+
+/* Dormand-Prince 5(4) tableau (Dormand & Prince 1980). */
+static const double DP_C[7] = {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
+static const double DP_A[7][6] = {
+    {0},
+    {1.0 / 5},
+    {3.0 / 40, 9.0 / 40},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
+    {35.0 / 384, 0.0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84},
+};
+/* Fifth-order weights minus the embedded fourth-order ones. */
+static const double DP_E[7] = {71.0 / 57600,  0.0,         -71.0 / 16695, 71.0 / 1920,
+                               -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+
+#define RK45_MAX_SUBSTEPS 1000000u
+
+/* Error-controlled substeps covering dt. The accepted state is carried in
+ * x_new, v_new; stage k's velocity and acceleration are kx[k], kv[k]. The
+ * last stage is evaluated at the accepted state (first same as last). */
+cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt)
+{
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    double **s = sys->ws.stage;
+    double *kx[7], *kv[7];
+    for (int k = 0; k < 7; k++) {
+        kx[k] = s[k];
+        kv[k] = s[7 + k];
+    }
+    double *xc = s[14], *vc = s[15];
+    double *xw = sys->x_new, *vw = sys->v_new;
+    memcpy(xw, sys->u, n * sizeof *xw);
+    memcpy(vw, sys->ud, n * sizeof *vw);
+
+    double t = sys->time, t_end = sys->time + dt;
+    double h = sys->rk45_h > 0 && sys->rk45_h < dt ? sys->rk45_h : dt;
+    double atol = sys->rk45_abs_tol, rtol = sys->rk45_rel_tol;
+    cdyn_status st;
+    uint64_t accepted = 0, rejected = 0;
+
+    memcpy(kx[0], vw, n * sizeof *vw);
+    if ((st = cdyn__dynamics_accel(sys, t, xw, vw, kv[0])))
+        return st;
+    for (unsigned iter = 0;; iter++) {
+        if (iter >= RK45_MAX_SUBSTEPS)
+            return cdyn__fail(sys, CDYN_ERR_NOT_CONVERGED,
+                              "step (RK45): more than %u internal steps for dt = %g",
+                              RK45_MAX_SUBSTEPS, dt);
+        bool last = t + h >= t_end;
+        if (last)
+            h = t_end - t;
+        for (int k = 1; k < 7; k++) {
+            for (size_t i = 0; i < n; i++) {
+                double dx = 0, dv = 0;
+                for (int j = 0; j < k; j++) {
+                    dx += DP_A[k][j] * kx[j][i];
+                    dv += DP_A[k][j] * kv[j][i];
+                }
+                xc[i] = xw[i] + h * dx;
+                vc[i] = vw[i] + h * dv;
+            }
+            memcpy(kx[k], vc, n * sizeof *vc);
+            if ((st = cdyn__dynamics_accel(sys, t + DP_C[k] * h, xc, vc, kv[k])))
+                return st;
+        }
+        /* Stage 7 was evaluated at the fifth-order solution (xc, vc). */
+        double err = 0;
+        for (size_t i = 0; i < n; i++) {
+            double ex = 0, ev = 0;
+            for (int j = 0; j < 7; j++) {
+                ex += DP_E[j] * kx[j][i];
+                ev += DP_E[j] * kv[j][i];
+            }
+            double sx = atol + rtol * fmax(fabs(xw[i]), fabs(xc[i]));
+            double sv = atol + rtol * fmax(fabs(vw[i]), fabs(vc[i]));
+            double e = fmax(fabs(h * ex) / sx, fabs(h * ev) / sv);
+            if (!(e <= err))
+                err = isnan(e) ? INFINITY : e;
+        }
+        double factor = err > 0 ? 0.9 * pow(err, -0.2) : 5.0;
+        factor = fmin(5.0, fmax(0.2, factor));
+        if (err <= 1.0) {
+            accepted++;
+            t = last ? t_end : t + h;
+            memcpy(xw, xc, n * sizeof *xw);
+            memcpy(vw, vc, n * sizeof *vw);
+            double *tmp = kx[0];
+            kx[0] = kx[6], kx[6] = tmp;
+            tmp = kv[0], kv[0] = kv[6], kv[6] = tmp;
+            if (last) {
+                /* Remember the step the controller wanted, not the clipped one. */
+                sys->rk45_h = h * factor;
+                break;
+            }
+            h *= factor;
+        } else {
+            rejected++;
+            h *= factor;
+            if (!(h > 1e-14 * fmax(1.0, fabs(t))))
+                return cdyn__fail(sys, isfinite(err) ? CDYN_ERR_NOT_CONVERGED : CDYN_ERR_DIVERGED,
+                                  "step (RK45): step size underflow at t = %g (error %g)", t, err);
+        }
+    }
+    sys->rk45_accepted += accepted;
+    sys->rk45_rejected += rejected;
+    return CDYN_OK;
+}

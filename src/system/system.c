@@ -1,0 +1,300 @@
+/* System lifetime, error messages, clock, integrator choice, bulk state. */
+#include "core/system.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "constraint/constraint.h"
+#include "parametric/parametric.h"
+#include "projection/projection.h"
+#include "pair/pair.h"
+#include "ground/ground.h"
+#include "step/backward_euler/backward_euler.h"
+#include "rigid/rigid.h"
+
+cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
+{
+    if (sys) {
+        /* The error buffer is the one field a const query may write. */
+        char *buf = ((cdyn_system *)(uintptr_t)sys)->error;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, CDYN__ERROR_LEN, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what)
+{
+    if (sys->in_step)
+        return cdyn__fail(sys, CDYN_ERR_BUSY, "%s: the system is inside a step (called from a callback)",
+                          what);
+    return CDYN_OK;
+}
+
+bool cdyn__all_finite(const double *v, size_t n)
+{
+    /* A double is inf or NaN exactly when its 11 exponent bits are all set,
+     * i.e. when exponent + 1 carries into bit 11. Integer arithmetic OR-ed
+     * together with no early exit vectorizes, so checking a whole state
+     * costs about one pass over it. */
+    uint64_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, &v[i], sizeof bits);
+        bad |= (((bits >> 52) & 0x7ffu) + 1u) >> 11;
+    }
+    return bad == 0;
+}
+
+/* A per-system salt so that handles of one system are refused by another.
+ * Derived from the object's address: no global counter is needed, and two
+ * live systems never share an address. */
+static uint16_t salt_for(const void *p)
+{
+    uint64_t z = (uint64_t)(uintptr_t)p + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (uint16_t)(z & 0xfffu);
+}
+
+cdyn_status cdyn_system_create_with_allocator(int dim, const cdyn_allocator *allocator,
+                                              cdyn_system **out)
+{
+    if (!out)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    cdyn_allocator a;
+    if (dim != 2 && dim != 3)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (!cdyn__allocator_init(&a, allocator))
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_system *sys = a.alloc(sizeof *sys, a.user);
+    if (!sys)
+        return CDYN_ERR_NO_MEMORY;
+    memset(sys, 0, sizeof *sys);
+    sys->alloc = a;
+    sys->dim = dim;
+    sys->salt = salt_for(sys);
+    sys->integrator = CDYN_INTEGRATOR_SYMPLECTIC_EULER;
+    sys->rk45_abs_tol = 1e-9;
+    sys->rk45_rel_tol = 1e-9;
+    sys->newton_tol = CDYN__NEWTON_DEFAULT_TOLERANCE;
+    sys->newton_max_iter = CDYN__NEWTON_DEFAULT_MAX_ITERATIONS;
+    *out = sys;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_create(int dim, cdyn_system **out)
+{
+    return cdyn_system_create_with_allocator(dim, NULL, out);
+}
+
+void cdyn_system_destroy(cdyn_system *sys)
+{
+    if (!sys)
+        return;
+    const cdyn_allocator a = sys->alloc;
+    size_t pd = (size_t)sys->dim * sizeof(double);
+    cdyn__params_leave_mode(sys);
+    void **parrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
+                        (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
+                        (void **)&sys->fixed};
+    size_t psizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t)};
+    cdyn__slots_free(&sys->particles, &a, 7, parrays, psizes);
+    for (uint32_t i = 0; i < sys->forces.count; i++)
+        if (sys->forces.alive[i])
+            cdyn__pair_free(sys, sys->force[i].pair);
+    void **farrays[] = {(void **)&sys->force};
+    size_t fsizes[] = {sizeof(cdyn__force)};
+    cdyn__slots_free(&sys->forces, &a, 1, farrays, fsizes);
+    cdyn__workspace_free(sys);
+    cdyn__constraints_destroy(sys);
+    cdyn__projection_destroy(sys);
+    cdyn__be_destroy(sys);
+    cdyn__grounds_destroy(sys);
+    cdyn__rigids_destroy(sys);
+    a.free(sys, sizeof *sys, a.user);
+}
+
+int cdyn_system_get_dimension(const cdyn_system *sys)
+{
+    return sys ? sys->dim : 0;
+}
+
+const char *cdyn_system_last_error(const cdyn_system *sys)
+{
+    return sys ? sys->error : "no system (NULL)";
+}
+
+cdyn_status cdyn_system_get_time(const cdyn_system *sys, double *out)
+{
+    if (!sys || !out)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_time: NULL argument");
+    *out = sys->time;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_set_time(cdyn_system *sys, double t)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "set_time");
+    if (st)
+        return st;
+    if (!isfinite(t))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_time: time %g is not finite", t);
+    sys->time = t;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_set_integrator(cdyn_system *sys, cdyn_integrator integrator)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "set_integrator");
+    if (st)
+        return st;
+    switch (integrator) {
+    case CDYN_INTEGRATOR_EXPLICIT_EULER:
+    case CDYN_INTEGRATOR_SYMPLECTIC_EULER:
+    case CDYN_INTEGRATOR_VELOCITY_VERLET:
+    case CDYN_INTEGRATOR_RK4:
+    case CDYN_INTEGRATOR_RK45:
+    case CDYN_INTEGRATOR_RATTLE:
+    case CDYN_INTEGRATOR_BACKWARD_EULER:
+        sys->integrator = integrator;
+        sys->rk45_h = 0;
+        return CDYN_OK;
+    }
+    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_integrator: unknown integrator %d",
+                      (int)integrator);
+}
+
+cdyn_status cdyn_system_get_integrator(const cdyn_system *sys, cdyn_integrator *out)
+{
+    if (!sys || !out)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_integrator: NULL argument");
+    *out = sys->integrator;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs_tol, double rel_tol)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__check_mutable(sys, "set_rk45_tolerance");
+    if (st)
+        return st;
+    if (!isfinite(abs_tol) || !isfinite(rel_tol) || abs_tol < 0 || rel_tol < 0 ||
+        (abs_tol == 0 && rel_tol == 0))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "set_rk45_tolerance: need finite tolerances >= 0, not both zero "
+                          "(got %g, %g)", abs_tol, rel_tol);
+    sys->rk45_abs_tol = abs_tol;
+    sys->rk45_rel_tol = rel_tol;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_t *accepted,
+                                        uint64_t *rejected)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (accepted)
+        *accepted = sys->rk45_accepted;
+    if (rejected)
+        *rejected = sys->rk45_rejected;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_particle_count(const cdyn_system *sys, size_t *out)
+{
+    if (!sys || !out)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_particle_count: NULL argument");
+    *out = sys->particles.live;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_index_count(const cdyn_system *sys, size_t *out)
+{
+    if (!sys || !out)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_index_count: NULL argument");
+    *out = sys->particles.count;
+    return CDYN_OK;
+}
+
+static cdyn_status bulk_get(const cdyn_system *sys, const double *src, double *out,
+                            size_t capacity, const char *what)
+{
+    if (!sys || !out)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    if (capacity < n)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "%s: capacity %zu < %zu doubles needed", what, capacity, n);
+    if (n)
+        memcpy(out, src, n * sizeof *out);
+    return CDYN_OK;
+}
+
+static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, size_t count,
+                            const char *what)
+{
+    if (!sys || !in)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    cdyn_status st = cdyn__check_mutable(sys, what);
+    if (st)
+        return st;
+    size_t d = (size_t)sys->dim, n = (size_t)sys->particles.count * d;
+    if (count != n)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: count %zu != %zu expected", what,
+                          count, n);
+    for (size_t i = 0; i < sys->particles.count; i++)
+        if (sys->particles.alive[i] && !cdyn__all_finite(in + i * d, d))
+            return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                              "%s: non-finite value at index %zu", what, i);
+    /* Particles on shapes are projected onto them; try every projection
+     * first so that a failing one (a callback shape) changes nothing. */
+    for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++) {
+        const double *row = in + (size_t)i * d;
+        if (sys->param_of[i] &&
+            (st = cdyn__params_check_projection(sys, i, dst == sys->x ? row : NULL,
+                                                dst == sys->v ? row : NULL)))
+            return st;
+    }
+    if (dst == sys->x)
+        cdyn__constraints_materialize_jac(sys);
+    for (size_t i = 0; i < sys->particles.count; i++)
+        if (sys->particles.alive[i])
+            memcpy(dst + i * d, in + i * d, d * sizeof *dst);
+    for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++)
+        if (sys->particles.alive[i])
+            cdyn__params_sync_slot(sys, i);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_positions(const cdyn_system *sys, double *out, size_t capacity)
+{
+    return bulk_get(sys, sys ? sys->x : NULL, out, capacity, "get_positions");
+}
+
+cdyn_status cdyn_system_get_velocities(const cdyn_system *sys, double *out, size_t capacity)
+{
+    return bulk_get(sys, sys ? sys->v : NULL, out, capacity, "get_velocities");
+}
+
+cdyn_status cdyn_system_set_positions(cdyn_system *sys, const double *in, size_t count)
+{
+    return bulk_set(sys, sys ? sys->x : NULL, in, count, "set_positions");
+}
+
+cdyn_status cdyn_system_set_velocities(cdyn_system *sys, const double *in, size_t count)
+{
+    return bulk_set(sys, sys ? sys->v : NULL, in, count, "set_velocities");
+}
