@@ -6,8 +6,10 @@
 
 #include "core/alloc.h"
 #include "parametric/parametric.h"
-#include "rigid/rigid.h"
+#include "core/holders.h"
+#include "core/lookup.h"
 #include "core/system.h"
+#include "core/finite.h"
 
 cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
 {
@@ -31,18 +33,8 @@ cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
 
 cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot)
 {
-    if (!sys->cons)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_HANDLE,
-                          "constraint handle 0x%016llx is not a constraint of this system",
-                          (unsigned long long)h);
-    cdyn_status st = cdyn__slots_resolve(&sys->cons->slots, h, CDYN__KIND_CONSTRAINT, sys->salt, slot);
-    if (st == CDYN_ERR_STALE_HANDLE)
-        return cdyn__fail(sys, st, "constraint handle 0x%016llx refers to a removed constraint",
-                          (unsigned long long)h);
-    if (st)
-        return cdyn__fail(sys, st, "constraint handle 0x%016llx is not a constraint of this system",
-                          (unsigned long long)h);
-    return CDYN_OK;
+    return cdyn__resolve(sys, sys->cons ? &sys->cons->slots : NULL, h, CDYN__KIND_CONSTRAINT,
+                         slot);
 }
 
 void cdyn__constraints_touch(cdyn_system *sys)
@@ -84,7 +76,7 @@ cdyn_status cdyn__constraint_resolve_particles(cdyn_system *sys, const cdyn_part
 {
     for (size_t j = 0; j < n; j++) {
         cdyn_status st = cdyn__particle_slot(sys, ps[j], &slots[j]);
-        if (st || (st = cdyn__rigids_check_member(sys, slots[j], what)))
+        if (st || (st = cdyn__holders_refuse_body(sys, slots[j], what)))
             return st;
         for (size_t i = 0; i < j; i++)
             if (slots[i] == slots[j])
@@ -99,7 +91,7 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
                                     const char *what, uint32_t *slot_out)
 {
     cdyn_status st = cdyn__constraints_ensure(sys);
-    if (st)
+    if (st || (st = cdyn__holders_reserve(sys, 0, what)))
         return st;
     cdyn__constraints *k = sys->cons;
     uint32_t *owned = NULL;
@@ -126,6 +118,8 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
     else
         for (uint32_t j = 0; j < proto->n_particles; j++)
             k->c[i].u.particle[j] = slots[j];
+    for (uint32_t j = 0; j < proto->n_particles; j++)
+        cdyn__holders_count_constraint(sys, slots[j], +1);
     k->dirty = true;
     *out = cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt, k->slots.generation[i], i);
     if (slot_out)
@@ -267,6 +261,8 @@ cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p, cdyn
 static void erase(cdyn_system *sys, uint32_t i)
 {
     cdyn__constraint *c = &sys->cons->c[i];
+    for (uint32_t j = 0; j < c->n_particles; j++)
+        cdyn__holders_count_constraint(sys, cdyn__constraint_particle(c, j), -1);
     if (cdyn__constraint_is_shape(c)) {
         cdyn__param_release(sys, c->d.param);
         c->d.param = NULL;

@@ -6,6 +6,7 @@
 
 #include "constraint/constraint.h"
 #include "core/system.h"
+#include "core/finite.h"
 
 static double dot(const double *a, const double *b, int dim)
 {

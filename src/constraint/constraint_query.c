@@ -6,6 +6,7 @@
 #include "parametric/parametric.h"
 #include "dynamics/dynamics.h"
 #include "core/system.h"
+#include "step/step.h"
 
 cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constraint h,
                                             double *out, size_t capacity)

@@ -51,7 +51,7 @@ static int gravity_only(const cdyn_system *sys, double *a)
     for (uint32_t i = 0; i < sys->forces.count; i++) {
         if (!sys->forces.alive[i])
             continue;
-        if (sys->force[i].kind != CDYN_FORCE_GRAVITY || ng == GRAVITY_FAST_MAX)
+        if (sys->force[i].ops != &cdyn__gravity_ops || ng == GRAVITY_FAST_MAX)
             return 0;
         g[ng++] = sys->force[i].p;
     }

@@ -7,6 +7,7 @@
 
 #include "core/alloc.h"
 #include "core/system.h"
+#include "core/finite.h"
 
 cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, uint32_t *slot)
 {

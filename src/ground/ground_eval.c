@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/system.h"
+#include "core/finite.h"
 
 /* Step of the central differences of a callback's gradient, relative to
  * max(1, |x_k|): cbrt(DBL_EPSILON) balances truncation and round-off. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/system.h"
+#include "core/finite.h"
 
 /* System, handle, output present; the ground's slot. */
 static cdyn_status prologue(const cdyn_system *sys, cdyn_ground ground, bool out_present,

@@ -12,6 +12,7 @@
 #include "shapes/curve_closest.h"
 #include "shapes/surface_closest.h"
 #include "core/system.h"
+#include "core/finite.h"
 
 cdyn__param *cdyn__param_of(const cdyn_system *sys, uint32_t slot)
 {

@@ -5,48 +5,10 @@
 #include "cdyn/particle.h"
 #include "constraint/constraint.h"
 #include "parametric/parametric.h"
-#include "rigid/rigid.h"
+#include "core/holders.h"
 #include "core/system.h"
-
-cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot)
-{
-    cdyn_status st = cdyn__slots_resolve(&sys->particles, p, CDYN__KIND_PARTICLE, sys->salt, slot);
-    if (st == CDYN_ERR_STALE_HANDLE)
-        return cdyn__fail(sys, st, "particle handle 0x%016llx refers to a removed particle",
-                          (unsigned long long)p);
-    if (st)
-        return cdyn__fail(sys, st,
-                          "particle handle 0x%016llx is not a particle of this system",
-                          (unsigned long long)p);
-    return CDYN_OK;
-}
-
-cdyn_status cdyn__particles_reserve(cdyn_system *sys)
-{
-    if (!cdyn__slots_full(&sys->particles))
-        return CDYN_OK;
-    if (sys->particles.capacity >= UINT32_MAX - 1u)
-        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "particle_add: too many particles");
-    size_t pd = (size_t)sys->dim * sizeof(double);
-    void **arrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
-                       (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
-                       (void **)&sys->fixed,    (void **)&sys->u,    (void **)&sys->ud,
-                       (void **)&sys->param_of};
-    size_t sizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t),
-                      pd, pd, sizeof(uint32_t)};
-    /* The generalized state has arrays of its own only while particles are
-     * on shapes; otherwise it aliases x, v. */
-    size_t n_arrays = sys->param_of ? 10 : 7;
-    uint32_t cap = cdyn__grown_capacity(sys->particles.capacity, sys->particles.capacity + 1u);
-    cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, n_arrays, arrays, sizes);
-    if (st)
-        return cdyn__fail(sys, st, "particle_add: out of memory growing to %u particles", cap);
-    if (!sys->param_of) {
-        sys->u = sys->x;
-        sys->ud = sys->v;
-    }
-    return CDYN_OK;
-}
+#include "force/force.h"
+#include "core/finite.h"
 
 static bool valid_mass(double m)
 {
@@ -96,7 +58,7 @@ cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
         return st;
     uint32_t i;
     if ((st = cdyn__particle_slot(sys, p, &i)) ||
-        (st = cdyn__rigids_check_member(sys, i, "particle_remove")))
+        (st = cdyn__holders_refuse_body(sys, i, "particle_remove")))
         return st;
     cdyn__forces_detach_particle(sys, i);
     cdyn__constraints_detach_particle(sys, i);
@@ -171,7 +133,7 @@ static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *i
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, in, what, &i);
-    if (st || (st = cdyn__rigids_check_member(sys, i, what)))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, what)))
         return st;
     size_t d = (size_t)sys->dim;
     if (!cdyn__all_finite(in, d))
@@ -211,7 +173,7 @@ cdyn_status cdyn_particle_set_mass(cdyn_system *sys, cdyn_particle p, double mas
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, &mass, "particle_set_mass", &i);
-    if (st || (st = cdyn__rigids_check_member(sys, i, "particle_set_mass")))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, "particle_set_mass")))
         return st;
     if (!valid_mass(mass))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -225,7 +187,7 @@ cdyn_status cdyn_particle_set_fixed(cdyn_system *sys, cdyn_particle p, bool fixe
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, &fixed, "particle_set_fixed", &i);
-    if (st || (st = cdyn__rigids_check_member(sys, i, "particle_set_fixed")))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, "particle_set_fixed")))
         return st;
     if (sys->fixed[i] != (uint8_t)fixed)
         cdyn__constraints_touch(sys); /* fixed particles couple no rows */

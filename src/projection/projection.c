@@ -251,6 +251,7 @@ cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
     cdyn_status st = cdyn__projection_ensure(sys);
     if (st)
         return st;
+    sys->proj->who = who;
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
         return CDYN_OK;
@@ -282,17 +283,14 @@ cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
     return CDYN_OK;
 }
 
-bool cdyn__projection_runs_after_step(const cdyn_system *sys)
+bool cdyn__projection_enabled(const cdyn_system *sys)
 {
     const cdyn__projection *pr = sys->proj;
-    return pr && pr->opt.enabled && sys->integrator != CDYN_INTEGRATOR_RATTLE && sys->cons &&
-           sys->cons->n_rows > 0;
+    return pr && pr->opt.enabled && sys->cons && sys->cons->n_rows > 0;
 }
 
 cdyn_status cdyn__projection_after_step(cdyn_system *sys)
 {
-    if (!cdyn__projection_runs_after_step(sys))
-        return CDYN_OK;
     cdyn_status st = cdyn__projection_begin(sys, "step (projection)");
     if (st)
         return st;

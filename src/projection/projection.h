@@ -27,6 +27,7 @@
 typedef struct cdyn__projection {
     cdyn_projection_options opt;
     cdyn_projection_stats stats;
+    const char *who; /* the caller named in messages (cdyn__projection_begin) */
 
     /* Arrays grown on demand: per row, per value of A, per coordinate, per
      * particle. */
@@ -115,9 +116,9 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
 /* Plans the rod-chain kernel for the current topology (sets chain). */
 void cdyn__projection_chain_plan(cdyn_system *sys);
 
-/* RATTLE's step for rod chains with the Newton method and forces that do
- * not depend on velocity: true when it applies (replans when particles
- * were added or a shared fixed particle was freed). */
+/* RATTLE's step for rod chains with the Newton method (the caller checks
+ * that no force depends on velocity): true when it applies (replans when
+ * particles were added or a shared fixed particle was freed). */
 bool cdyn__projection_chain_usable(cdyn_system *sys);
 
 /* Positions of a RATTLE step on a chain from (@p x0, @p v0) with the
@@ -137,11 +138,13 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
 cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn, double *vn,
                                               const double *a1, double h, bool *finite);
 
-/* Whether cdyn__projection_after_step moves the state of a step. */
-bool cdyn__projection_runs_after_step(const cdyn_system *sys);
+/* Whether the post-step projection is enabled and the system has
+ * constraint rows to project onto. */
+bool cdyn__projection_enabled(const cdyn_system *sys);
 
-/* The post-step projection of the other integrators: when enabled and the
- * system has constraint rows, projects sys->x_new and sys->v_new. */
+/* The post-step projection of the integrators that do not project
+ * themselves (the step driver asks cdyn__projection_enabled first):
+ * projects sys->x_new and sys->v_new. */
 cdyn_status cdyn__projection_after_step(cdyn_system *sys);
 
 #endif /* CDYN__PROJECTION_H */

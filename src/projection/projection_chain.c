@@ -33,7 +33,6 @@
 #include "constraint/constraint.h"
 #include "projection/projection.h"
 #include "projection/projection_pass.h"
-#include "dynamics/dynamics.h"
 #include "core/system.h"
 
 /* A pivot at or below this fraction of its diagonal drops the row (it is
@@ -131,8 +130,7 @@ void cdyn__projection_chain_plan(cdyn_system *sys)
 bool cdyn__projection_chain_usable(cdyn_system *sys)
 {
     cdyn__projection *pr = sys->proj;
-    if (pr->opt.method != CDYN_PROJECTION_NEWTON || !pr->rods ||
-        cdyn__dynamics_velocity_dependent(sys))
+    if (pr->opt.method != CDYN_PROJECTION_NEWTON || !pr->rods)
         return false;
     bool replan = pr->chain_np != sys->particles.count;
     for (uint32_t i = 0; i < pr->n_hubs && !replan; i++)

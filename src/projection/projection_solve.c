@@ -371,7 +371,7 @@ static cdyn_status non_finite(cdyn_system *sys, const char *who, const char *wha
 
 static const char *who_of(const cdyn_system *sys)
 {
-    return sys->integrator == CDYN_INTEGRATOR_RATTLE ? "step (RATTLE)" : "step (projection)";
+    return sys->proj->who;
 }
 
 cdyn_status cdyn__projection_not_converged(cdyn_system *sys, const pass *p, const char *what,

@@ -7,6 +7,7 @@
 
 #include "cdyn/rigid.h"
 #include "core/system.h"
+#include "core/finite.h"
 
 void cdyn__cross3(const double a[3], const double b[3], double c[3])
 {

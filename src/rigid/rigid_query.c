@@ -7,6 +7,7 @@
 #include "rigid/rigid.h"
 #include "rigid/rigid_math.h"
 #include "core/system.h"
+#include "core/finite.h"
 
 /* Arguments present, handle live. */
 static cdyn_status lookup(const cdyn_system *sys, cdyn_rigid body, const void *ptr,

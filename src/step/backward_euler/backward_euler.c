@@ -18,6 +18,7 @@
 #include "ground/ground.h"
 #include "force/force.h"
 #include "core/system.h"
+#include "step/integrator.h"
 
 /* Pivots below this fraction of what formed them have the wrong sign
  * (velocity rows) or mark a redundant constraint row. */
@@ -48,7 +49,7 @@
 static cdyn_status residual(cdyn_system *sys, double h, double t1, const double *v,
                             const double *nu, double *x, double *gv, double *jac, double *res)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t d = (uint32_t)sys->dim, np = lay->np, nv = lay->nv;
     const double *x0 = sys->x, *v0 = sys->v;
     double *f = lay->frc;
@@ -117,7 +118,7 @@ static double scaled_norm(const cdyn__be_layout *lay, const double *r, double *s
  * cannot change get 0. */
 static void set_weights(cdyn_system *sys)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t d = (uint32_t)sys->dim, nv = lay->nv;
     for (uint32_t s = 0; s < lay->np; s++)
         for (uint32_t q = 0; q < d; q++) {
@@ -150,7 +151,7 @@ static void set_weights(cdyn_system *sys)
  * shifted by tau M on the moving velocity rows. */
 static cdyn_status factor(cdyn_system *sys, double h, double t1)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t d = (uint32_t)sys->dim;
     double tau = 0;
@@ -224,7 +225,7 @@ static double gscale(const cdyn__be_layout *lay, uint32_t i)
 static cdyn_status gmres_apply(cdyn_system *sys, double h, double t1, const double *v, double *y,
                                double *tmp)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t n = lay->n;
     for (uint32_t i = 0; i < n; i++)
         tmp[i] = v[i] / gscale(lay, i);
@@ -238,7 +239,7 @@ static cdyn_status gmres_apply(cdyn_system *sys, double h, double t1, const doub
 /* rr = -res - K dz (the residual of the linear system) and its W-norm. */
 static cdyn_status linear_residual(cdyn_system *sys, double h, double t1, double *nr)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     cdyn_status st = cdyn__be_apply(sys, h, t1, lay->dz, lay->rr);
     for (uint32_t i = 0; i < lay->n; i++)
         lay->rr[i] = -lay->res[i] - lay->rr[i];
@@ -251,7 +252,7 @@ static cdyn_status linear_residual(cdyn_system *sys, double h, double t1, double
  * ||rr||_W <= target. *nr: the final ||rr||_W. */
 static cdyn_status gmres(cdyn_system *sys, double h, double t1, double target, double *nr)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t n = lay->n, m = CDYN__GMRES_M;
     double *dz = lay->dz, *rr = lay->rr, *tmp = lay->tmp, *const *v = lay->krylov;
     double hm[CDYN__GMRES_M + 1][CDYN__GMRES_M], g[CDYN__GMRES_M + 1];
@@ -325,7 +326,7 @@ static cdyn_status gmres(cdyn_system *sys, double h, double t1, double target, d
  * rows), GMRES on K preconditioned by S. */
 static cdyn_status solve(cdyn_system *sys, double h, double t1)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t n = lay->n;
     double *dz = lay->dz;
@@ -364,7 +365,7 @@ static void swap(double **a, double **b)
  * else the shortest tried; the accepted point becomes the iterate. */
 static cdyn_status line_search(cdyn_system *sys, double h, double t1, double phi0)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t nv = lay->nv, nc = lay->nc;
     double alpha = 1.0, phi = HUGE_VAL;
@@ -403,7 +404,7 @@ static cdyn_status line_search(cdyn_system *sys, double h, double t1, double phi
 static void publish_multipliers(cdyn_system *sys, double h)
 {
     cdyn__constraints *k = sys->cons;
-    const cdyn__be_layout *lay = &sys->be->lay;
+    const cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     if (!k || !lay->nc || k->n_rows != lay->nc || k->n_blocks != lay->nblk)
         return;
     memcpy(k->jac, lay->jac, (size_t)lay->nblk * (size_t)sys->dim * sizeof *k->jac);
@@ -415,11 +416,11 @@ static void publish_multipliers(cdyn_system *sys, double h)
 
 static cdyn_status newton(cdyn_system *sys, double h)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t nv = lay->nv;
-    const double t1 = sys->time + h, tol = sys->newton_tol;
-    const uint32_t cap = sys->newton_max_iter;
+    const double t1 = sys->time + h, tol = be->tol;
+    const uint32_t cap = be->max_iter;
     double xmax = 0, vmax = 0;
     for (uint32_t i = 0; i < nv; i++) {
         double ax = fabs(sys->x[i]);
@@ -472,16 +473,15 @@ static cdyn_status newton(cdyn_system *sys, double h)
     return CDYN_OK;
 }
 
-cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h)
+cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h, bool *finite)
 {
+    (void)finite;
     if (sys->param_of)
         return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
                           "backward Euler does not support particles on curves or surfaces "
                           "(their mass depends on position); use RK4 or symplectic Euler");
     cdyn_status st = cdyn__be_prepare(sys, h);
-    cdyn__be *be = sys->be;
-    if (!be)
-        return st;
+    cdyn__be *be = cdyn__be_of(sys);
     be->stats.steps++;
     be->stats.iterations = 0;
     be->stats.residual = 0;
@@ -509,8 +509,9 @@ cdyn_status cdyn_system_set_newton_options(cdyn_system *sys, double tolerance,
                           "iterations (got %g, %zu)", CDYN__NEWTON_MIN_TOLERANCE,
                           CDYN__NEWTON_MAX_TOLERANCE, CDYN__NEWTON_MAX_ITERATIONS, tolerance,
                           max_iterations);
-    sys->newton_tol = tolerance;
-    sys->newton_max_iter = (uint32_t)max_iterations;
+    cdyn__be *be = cdyn__be_of(sys);
+    be->tol = tolerance;
+    be->max_iter = (uint32_t)max_iterations;
     return CDYN_OK;
 }
 
@@ -519,10 +520,11 @@ cdyn_status cdyn_system_get_newton_options(const cdyn_system *sys, double *toler
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
+    const cdyn__be *be = cdyn__be_of(sys);
     if (tolerance)
-        *tolerance = sys->newton_tol;
+        *tolerance = be->tol;
     if (max_iterations)
-        *max_iterations = sys->newton_max_iter;
+        *max_iterations = be->max_iter;
     return CDYN_OK;
 }
 
@@ -535,8 +537,7 @@ cdyn_status cdyn_system_get_newton_stats(const cdyn_system *sys, cdyn_newton_sta
                           "get_newton_stats: NULL or size field not set");
     cdyn_newton_stats s;
     memset(&s, 0, sizeof s);
-    if (sys->be)
-        s = sys->be->stats;
+    s = cdyn__be_of(sys)->stats;
     size_t n = out->size < sizeof s ? out->size : sizeof s;
     s.size = out->size;
     memcpy(out, &s, n);
@@ -550,9 +551,9 @@ cdyn_status cdyn_system_get_newton_residuals(const cdyn_system *sys, double *out
         return CDYN_ERR_INVALID_ARGUMENT;
     if (!count || (!out && capacity))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_newton_residuals: NULL argument");
-    size_t n = sys->be ? sys->be->hist_len : 0;
+    size_t n = cdyn__be_of(sys)->hist_len;
     if (n && capacity)
-        memcpy(out, sys->be->hist, (n < capacity ? n : capacity) * sizeof *out);
+        memcpy(out, cdyn__be_of(sys)->hist, (n < capacity ? n : capacity) * sizeof *out);
     *count = n;
     return CDYN_OK;
 }
