@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "core/holders.h"
 #include "core/lookup.h"
 #include "core/system.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "dynamics/dynamics.h"
 #include "core/system.h"
 #include "step/step.h"

@@ -14,7 +14,7 @@
 
 #include "core/compiler.h"
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "constraint/row_rhs.h"
 #include "core/system.h"
 

@@ -21,7 +21,7 @@ cdyn_status cdyn__particles_reserve(cdyn_system *sys)
                        (void **)&sys->fixed,    (void **)&sys->u,    (void **)&sys->ud,
                        (void **)&sys->param_of};
     size_t sizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t),
-                      pd, pd, sizeof(uint32_t)};
+                      pd, pd, sizeof(struct cdyn__param *)};
     /* The generalized state has arrays of its own only while particles are
      * on shapes; otherwise it aliases x, v. */
     size_t n_arrays = sys->param_of ? 10 : 7;

@@ -50,7 +50,8 @@ struct cdyn_system {
      * put on a shape; from then on separate arrays in which a shape's slot
      * holds q, q' while x, v keep every particle's Cartesian state. */
     double *u, *ud;
-    uint32_t *param_of; /* per slot: shape constraint slot + 1, or 0; NULL without shapes */
+    struct cdyn__param **param_of; /* per slot: its record on a shape, or NULL; the array is
+                                    * NULL without shapes (generalized/generalized.h) */
     uint32_t n_param;
     double *mass, *inv_mass; /* inv_mass is 0 for fixed and removed slots */
     uint8_t *fixed;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "ground/ground.h"
 #include "force/force.h"
 #include "core/system.h"

@@ -4,7 +4,7 @@
 
 #include "cdyn/particle.h"
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "core/holders.h"
 #include "core/system.h"
 #include "force/force.h"
@@ -138,8 +138,9 @@ static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *i
     size_t d = (size_t)sys->dim;
     if (!cdyn__all_finite(in, d))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: non-finite value", what);
-    if (dst == sys->x)
-        cdyn__constraints_materialize_jac(sys);
+    /* Positions may move (a particle on a shape is placed anew even when
+     * only its velocity is set): lazily stored Jacobians are written first. */
+    cdyn__constraints_materialize_jac(sys);
     double old[3];
     memcpy(old, dst + (size_t)i * d, d * sizeof(double));
     memcpy(dst + (size_t)i * d, in, d * sizeof(double));

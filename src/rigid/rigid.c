@@ -9,7 +9,7 @@
 #include "core/alloc.h"
 #include "core/holders.h"
 #include "core/lookup.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "rigid/rigid_math.h"
 #include "core/system.h"
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "rigid/rigid.h"
 #include "rigid/rigid_math.h"
 #include "core/system.h"

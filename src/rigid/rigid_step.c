@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "ground/ground.h"
 #include "dynamics/dynamics.h"
 #include "force/force.h"

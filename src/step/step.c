@@ -17,7 +17,7 @@
 #include "core/finite.h"
 #include "core/system.h"
 #include "dynamics/dynamics.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"

@@ -13,7 +13,7 @@
 #include "core/holders.h"
 #include "force/force.h"
 #include "ground/ground.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
@@ -199,8 +199,9 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
                                                 dst == sys->v ? row : NULL)))
             return st;
     }
-    if (dst == sys->x)
-        cdyn__constraints_materialize_jac(sys);
+    /* Positions may move (particles on shapes are placed anew): lazily
+     * stored Jacobians are written first. */
+    cdyn__constraints_materialize_jac(sys);
     for (size_t i = 0; i < sys->particles.count; i++)
         if (sys->particles.alive[i])
             memcpy(dst + i * d, in + i * d, d * sizeof *dst);
