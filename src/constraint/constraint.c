@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "generalized/generalized.h"
+#include "constraint/kind.h"
 #include "core/holders.h"
 #include "core/lookup.h"
 #include "core/system.h"
@@ -43,6 +44,7 @@ void cdyn__constraints_touch(cdyn_system *sys)
         sys->cons->dirty = true;
 }
 
+/* Frees what @p c owns without touching the state (system destruction). */
 static void free_one(cdyn_system *sys, cdyn__constraint *c)
 {
     if (cdyn__constraint_is_shape(c))
@@ -127,135 +129,9 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
     return CDYN_OK;
 }
 
-static cdyn_status prologue(cdyn_system *sys, const void *out, const char *what)
+cdyn_status cdyn__constraint_add_prologue(cdyn_system *sys, const void *out, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, what);
-    if (st)
-        return st;
-    if (!out)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return CDYN_OK;
-}
-
-static bool valid_length(double l)
-{
-    return isfinite(l) && l > 0;
-}
-
-cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
-                                         double length, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_distance";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[2];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, (cdyn_particle[]){a, b}, 2, s, what)))
-        return st;
-    if (!valid_length(length))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
-                          what, length);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_DISTANCE, .n_particles = 2, .n_rows = 1,
-                          .d.p = {length}};
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p, const double *anchor,
-                                       double length, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_anchor";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[1];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
-        return st;
-    if (!anchor || !cdyn__all_finite(anchor, (size_t)sys->dim))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: anchor must be %d finite values",
-                          what, sys->dim);
-    if (!valid_length(length))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
-                          what, length);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_ANCHOR, .n_particles = 1, .n_rows = 1};
-    memcpy(c.d.p, anchor, (size_t)sys->dim * sizeof(double));
-    c.d.p[3] = length;
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p, const double *point,
-                                    cdyn_constraint *out)
-{
-    const char *what = "constraint_add_pin";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[1];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
-        return st;
-    if (!point || !cdyn__all_finite(point, (size_t)sys->dim))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: point must be %d finite values",
-                          what, sys->dim);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PIN, .n_particles = 1,
-                          .n_rows = (uint16_t)sys->dim};
-    memcpy(c.d.p, point, (size_t)sys->dim * sizeof(double));
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const double *normal,
-                                      double offset, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_plane";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[1];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
-        return st;
-    double len = 0;
-    if (normal && cdyn__all_finite(normal, (size_t)sys->dim))
-        for (int k = 0; k < sys->dim; k++)
-            len += normal[k] * normal[k];
-    len = sqrt(len);
-    if (!(len > 0) || !isfinite(len) || !isfinite(offset))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "%s: normal must be %d finite values, not all zero, and the offset "
-                          "finite", what, sys->dim);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PLANE, .n_particles = 1, .n_rows = 1};
-    for (int k = 0; k < sys->dim; k++)
-        c.d.p[k] = normal[k] / len;
-    c.d.p[3] = offset / len;
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_particle *particles,
-                                     size_t n_particles, size_t n_rows, cdyn_constraint_fn fn,
-                                     void *user, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_user";
-    cdyn_status st = prologue(sys, out, what);
-    if (st)
-        return st;
-    if (!particles || !fn || n_particles == 0 || n_particles > CDYN__CONSTRAINT_MAX_PARTICLES ||
-        n_rows == 0 || n_rows > CDYN__CONSTRAINT_MAX_ROWS)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "%s: need a function and 1..%d particles and rows (got %zu, %zu)", what,
-                          CDYN__CONSTRAINT_MAX_PARTICLES, n_particles, n_rows);
-    uint32_t s[CDYN__CONSTRAINT_MAX_PARTICLES];
-    if ((st = cdyn__constraint_resolve_particles(sys, particles, n_particles, s, what)))
-        return st;
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_USER, .n_particles = (uint16_t)n_particles,
-                          .n_rows = (uint16_t)n_rows,
-                          .d.cb = {.fn.user = fn, .user = user}};
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p, cdyn_implicit_fn fn,
-                                         void *user, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_implicit";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[1];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
-        return st;
-    if (!fn)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL function", what);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_IMPLICIT, .n_particles = 1, .n_rows = 1,
-                          .d.cb = {.fn.implicit = fn, .user = user}};
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
+    return cdyn__enter_change(sys, out, what);
 }
 
 static void erase(cdyn_system *sys, uint32_t i)
@@ -263,10 +139,9 @@ static void erase(cdyn_system *sys, uint32_t i)
     cdyn__constraint *c = &sys->cons->c[i];
     for (uint32_t j = 0; j < c->n_particles; j++)
         cdyn__holders_count_constraint(sys, cdyn__constraint_particle(c, j), -1);
-    if (cdyn__constraint_is_shape(c)) {
-        cdyn__param_release(sys, c->d.param);
-        c->d.param = NULL;
-    }
+    const cdyn__constraint_kind *kind = cdyn__kind_of(c);
+    if (kind->release)
+        kind->release(sys, c);
     free_one(sys, c);
     cdyn__slots_release(&sys->cons->slots, i);
     sys->cons->dirty = true;
@@ -336,9 +211,8 @@ cdyn_status cdyn_constraint_get_row_count(const cdyn_system *sys, cdyn_constrain
         return st;
     const cdyn__constraint *c = &sys->cons->c[i];
     /* A shape removes dim - k degrees of freedom without rows of its own. */
-    *out = c->kind == CDYN_CONSTRAINT_CURVE     ? (size_t)sys->dim - 1
-           : c->kind == CDYN_CONSTRAINT_SURFACE ? (size_t)sys->dim - 2
-                                                : c->n_rows;
+    const cdyn__constraint_kind *kind = cdyn__kind_of(c);
+    *out = kind->shape ? (size_t)(sys->dim - kind->coordinates) : c->n_rows;
     return CDYN_OK;
 }
 

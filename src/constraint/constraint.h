@@ -130,10 +130,6 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
 bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const double *v,
                                    double *acc);
 
-/* g, J and G'v of constraint @p c at (x, v) into the row arrays g, bias
- * and the Jacobian blocks. */
-cdyn_status cdyn__constraint_eval(cdyn_system *sys, cdyn__constraint *c, const double *x,
-                                  const double *v, double *g, double *jac, double *bias);
 
 /* Writes the Jacobian blocks that jac_lazy leaves out, from the committed
  * positions, and clears it: called before anything moves them. */
@@ -159,11 +155,14 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
                                     const uint32_t *slots, cdyn_constraint *out,
                                     const char *what, uint32_t *slot_out);
 
-/* Curves and surfaces: held in generalized coordinates, no rows in the solve. */
-static inline int cdyn__constraint_is_shape(const cdyn__constraint *c)
-{
-    return c->kind == CDYN_CONSTRAINT_CURVE || c->kind == CDYN_CONSTRAINT_SURFACE;
-}
+/* Curves and surfaces: held in generalized coordinates, no rows in the
+ * solve (a fact of the kind's row, constraint/kind.h). */
+int cdyn__constraint_is_shape(const cdyn__constraint *c);
+
+/* g, J and G'v of constraint @p c at (x, v) into the row arrays g, bias
+ * and the Jacobian blocks, by its kind's evaluator. */
+cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
+                                  const double *v, double *g, double *jac, double *bias);
 
 /* Resolves a constraint handle, recording the message on failure. */
 cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot);

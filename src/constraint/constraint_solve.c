@@ -14,6 +14,7 @@
 
 #include "core/compiler.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "generalized/generalized.h"
 #include "constraint/row_rhs.h"
 #include "core/system.h"
@@ -153,20 +154,20 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        switch (fused ? c->kind : 0) {
-        case CDYN_CONSTRAINT_DISTANCE:
+        switch (fused ? cdyn__kind_of(c)->path : CDYN__ROWS_GENERIC) {
+        case CDYN__ROWS_ROD:
             if (D == 2)
                 rod_row(k, c, &rc, x, v, acc, w, 2);
             else
                 rod_row(k, c, &rc, x, v, acc, w, 3);
             break;
-        case CDYN_CONSTRAINT_ANCHOR:
+        case CDYN__ROWS_ANCHOR:
             if (D == 2)
                 anchor_row(k, c, &rc, x, v, acc, w, 2);
             else
                 anchor_row(k, c, &rc, x, v, acc, w, 3);
             break;
-        default: {
+        case CDYN__ROWS_GENERIC: {
             cdyn_status st = generic_rows(sys, &k->c[k->active[a]], &rc, x, v, acc);
             if (st)
                 return st;
@@ -364,7 +365,7 @@ static void add_accel(cdyn_system *sys, const double *x, double *acc)
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        if (!fused || c->kind != CDYN_CONSTRAINT_DISTANCE)
+        if (!fused || cdyn__kind_of(c)->path != CDYN__ROWS_ROD)
             generic_accel(sys, c, acc, d);
         else if (d == 2)
             rod_accel(k, c, w, acc, 2);

@@ -7,6 +7,7 @@
 
 #include "cdyn/parametric.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "core/alloc.h"
 #include "core/finite.h"
 #include "core/system.h"
@@ -134,7 +135,7 @@ static cdyn_status shape_of(const cdyn_system *sys, cdyn_constraint h, const cha
     if (st)
         return st;
     const cdyn__constraint *c = &sys->cons->c[i];
-    if (c->kind != CDYN_CONSTRAINT_CURVE && c->kind != CDYN_CONSTRAINT_SURFACE)
+    if (!cdyn__constraint_is_shape(c))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "%s: the constraint does not hold a particle on a curve or surface",
                           what);
@@ -237,6 +238,6 @@ cdyn_status cdyn_constraint_get_coordinate_count(const cdyn_system *sys, cdyn_co
     if (st)
         return st;
     const cdyn__constraint *c = &sys->cons->c[i];
-    *out = c->kind == CDYN_CONSTRAINT_CURVE ? 1 : c->kind == CDYN_CONSTRAINT_SURFACE ? 2 : 0;
+    *out = (size_t)cdyn__kind_of(c)->coordinates;
     return CDYN_OK;
 }

@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "core/system.h"
 
 #define DEFAULT_TOLERANCE 1e-10
@@ -214,9 +215,9 @@ static void build(cdyn_system *sys)
     const cdyn__constraints *k = sys->cons;
     bool rods = k->n_rows == k->n_active, pure = true;
     for (uint32_t a = 0; a < k->n_active; a++) {
-        uint8_t kind = k->c[k->active[a]].kind;
-        rods = rods && kind == CDYN_CONSTRAINT_DISTANCE;
-        pure = pure && kind != CDYN_CONSTRAINT_USER && kind != CDYN_CONSTRAINT_IMPLICIT;
+        const cdyn__constraint_kind *kind = cdyn__kind_of(&k->c[k->active[a]]);
+        rods = rods && kind->path == CDYN__ROWS_ROD;
+        pure = pure && kind->pure;
     }
     if (rods) {
         double *last = pr->xs;

@@ -25,6 +25,7 @@
 
 #include "core/compiler.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "projection/projection.h"
 #include "projection/projection_pass.h"
 #include "core/system.h"
@@ -61,11 +62,7 @@ static CDYN__ALWAYS_INLINE double sum2(v2d v)
 
 static double length_scale(const cdyn__constraint *c)
 {
-    if (c->kind == CDYN_CONSTRAINT_DISTANCE)
-        return c->d.p[0];
-    if (c->kind == CDYN_CONSTRAINT_ANCHOR)
-        return c->d.p[3];
-    return 1.0;
+    return cdyn__kind_of(c)->length_scale(c);
 }
 
 /* Largest coordinate magnitude among the particles of @p c at @p x (and its
@@ -80,9 +77,11 @@ static double coordinate_magnitude(const cdyn_system *sys, const cdyn__constrain
         for (size_t q = 0; q < d; q++)
             m = maxd(m, absd(xp[q]));
     }
-    if (c->kind == CDYN_CONSTRAINT_ANCHOR || c->kind == CDYN_CONSTRAINT_PIN)
+    const cdyn__constraint_kind *kind = cdyn__kind_of(c);
+    const double *fixed = kind->fixed_point ? kind->fixed_point(c) : NULL;
+    if (fixed)
         for (size_t q = 0; q < d; q++)
-            m = maxd(m, absd(c->d.p[q]));
+            m = maxd(m, absd(fixed[q]));
     return m;
 }
 
@@ -232,9 +231,10 @@ static CDYN__ALWAYS_INLINE cdyn_status assemble_rows(cdyn_system *sys, const dou
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
-        if (c->kind == CDYN_CONSTRAINT_DISTANCE) {
+        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        if (path == CDYN__ROWS_ROD) {
             rod_jac(k, c->row, c->blk, c->u.particle[0], c->u.particle[1], x, v, w, matrix, D);
-        } else if (c->kind == CDYN_CONSTRAINT_ANCHOR) {
+        } else if (path == CDYN__ROWS_ANCHOR) {
             anchor_jac(k, c, x, v, w, matrix, D);
         } else {
             cdyn_status st = generic_jac(sys, c, x, v, matrix);
@@ -474,10 +474,11 @@ static CDYN__ALWAYS_INLINE cdyn_status position_pass_d(cdyn_system *sys, const d
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
-        if (c->kind == CDYN_CONSTRAINT_DISTANCE) {
+        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        if (path == CDYN__ROWS_ROD) {
             rod_g(k->rhs, c->row, c->u.particle[0], c->u.particle[1], c->d.p[0], x, dx, p, tol2,
                   D);
-        } else if (c->kind == CDYN_CONSTRAINT_ANCHOR) {
+        } else if (path == CDYN__ROWS_ANCHOR) {
             anchor_g(k, c, x, dx, p, tol2, D);
         } else {
             cdyn_status st = generic_g(sys, c, x, dx, p, tol * tol);
@@ -644,10 +645,11 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
         double s = length_scale(c);
-        if (c->kind == CDYN_CONSTRAINT_DISTANCE || c->kind == CDYN_CONSTRAINT_ANCHOR) {
+        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        if (path != CDYN__ROWS_GENERIC) {
             /* g = (|e|^2 - L^2) / 2 with e = x_b - x_a (or x - anchor);
              * correction along W G_ref^T, G_ref = (-e0, e0) (or e0). */
-            bool rod = c->kind == CDYN_CONSTRAINT_DISTANCE;
+            bool rod = path == CDYN__ROWS_ROD;
             size_t ia = (size_t)c->u.particle[0] * d, ib = rod ? (size_t)c->u.particle[1] * d : 0;
             const double *e0 = k->jac + ((size_t)c->blk + (rod ? 1 : 0)) * d;
             double e[3], d2 = 0, dot = 0;
@@ -846,7 +848,7 @@ static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        if (c->kind == CDYN_CONSTRAINT_DISTANCE) {
+        if (cdyn__kind_of(c)->path == CDYN__ROWS_ROD) {
             rod_gv(k->jac, k->rhs, c->row, c->blk, c->u.particle[0], c->u.particle[1], v, p, tol2,
                    D);
             continue;

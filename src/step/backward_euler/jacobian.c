@@ -17,6 +17,7 @@
 
 #include "core/alloc.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "ground/ground.h"
 #include "force/force.h"
 #include "core/system.h"
@@ -172,6 +173,13 @@ static void acc_block(struct cdyn_jacobian *acc, uint32_t i, uint32_t j, const d
     }
 }
 
+/* The accumulator interface of the constraint kinds' Hessians
+ * (constraint/kind.h). */
+static void hessian_acc(void *ctx, uint32_t i, uint32_t j, const double *block, double coef)
+{
+    add_moving(ctx, i, j, block, coef);
+}
+
 /* The accumulator interface of the force generators (force/force.h). */
 static void force_acc(void *ctx, uint32_t i, uint32_t j, const double *bdx, const double *bdv)
 {
@@ -316,8 +324,6 @@ static cdyn_status assemble_constraints(cdyn_system *sys, struct cdyn_jacobian *
     cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t d = (uint32_t)sys->dim, nv = lay->nv;
     double *sym = lay->a.val;
-    static const double eye2[4] = {1, 0, 0, 1}, eye3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    const double *eye = d == 2 ? eye2 : eye3;
     for (uint32_t ai = 0; ai < k->n_active; ai++) {
         cdyn__constraint *c = &k->c[k->active[ai]];
         uint32_t npc = c->n_particles;
@@ -339,36 +345,11 @@ static cdyn_status assemble_constraints(cdyn_system *sys, struct cdyn_jacobian *
                 }
             }
         }
-        double hn = h * nu[c->row];
-        if (definite && hn < 0 && c->kind != CDYN_CONSTRAINT_IMPLICIT)
-            hn = 0; /* a rod pushing: its geometric stiffness is negative */
-        switch ((cdyn_constraint_kind)c->kind) {
-        case CDYN_CONSTRAINT_DISTANCE:
-            add_moving(acc, c->u.particle[0], c->u.particle[0], eye, hn);
-            add_moving(acc, c->u.particle[1], c->u.particle[1], eye, hn);
-            add_moving(acc, c->u.particle[0], c->u.particle[1], eye, -hn);
-            add_moving(acc, c->u.particle[1], c->u.particle[0], eye, -hn);
-            break;
-        case CDYN_CONSTRAINT_ANCHOR:
-            add_moving(acc, c->u.particle[0], c->u.particle[0], eye, hn);
-            break;
-        case CDYN_CONSTRAINT_IMPLICIT: {
-            uint32_t s = c->u.particle[0];
-            double gval, grad[3], hess[9];
-            int rc = c->d.cb.fn.implicit(x + (size_t)s * d, sys->dim, &gval, grad, hess,
-                                         c->d.cb.user);
-            if (rc != 0)
-                return cdyn__fail(sys, CDYN_ERR_CALLBACK,
-                                  "implicit constraint callback returned %d", rc);
-            if (!cdyn__all_finite(hess, (size_t)d * d))
-                return cdyn__fail(sys, CDYN_ERR_CALLBACK,
-                                  "implicit constraint callback returned a non-finite Hessian");
-            add_moving(acc, s, s, hess, hn);
-            break;
-        }
-        default:
-            break;
-        }
+        /* h nu Hess g of the kinds whose Hessian is known. */
+        cdyn_status st = cdyn__kind_of(c)->hessian(sys, c, x, h * nu[c->row], definite,
+                                                hessian_acc, acc);
+        if (st)
+            return st;
     }
     return CDYN_OK;
 }

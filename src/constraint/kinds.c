@@ -1,0 +1,52 @@
+/* The table of constraint kinds, indexed by cdyn_constraint_kind value. */
+#include "constraint/kind.h"
+
+#include <math.h>
+
+#include "core/system.h"
+
+static const cdyn__constraint_kind *const TABLE[] = {
+    [CDYN_CONSTRAINT_DISTANCE] = &cdyn__kind_distance,
+    [CDYN_CONSTRAINT_ANCHOR] = &cdyn__kind_anchor,
+    [CDYN_CONSTRAINT_PIN] = &cdyn__kind_pin,
+    [CDYN_CONSTRAINT_PLANE] = &cdyn__kind_plane,
+    [CDYN_CONSTRAINT_USER] = &cdyn__kind_user,
+    [CDYN_CONSTRAINT_IMPLICIT] = &cdyn__kind_implicit,
+    [CDYN_CONSTRAINT_CURVE] = &cdyn__kind_curve,
+    [CDYN_CONSTRAINT_SURFACE] = &cdyn__kind_surface,
+};
+
+const cdyn__constraint_kind *cdyn__constraint_kind_of(uint8_t kind)
+{
+    return kind < sizeof TABLE / sizeof TABLE[0] ? TABLE[kind] : NULL;
+}
+
+double cdyn__dot(const double *a, const double *b, int dim)
+{
+    double s = 0;
+    for (int k = 0; k < dim; k++)
+        s += a[k] * b[k];
+    return s;
+}
+
+bool cdyn__valid_length(double l)
+{
+    return isfinite(l) && l > 0;
+}
+
+const double *cdyn__identity(int dim)
+{
+    static const double eye2[4] = {1, 0, 0, 1}, eye3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    return dim == 2 ? eye2 : eye3;
+}
+
+int cdyn__constraint_is_shape(const cdyn__constraint *c)
+{
+    return cdyn__kind_of(c)->shape;
+}
+
+cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
+                                  const double *v, double *g, double *jac, double *bias)
+{
+    return cdyn__kind_of(c)->eval(sys, c, x, v, g, jac, bias);
+}
