@@ -282,3 +282,14 @@ cdyn_status cdyn_constraint_get_compliance(const cdyn_system *sys, cdyn_constrai
         *out = sys->cons->c[i].compliance;
     return st;
 }
+
+int cdyn__constraint_is_shape(const cdyn__constraint *c)
+{
+    return cdyn__kind_of(c)->shape;
+}
+
+cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
+                                  const double *v, double *g, double *jac, double *bias)
+{
+    return cdyn__kind_of(c)->eval(sys, c, x, v, g, jac, bias);
+}

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cdyn/constraint.h"
+#include "constraint/kind.h"
 #include "core/handle.h"
 #include "solver/cg.h"
 #include "solver/ldlt.h"
@@ -139,6 +140,12 @@ void cdyn__constraints_materialize_jac(cdyn_system *sys);
 static inline uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint32_t j)
 {
     return c->n_particles > 2 ? c->u.particles[j] : c->u.particle[j];
+}
+
+/* The row of @p c's kind in the table of kinds. */
+static inline const cdyn__constraint_kind *cdyn__kind_of(const cdyn__constraint *c)
+{
+    return cdyn__constraint_kind_of(c->kind);
 }
 
 /* The constraint slot that owns @p row of the current topology. */

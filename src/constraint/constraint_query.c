@@ -4,9 +4,7 @@
 
 #include "constraint/constraint.h"
 #include "generalized/generalized.h"
-#include "dynamics/dynamics.h"
 #include "core/system.h"
-#include "step/step.h"
 
 cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constraint h,
                                             double *out, size_t capacity)
@@ -145,34 +143,6 @@ cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_
     sys->cons->cg_tol = tolerance;
     sys->cons->cg_max_iter = (uint32_t)max_iterations;
     return CDYN_OK;
-}
-
-cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, "evaluate");
-    if (st)
-        return st;
-    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    if (accelerations && capacity < n)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "evaluate: capacity %zu < %zu doubles needed", capacity, n);
-    if (n == 0)
-        return CDYN_OK;
-    if ((st = cdyn__workspace_ensure(sys)) || (st = cdyn__constraints_prepare(sys)))
-        return st;
-    /* The acceleration lands in the candidate-state buffer, which no one
-     * reads between steps. */
-    double *a = sys->x_new;
-    sys->in_step = true;
-    st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
-    sys->in_step = false;
-    if (!st && sys->param_of)
-        cdyn__params_cartesian_accel(sys, a);
-    if (!st && accelerations)
-        memcpy(accelerations, a, n * sizeof *a);
-    return st;
 }
 
 cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,

@@ -1,18 +1,20 @@
 /* Constraint kinds as a table: each kind's mathematics in its own file
  * (kind_distance.c, kind_anchor.c, kind_pin.c, kind_plane.c, kind_user.c,
- * kind_implicit.c, kind_shape.c), one row per kind in kinds.c. Every module
+ * kind_implicit.c, kind_shape.c), one row per kind in kind.c. Every module
  * that treats constraints asks the row of a constraint's kind; none
  * switches on the kind. Adding a kind is its file (add function and
  * operations), its row, its value in cdyn_constraint_kind (and header,
  * map, docs, test). A row kind missing an operation fails
- * tests/test_constraint_kinds.c. Internal. */
+ * tests/test_constraint_kind.c. Internal. */
 #ifndef CDYN__CONSTRAINT_KIND_H
 #define CDYN__CONSTRAINT_KIND_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "constraint/constraint.h"
+#include "cdyn/constraint.h"
+
+struct cdyn__constraint;
 
 /* Receives a Hessian block: adds coef * block (dim x dim, row-major) to the
  * (i, j) block of particle slots of the caller's matrix. */
@@ -42,34 +44,28 @@ typedef struct cdyn__constraint_kind {
      * jac (n_rows * n_particles * dim, row-major by row then particle) and
      * bias (n_rows). CDYN_ERR_CALLBACK (message set) when a callback fails
      * or returns a non-finite value. */
-    cdyn_status (*eval)(cdyn_system *sys, const cdyn__constraint *c, const double *x,
+    cdyn_status (*eval)(cdyn_system *sys, const struct cdyn__constraint *c, const double *x,
                         const double *v, double *g, double *jac, double *bias);
     /* Adds h nu Hess g (the constraint's geometric stiffness, @p hn = h nu
      * of its first row) through @p add, at positions x. With @p definite,
      * a kind whose term would make the Newton matrix indefinite (a rod
      * pushing) leaves it out. CDYN_ERR_CALLBACK from a callback. */
-    cdyn_status (*hessian)(cdyn_system *sys, const cdyn__constraint *c, const double *x, double hn,
+    cdyn_status (*hessian)(cdyn_system *sys, const struct cdyn__constraint *c, const double *x, double hn,
                            bool definite, cdyn__hessian_add_fn add, void *ctx);
     /* The length that scales a row's position residual (a rod's length;
      * 1 for kinds without one). */
-    double (*length_scale)(const cdyn__constraint *c);
+    double (*length_scale)(const struct cdyn__constraint *c);
     /* A fixed point whose coordinates enter the residual's round-off floor
      * (dim values), or NULL. */
-    const double *(*fixed_point)(const cdyn__constraint *c);
+    const double *(*fixed_point)(const struct cdyn__constraint *c);
     /* Frees what the constraint owns beyond its particle list (a shape's
      * record, returning the particle to Cartesian coordinates), or NULL. */
-    void (*release)(cdyn_system *sys, cdyn__constraint *c);
+    void (*release)(cdyn_system *sys, struct cdyn__constraint *c);
 } cdyn__constraint_kind;
 
 /* The row of kind @p kind (a cdyn_constraint_kind value); never NULL for a
  * stored constraint. */
 const cdyn__constraint_kind *cdyn__constraint_kind_of(uint8_t kind);
-
-/* The row of @p c's kind. */
-static inline const cdyn__constraint_kind *cdyn__kind_of(const cdyn__constraint *c)
-{
-    return cdyn__constraint_kind_of(c->kind);
-}
 
 /* The kinds' rows (kind_*.c). */
 extern const cdyn__constraint_kind cdyn__kind_distance, cdyn__kind_anchor, cdyn__kind_pin,

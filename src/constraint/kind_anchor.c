@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "core/finite.h"
 #include "core/system.h"

@@ -4,6 +4,7 @@
  * kernels (path CDYN__ROWS_ROD); eval serves the rest. */
 #include <math.h>
 
+#include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "core/system.h"
 

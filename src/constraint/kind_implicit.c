@@ -3,6 +3,7 @@
  * G'v = v^T Hess(c) v. */
 #include <math.h>
 
+#include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "core/finite.h"
 #include "core/system.h"

@@ -1,6 +1,7 @@
 /* A pin: x = p, dim rows with G = I and G'v = 0. */
 #include <string.h>
 
+#include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "core/finite.h"
 #include "core/system.h"

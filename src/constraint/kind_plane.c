@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "core/finite.h"
 #include "core/system.h"

@@ -1,6 +1,7 @@
 /* Curves and surfaces: the constraint holds its particle in generalized
  * coordinates (generalized/), so it has no rows and none of the row
  * operations. Its add functions are in parametric/. */
+#include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "core/system.h"
 #include "generalized/generalized.h"

@@ -2,6 +2,7 @@
  * particles' gathered positions and velocities. */
 #include <string.h>
 
+#include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "core/finite.h"
 #include "core/system.h"

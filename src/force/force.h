@@ -7,7 +7,7 @@
  * drag.c, spring.c, callback.c; pair potentials in pair/pair_force.c). The
  * store never names a kind: adding one is its file with its ops and add
  * function, its value in cdyn_force_kind, and a line in the list of kinds
- * that tests/test_force_kinds.c walks. */
+ * that tests/test_force_kind.c walks. */
 #ifndef CDYN__FORCE_H
 #define CDYN__FORCE_H
 

@@ -17,7 +17,7 @@
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
-#include "step/step.h"
+#include "core/workspace.h"
 
 /* A per-system salt so that handles of one system are refused by another.
  * Derived from the object's address: no global counter is needed, and two

@@ -39,14 +39,3 @@ const double *cdyn__identity(int dim)
     static const double eye2[4] = {1, 0, 0, 1}, eye3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     return dim == 2 ? eye2 : eye3;
 }
-
-int cdyn__constraint_is_shape(const cdyn__constraint *c)
-{
-    return cdyn__kind_of(c)->shape;
-}
-
-cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
-                                  const double *v, double *g, double *jac, double *bias)
-{
-    return cdyn__kind_of(c)->eval(sys, c, x, v, g, jac, bias);
-}
