@@ -89,12 +89,13 @@ typedef struct cdyn__constraints {
     bool has_compliance; /* some row of the current solve is compliant */
     bool any_compliance; /* some constraint was ever given a compliance */
     bool evaluated;        /* lambda holds a solve of the current topology */
-    bool jac_lazy;         /* with evaluated: by RATTLE's rod-chain kernel, which does
-                            * not store G(x1): every row is a rod whose blocks are
-                            * -+(x_b - x_a) at the committed positions (written by
-                            * cdyn__constraints_materialize_jac before they move);
-                            * every other evaluation clears it */
-    uint64_t serial;       /* bumped at every topology rebuild (projection.c keys on it) */
+    /* With evaluated: lambda was solved without storing the Jacobian
+     * blocks. Every row is then a rod, whose blocks are -+(x_b - x_a) at
+     * the committed positions: they are formed when asked for, and written
+     * out by cdyn__constraints_materialize_jac before anything moves the
+     * positions. A solve that stores the blocks clears it. */
+    bool blocks_unstored;
+    uint64_t serial;       /* bumped at every topology rebuild (caches key on it) */
 
     /* report */
     cdyn_solver_stats stats;
@@ -132,8 +133,8 @@ bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const doub
                                    double *acc);
 
 
-/* Writes the Jacobian blocks that jac_lazy leaves out, from the committed
- * positions, and clears it: called before anything moves them. */
+/* Writes the Jacobian blocks that blocks_unstored leaves out, from the
+ * committed positions, and clears it: called before anything moves them. */
 void cdyn__constraints_materialize_jac(cdyn_system *sys);
 
 /* Slot of particle j of constraint c. */

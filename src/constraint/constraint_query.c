@@ -69,7 +69,7 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
     for (uint32_t r = 0; r < c->n_rows; r++) {
         const double *jb = k->jac + ((size_t)c->blk + (size_t)r * c->n_particles + j) * d;
         double formed[3];
-        if (k->jac_lazy) { /* a rod of RATTLE's chain kernel: from the positions */
+        if (k->blocks_unstored) { /* a rod, whose blocks follow from the positions */
             rod_block(sys, c, j, sys->x, formed);
             jb = formed;
         }
@@ -211,12 +211,12 @@ cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys, cdyn_solver_sta
 void cdyn__constraints_materialize_jac(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
-    if (!k || !k->jac_lazy)
+    if (!k || !k->blocks_unstored)
         return;
     /* A topology changed since (dirty) reads no multiplier or block of the
      * old one, and its constraints may be gone: nothing to write. */
     if (k->dirty || !k->evaluated) {
-        k->jac_lazy = false;
+        k->blocks_unstored = false;
         return;
     }
     const size_t d = (size_t)sys->dim;
@@ -225,5 +225,5 @@ void cdyn__constraints_materialize_jac(cdyn_system *sys)
         for (uint32_t j = 0; j < 2; j++)
             rod_block(sys, c, j, sys->x, k->jac + ((size_t)c->blk + j) * d);
     }
-    k->jac_lazy = false;
+    k->blocks_unstored = false;
 }

@@ -384,7 +384,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
         k->stats.rows = k->n_rows;
         k->stats.solves++;
         k->evaluated = true;
-        k->jac_lazy = false;
+        k->blocks_unstored = false;
         return CDYN_OK;
     }
     cdyn_status st = rows_pass(sys, x, v, acc);
@@ -398,7 +398,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
     if (st)
         return st;
     k->evaluated = true;
-    k->jac_lazy = false;
+    k->blocks_unstored = false;
     add_accel(sys, x, acc);
     return CDYN_OK;
 }

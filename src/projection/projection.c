@@ -66,16 +66,16 @@ static void set_chain_rows(cdyn__projection *pr, void *block, size_t rows)
 {
     size_t m = rows + 1;
     double *d = block;
-    pr->clen = d;
-    pr->jcy = d + m;
-    pr->a1d = d + 3 * m;
-    pr->a1l = d + 4 * m;
-    pr->cz = d + 5 * m;
+    pr->chain.row_length = d;
+    pr->chain.elimination = d + m;
+    pr->chain.a1_pivot_inv = d + 3 * m;
+    pr->chain.a1_lower = d + 4 * m;
+    pr->chain.refine_z = d + 5 * m;
     uint32_t *u = (uint32_t *)(void *)(d + 6 * m);
-    pr->ca = u;
-    pr->cb = u + m;
-    pr->crow = u + 2 * m;
-    pr->cpath = u + 3 * m;
+    pr->chain.row_from = u;
+    pr->chain.row_to = u + m;
+    pr->chain.row_of = u + 2 * m;
+    pr->chain.path_start = u + 3 * m;
 }
 
 void cdyn__projection_destroy(cdyn_system *sys)
@@ -94,8 +94,8 @@ void cdyn__projection_destroy(cdyn_system *sys)
     cdyn__free_array(al, pr->xs, pr->cap_len, sizeof *pr->xs);
     cdyn__free_array(al, pr->xcopy, pr->cap_len, sizeof *pr->xcopy);
     cdyn__free_array(al, pr->wcopy, pr->cap_particles, sizeof *pr->wcopy);
-    free_chain_rows(al, pr->clen, pr->cap_rows);
-    free_chain_particles(al, pr->cfree, pr->cap_particles);
+    free_chain_rows(al, pr->chain.row_length, pr->cap_rows);
+    free_chain_particles(al, pr->chain.free_particles, pr->cap_particles);
     cdyn__free_array(al, pr, 1, sizeof *pr);
     sys->proj = NULL;
 }
@@ -114,8 +114,8 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
         return CDYN_OK;
     double *nu = pr->nu, *lens = pr->len, *aval = pr->aval, *dx = pr->dx, *xs = pr->xs;
     double *wcopy = pr->wcopy, *xcopy = pr->xcopy;
-    uint32_t *ends = pr->ends, *ready = pr->ready, *cpart = pr->cfree;
-    void *crows = pr->clen;
+    uint32_t *ends = pr->ends, *ready = pr->ready, *cpart = pr->chain.free_particles;
+    void *crows = pr->chain.row_length;
     bool grow_rows = rows > pr->cap_rows, grow_nnz = nnz > pr->cap_nnz;
     bool grow_len = len > pr->cap_len, grow_np = np > pr->cap_particles;
     if (grow_rows) {
@@ -168,7 +168,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
         pr->len = lens;
         pr->ends = ends;
         pr->ready = ready;
-        free_chain_rows(al, pr->clen, pr->cap_rows);
+        free_chain_rows(al, pr->chain.row_length, pr->cap_rows);
         set_chain_rows(pr, crows, rows);
         pr->cap_rows = rows;
         pr->built = false;
@@ -193,9 +193,9 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     if (grow_np) {
         cdyn__free_array(al, pr->wcopy, pr->cap_particles, sizeof *pr->wcopy);
         pr->wcopy = wcopy;
-        free_chain_particles(al, pr->cfree, pr->cap_particles);
-        pr->cfree = cpart;
-        pr->chubs = cpart + np;
+        free_chain_particles(al, pr->chain.free_particles, pr->cap_particles);
+        pr->chain.free_particles = cpart;
+        pr->chain.fixed_hubs = cpart + np;
         pr->cap_particles = np;
         pr->built = false;
         pr->valid = false;

@@ -30,10 +30,6 @@
 #include "projection/projection_pass.h"
 #include "core/system.h"
 
-/* A pivot below this fraction of its diagonal drops a redundant row (as in
- * the multiplier solve). */
-#define REDUNDANT_PIVOT 1e-10
-
 /* In 2-D a particle's coordinates fill one 16-byte vector: with GCC and
  * Clang the rod kernels use vector extensions for them (elementwise IEEE
  * operations in the same order as the scalar loops, so the results are the
@@ -75,13 +71,13 @@ static double coordinate_magnitude(const cdyn_system *sys, const cdyn__constrain
     for (uint32_t j = 0; j < c->n_particles; j++) {
         const double *xp = x + (size_t)cdyn__constraint_particle(c, j) * d;
         for (size_t q = 0; q < d; q++)
-            m = maxd(m, absd(xp[q]));
+            m = cdyn__maxd(m, cdyn__absd(xp[q]));
     }
     const cdyn__constraint_kind *kind = cdyn__kind_of(c);
     const double *fixed = kind->fixed_point ? kind->fixed_point(c) : NULL;
     if (fixed)
         for (size_t q = 0; q < d; q++)
-            m = maxd(m, absd(fixed[q]));
+            m = cdyn__maxd(m, cdyn__absd(fixed[q]));
     return m;
 }
 
@@ -95,7 +91,7 @@ static double speed2(const cdyn_system *sys, const cdyn__constraint *c, const do
         double s = 0;
         for (size_t q = 0; q < d; q++)
             s += vp[q] * vp[q];
-        m = maxd(m, s);
+        m = cdyn__maxd(m, s);
     }
     return m;
 }
@@ -109,7 +105,7 @@ static double row_block2(const double *jac, uint32_t np, uint32_t r, size_t d)
         double s = 0;
         for (size_t q = 0; q < d; q++)
             s += jb[q] * jb[q];
-        b2 = maxd(b2, s);
+        b2 = cdyn__maxd(b2, s);
     }
     return b2;
 }
@@ -286,8 +282,8 @@ static cdyn_status factor(cdyn_system *sys, const double *x, double *rhs, const 
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
-    cdyn_status st = rhs ? cdyn__ldlt_factor_solve(&k->ldlt, &k->a, NULL, REDUNDANT_PIVOT, rhs)
-                         : cdyn__ldlt_factor(&k->ldlt, &k->a, NULL, REDUNDANT_PIVOT);
+    cdyn_status st = rhs ? cdyn__ldlt_factor_solve(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT, rhs)
+                         : cdyn__ldlt_factor(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT);
     pr->stats.factorizations++;
     if (st)
         return cdyn__fail(sys, CDYN_ERR_DIVERGED, "%s: non-finite constraint matrix", who);
@@ -349,7 +345,7 @@ static unsigned long long row_handle(const cdyn_system *sys, uint32_t row)
 
 /* @p p is the last pass with finite residuals; @p diverged: the next one
  * was not finite. */
-static cdyn_status not_converged(cdyn_system *sys, const pass *p, const char *who,
+static cdyn_status not_converged(cdyn_system *sys, const cdyn__pass *p, const char *who,
                                  const char *what, size_t iterations, double tol, bool diverged)
 {
     cdyn__projection *pr = sys->proj;
@@ -360,7 +356,7 @@ static cdyn_status not_converged(cdyn_system *sys, const pass *p, const char *wh
                       "0x%016llx (row %u) has relative residual %.3g > tolerance %.3g "
                       "(%u rows above); state kept",
                       who, what, diverged ? "diverged" : "not converged", iterations, h,
-                      p->bad_row, pass_bad(p), tol, p->n_bad);
+                      p->bad_row, cdyn__pass_bad(p), tol, p->n_bad);
 }
 
 static cdyn_status non_finite(cdyn_system *sys, const char *who, const char *what)
@@ -374,7 +370,7 @@ static const char *who_of(const cdyn_system *sys)
     return sys->proj->who;
 }
 
-cdyn_status cdyn__projection_not_converged(cdyn_system *sys, const pass *p, const char *what,
+cdyn_status cdyn__projection_not_converged(cdyn_system *sys, const cdyn__pass *p, const char *what,
                                            size_t iterations, double tol, bool diverged)
 {
     return not_converged(sys, p, who_of(sys), what, iterations, tol, diverged);
@@ -397,7 +393,7 @@ cdyn_constraint cdyn__projection_row_handle(const cdyn_system *sys, uint32_t row
 /* Rod residual at x + dx into rhs = -g, tested. */
 static CDYN__ALWAYS_INLINE void rod_g(double *rhs, uint32_t row, size_t ia, size_t ib, double l,
                                       const double *restrict x, const double *restrict dx,
-                                      pass *p, double tol2, size_t D)
+                                      cdyn__pass *p, double tol2, size_t D)
 {
     ia *= D;
     ib *= D;
@@ -414,11 +410,11 @@ static CDYN__ALWAYS_INLINE void rod_g(double *rhs, uint32_t row, size_t ia, size
         }
     double g = 0.5 * (d2 - l * l);
     rhs[row] = -g;
-    check_exact(p, row, g, d2, l, tol2);
+    cdyn__check_exact(p, row, g, d2, l, tol2);
 }
 
 static CDYN__ALWAYS_INLINE void anchor_g(cdyn__constraints *k, const cdyn__constraint *c,
-                                         const double *x, const double *dx, pass *p,
+                                         const double *x, const double *dx, cdyn__pass *p,
                                          double tol2, size_t D)
 {
     size_t ip = c->u.particle[0] * D;
@@ -429,12 +425,12 @@ static CDYN__ALWAYS_INLINE void anchor_g(cdyn__constraints *k, const cdyn__const
     }
     double l = c->d.p[3], g = 0.5 * (d2 - l * l);
     k->rhs[c->row] = -g;
-    check_exact(p, c->row, g, d2, l, tol2);
+    cdyn__check_exact(p, c->row, g, d2, l, tol2);
 }
 
 /* Residuals of constraint c at x + dx (its Jacobian there into scratch). */
 static cdyn_status generic_g(cdyn_system *sys, cdyn__constraint *c, const double *x,
-                             const double *dx, pass *p, double tol2)
+                             const double *dx, cdyn__pass *p, double tol2)
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
@@ -447,22 +443,22 @@ static cdyn_status generic_g(cdyn_system *sys, cdyn__constraint *c, const double
     double s = length_scale(c), m = coordinate_magnitude(sys, c, xs);
     for (uint32_t r = 0; r < c->n_rows; r++) {
         k->rhs[c->row + r] = -g[r];
-        check_rounded(p, c->row + r, g[r], row_block2(jac, c->n_particles, r, d), s, m, tol2);
+        cdyn__check_rounded(p, c->row + r, g[r], row_block2(jac, c->n_particles, r, d), s, m, tol2);
     }
     return CDYN_OK;
 }
 
 /* rhs = -g(x + dx) for every row, tested against the position tolerance. */
 static CDYN__ALWAYS_INLINE cdyn_status position_pass_d(cdyn_system *sys, const double *x,
-                                                       const double *dx, pass *p, size_t D)
+                                                       const double *dx, cdyn__pass *p, size_t D)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn__projection *pr = sys->proj;
-    const double tol = pr->opt.position_tolerance, tol2 = tol2_of(tol);
-    pass_init(p);
+    const double tol = pr->opt.position_tolerance, tol2 = cdyn__tol2_of(tol);
+    cdyn__pass_init(p);
     if (pr->rods) {
         /* A local copy, so that its fields stay in registers. */
-        pass q = *p;
+        cdyn__pass q = *p;
         const uint32_t *restrict e = pr->ends;
         const double *restrict len = pr->len;
         double *restrict rhs = k->rhs;
@@ -489,7 +485,7 @@ static CDYN__ALWAYS_INLINE cdyn_status position_pass_d(cdyn_system *sys, const d
     return CDYN_OK;
 }
 
-static cdyn_status position_pass(cdyn_system *sys, const double *x, const double *dx, pass *p)
+static cdyn_status position_pass(cdyn_system *sys, const double *x, const double *dx, cdyn__pass *p)
 {
     return sys->dim == 2 ? position_pass_d(sys, x, dx, p, 2) : position_pass_d(sys, x, dx, p, 3);
 }
@@ -557,17 +553,17 @@ static void scatter(cdyn_system *sys, const double *z, double scale, double *y)
  * s <= ready[s]) before its residual overwrites it when z is rhs. */
 static CDYN__ALWAYS_INLINE void rod_fused_d(cdyn_system *sys, const double *z, double scale,
                                             const double *restrict x, double *restrict dx,
-                                            pass *p, size_t D)
+                                            cdyn__pass *p, size_t D)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn__projection *pr = sys->proj;
     const uint32_t *restrict e = pr->ends, *restrict ready = pr->ready;
     const double *restrict len = pr->len, *restrict jac = k->jac, *restrict w = sys->inv_mass;
     double *rhs = k->rhs;
-    const double tol2 = tol2_of(pr->opt.position_tolerance);
+    const double tol2 = cdyn__tol2_of(pr->opt.position_tolerance);
     const uint32_t n = k->n_rows;
-    pass q;
-    pass_init(&q);
+    cdyn__pass q;
+    cdyn__pass_init(&q);
     uint32_t s = 0;
     for (uint32_t r = 0; r < n; r++) {
         size_t ia = e[2 * (size_t)r], ib = e[2 * (size_t)r + 1];
@@ -594,7 +590,7 @@ static CDYN__ALWAYS_INLINE void rod_fused_d(cdyn_system *sys, const double *z, d
 }
 
 static void rod_fused(cdyn_system *sys, const double *z, double scale, const double *x,
-                      double *dx, pass *p)
+                      double *dx, cdyn__pass *p)
 {
     if (sys->dim == 2)
         rod_fused_d(sys, z, scale, x, dx, p, 2);
@@ -634,14 +630,14 @@ static void shake_row(cdyn_system *sys, const cdyn__constraint *c, uint32_t r, d
 
 /* One SHAKE sweep over the rows in order; corrects each row above its
  * threshold alone, so that the next rows see the correction. */
-static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, double *dx, pass *p)
+static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, double *dx, cdyn__pass *p)
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
-    const double tol = sys->proj->opt.position_tolerance, tol2 = tol2_of(tol);
+    const double tol = sys->proj->opt.position_tolerance, tol2 = cdyn__tol2_of(tol);
     const double *w = sys->inv_mass;
     double *xs = sys->proj->xs;
-    pass_init(p);
+    cdyn__pass_init(p);
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
         double s = length_scale(c);
@@ -662,7 +658,7 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
             double g = 0.5 * (d2 - s * s);
             double wa = w[c->u.particle[0]], wb = rod ? w[c->u.particle[1]] : 0;
             double den = (wa + wb) * dot;
-            if (check_exact(p, c->row, g, d2, s, tol2) || !(den > 0))
+            if (cdyn__check_exact(p, c->row, g, d2, s, tol2) || !(den > 0))
                 continue;
             double dl = -g / den;
             for (size_t q = 0; q < d; q++) {
@@ -683,7 +679,7 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
             if (st)
                 return st;
             double m = coordinate_magnitude(sys, c, xs);
-            if (check_rounded(p, c->row + r, g[r], row_block2(jac, c->n_particles, r, d), s, m,
+            if (cdyn__check_rounded(p, c->row + r, g[r], row_block2(jac, c->n_particles, r, d), s, m,
                               tol * tol))
                 continue;
             shake_row(sys, c, r, g[r], jac + (size_t)r * c->n_particles * d, dx);
@@ -746,11 +742,11 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
     }
     pr->dv_valid = false;
     size_t it = 0;
-    pass p;
-    pass_init(&p);
+    cdyn__pass p;
+    cdyn__pass_init(&p);
     if (!st)
         st = newton ? position_pass(sys, x, dx, &p) : shake_position_sweep(sys, x, dx, &p);
-    pass last = p; /* the last pass with finite residuals */
+    cdyn__pass last = p; /* the last pass with finite residuals */
     while (!st) {
         if (!p.finite) {
             /* From finite positions, an iteration that leaves them has
@@ -785,7 +781,7 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
     pr->stats.position_iterations = it;
     pr->stats.position_iterations_total += it;
     if (st == CDYN_OK || st == CDYN_ERR_NOT_CONVERGED) {
-        pr->stats.position_residual = pass_worst(&p);
+        pr->stats.position_residual = cdyn__pass_worst(&p);
         pr->stats.worst = row_handle(sys, st ? p.bad_row : p.worst_row);
     }
     if (st) {
@@ -803,7 +799,7 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
 /* Rod velocity residual: rhs = -G v with G = (-d, d) from the blocks. */
 static CDYN__ALWAYS_INLINE void rod_gv(const double *restrict jac, double *restrict rhs,
                                        uint32_t row, uint32_t blk, size_t ia, size_t ib,
-                                       const double *restrict v, pass *p, double tol2, size_t D)
+                                       const double *restrict v, cdyn__pass *p, double tol2, size_t D)
 {
     const double *jb = jac + ((size_t)blk + 1) * D;
     const double *va = v + ia * D, *vb = v + ib * D;
@@ -824,20 +820,20 @@ static CDYN__ALWAYS_INLINE void rod_gv(const double *restrict jac, double *restr
             sb += vb[q] * vb[q];
         }
     rhs[row] = -gv;
-    check_velocity(p, row, gv, b2, maxd(sa, sb), tol2);
+    cdyn__check_velocity(p, row, gv, b2, cdyn__maxd(sa, sb), tol2);
 }
 
 /* rhs = -G v for every row (G in k->jac), tested against the velocity
  * tolerance. */
-static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *v, pass *p,
+static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *v, cdyn__pass *p,
                                                 size_t D)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn__projection *pr = sys->proj;
-    const double tol2 = tol2_of(pr->opt.velocity_tolerance);
-    pass_init(p);
+    const double tol2 = cdyn__tol2_of(pr->opt.velocity_tolerance);
+    cdyn__pass_init(p);
     if (pr->rods) {
-        pass q = *p;
+        cdyn__pass q = *p;
         const uint32_t *restrict e = pr->ends;
         const uint32_t n = k->n_rows;
         for (uint32_t r = 0; r < n; r++)
@@ -865,12 +861,12 @@ static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *
                     gv += jb[q] * vp[q];
             }
             k->rhs[c->row + r] = -gv;
-            check_velocity(p, c->row + r, gv, row_block2(jac, np, r, D), s2, tol2);
+            cdyn__check_velocity(p, c->row + r, gv, row_block2(jac, np, r, D), s2, tol2);
         }
     }
 }
 
-static void velocity_pass(cdyn_system *sys, const double *v, pass *p)
+static void velocity_pass(cdyn_system *sys, const double *v, cdyn__pass *p)
 {
     if (sys->dim == 2)
         velocity_pass_d(sys, v, p, 2);
@@ -880,13 +876,13 @@ static void velocity_pass(cdyn_system *sys, const double *v, pass *p)
 
 /* One SHAKE (RATTLE) velocity sweep: each row above its threshold is
  * corrected alone, v += W G_r^T dl with dl = -G_r v / (G_r W G_r^T). */
-static void shake_velocity_sweep(cdyn_system *sys, double *v, pass *p)
+static void shake_velocity_sweep(cdyn_system *sys, double *v, cdyn__pass *p)
 {
     cdyn__constraints *k = sys->cons;
     const size_t d = (size_t)sys->dim;
-    const double tol2 = tol2_of(sys->proj->opt.velocity_tolerance);
+    const double tol2 = cdyn__tol2_of(sys->proj->opt.velocity_tolerance);
     double *nu = sys->proj->nu;
-    pass_init(p);
+    cdyn__pass_init(p);
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
         const double *jac = k->jac + (size_t)c->blk * d;
@@ -903,7 +899,7 @@ static void shake_velocity_sweep(cdyn_system *sys, double *v, pass *p)
                 }
                 den += sys->inv_mass[s] * b2;
             }
-            if (check_velocity(p, c->row + r, gv, row_block2(jac, np, r, d), speed2(sys, c, v),
+            if (cdyn__check_velocity(p, c->row + r, gv, row_block2(jac, np, r, d), speed2(sys, c, v),
                                tol2) ||
                 !(den > 0))
                 continue;
@@ -924,7 +920,7 @@ static void shake_velocity_sweep(cdyn_system *sys, double *v, pass *p)
  * correction of a projection goes through dx (zero before), which keeps it
  * (dv of cdyn__projection_positions); later ones, rare refinements, are
  * added to v and dx alike. */
-static void velocity_apply(cdyn_system *sys, double *v, bool first, pass *p)
+static void velocity_apply(cdyn_system *sys, double *v, bool first, cdyn__pass *p)
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
@@ -953,7 +949,7 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
     const bool newton = pr->opt.method == CDYN_PROJECTION_NEWTON;
     const size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     size_t it = 0;
-    pass p, last;
+    cdyn__pass p, last;
     cdyn_status st = CDYN_OK;
     memset(pr->nu, 0, k->n_rows * sizeof *pr->nu);
     if (pr->dv_valid)
@@ -1000,7 +996,7 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
     }
     pr->stats.velocity_iterations += it;
     pr->stats.velocity_iterations_total += it;
-    pr->stats.velocity_residual = pass_worst(&p);
+    pr->stats.velocity_residual = cdyn__pass_worst(&p);
     if (!st && newton && lambda_scale > 0) {
         /* dx keeps dv = W G(x)^T nu for the next step's start. */
         pr->dv_valid = true;
@@ -1014,7 +1010,7 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
         for (uint32_t r = 0; r < k->n_rows; r++)
             k->lambda[r] = lambda_scale * pr->nu[r];
         k->evaluated = true;
-        k->jac_lazy = false;
+        k->blocks_unstored = false;
     }
     return CDYN_OK;
 }

@@ -411,7 +411,7 @@ static void publish_multipliers(cdyn_system *sys, double h)
     for (uint32_t r = 0; r < lay->nc; r++)
         k->lambda[r] = -lay->nu[r] / h;
     k->evaluated = true;
-    k->jac_lazy = false;
+    k->blocks_unstored = false;
 }
 
 static cdyn_status newton(cdyn_system *sys, double h)
