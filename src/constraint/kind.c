@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "core/system.h"
+#include "core/vec.h"
 
 static const cdyn__constraint_kind *const TABLE[] = {
     [CDYN_CONSTRAINT_DISTANCE] = &cdyn__kind_distance,
@@ -19,14 +20,6 @@ static const cdyn__constraint_kind *const TABLE[] = {
 const cdyn__constraint_kind *cdyn__constraint_kind_of(uint8_t kind)
 {
     return kind < sizeof TABLE / sizeof TABLE[0] ? TABLE[kind] : NULL;
-}
-
-double cdyn__dot(const double *a, const double *b, int dim)
-{
-    double s = 0;
-    for (int k = 0; k < dim; k++)
-        s += a[k] * b[k];
-    return s;
 }
 
 bool cdyn__valid_length(double l)

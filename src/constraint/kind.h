@@ -72,9 +72,8 @@ extern const cdyn__constraint_kind cdyn__kind_distance, cdyn__kind_anchor, cdyn_
     cdyn__kind_plane, cdyn__kind_user, cdyn__kind_implicit, cdyn__kind_curve,
     cdyn__kind_surface;
 
-/* Shared by the kind files: the first checks of an add and the dot product. */
+/* Shared by the kind files: the first checks of an add. */
 cdyn_status cdyn__constraint_add_prologue(cdyn_system *sys, const void *out, const char *what);
-double cdyn__dot(const double *a, const double *b, int dim);
 
 /* A length L: finite and > 0. */
 bool cdyn__valid_length(double l);

@@ -8,6 +8,7 @@
 #include "constraint/kind.h"
 #include "core/finite.h"
 #include "core/system.h"
+#include "core/vec.h"
 
 static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
                         const double *v, double *g, double *jac, double *bias)
@@ -18,8 +19,8 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const doubl
     double dd[3];
     for (int k = 0; k < dim; k++)
         jac[k] = dd[k] = xp[k] - c->d.p[k];
-    g[0] = 0.5 * (cdyn__dot(dd, dd, dim) - c->d.p[3] * c->d.p[3]);
-    bias[0] = cdyn__dot(vp, vp, dim);
+    g[0] = 0.5 * (cdyn__vec_dot(dd, dd, dim) - c->d.p[3] * c->d.p[3]);
+    bias[0] = cdyn__vec_dot(vp, vp, dim);
     return CDYN_OK;
 }
 

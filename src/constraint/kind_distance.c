@@ -7,6 +7,7 @@
 #include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "core/system.h"
+#include "core/vec.h"
 
 static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
                         const double *v, double *g, double *jac, double *bias)
@@ -22,8 +23,8 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const doubl
         jac[k] = -dd[k];
         jac[d + (size_t)k] = dd[k];
     }
-    g[0] = 0.5 * (cdyn__dot(dd, dd, dim) - c->d.p[0] * c->d.p[0]);
-    bias[0] = cdyn__dot(dv, dv, dim);
+    g[0] = 0.5 * (cdyn__vec_dot(dd, dd, dim) - c->d.p[0] * c->d.p[0]);
+    bias[0] = cdyn__vec_dot(dv, dv, dim);
     return CDYN_OK;
 }
 

@@ -7,6 +7,7 @@
 #include "constraint/kind.h"
 #include "core/finite.h"
 #include "core/system.h"
+#include "core/vec.h"
 
 static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
                         const double *v, double *g, double *jac, double *bias)
@@ -15,7 +16,7 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const doubl
     size_t d = (size_t)sys->dim;
     const double *xp = x + c->u.particle[0] * d;
     memcpy(jac, c->d.p, d * sizeof *jac);
-    g[0] = cdyn__dot(c->d.p, xp, sys->dim) - c->d.p[3];
+    g[0] = cdyn__vec_dot(c->d.p, xp, sys->dim) - c->d.p[3];
     bias[0] = 0;
     return CDYN_OK;
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "core/compiler.h"
+#include "core/vec.h"
 #include "constraint/constraint.h"
 #include "projection/projection.h"
 #include "projection/projection_pass.h"
@@ -141,104 +142,6 @@ bool cdyn__projection_chain_usable(cdyn_system *sys)
  * Positions
  * ------------------------------------------------------------------------ */
 
-/* A particle's coordinates in registers; z is used only when D = 3. With
- * GCC and Clang, x and y share one 16-byte vector (elementwise IEEE
- * operations: the same bits as scalar code). */
-#if defined(__GNUC__)
-typedef double v2d __attribute__((vector_size(16)));
-
-typedef struct v3 {
-    v2d xy;
-    double z;
-} v3;
-
-static CDYN__ALWAYS_INLINE v3 ld(const double *p, size_t D)
-{
-    v3 r;
-    memcpy(&r.xy, p, sizeof r.xy);
-    r.z = D == 3 ? p[2] : 0.0;
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE void st(double *p, v3 a, size_t D)
-{
-    memcpy(p, &a.xy, sizeof a.xy);
-    if (D == 3)
-        p[2] = a.z;
-}
-
-static CDYN__ALWAYS_INLINE v3 add(v3 a, v3 b, size_t D)
-{
-    v3 r = {a.xy + b.xy, D == 3 ? a.z + b.z : 0.0};
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE v3 sub(v3 a, v3 b, size_t D)
-{
-    v3 r = {a.xy - b.xy, D == 3 ? a.z - b.z : 0.0};
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE v3 scale(double f, v3 a, size_t D)
-{
-    v3 r = {f * a.xy, D == 3 ? f * a.z : 0.0};
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE double dot(v3 a, v3 b, size_t D)
-{
-    v2d t = a.xy * b.xy;
-    double s = t[0] + t[1];
-    return D == 3 ? s + a.z * b.z : s;
-}
-
-static const v3 ZERO = {{0, 0}, 0};
-#else
-typedef struct v3 {
-    double x, y, z;
-} v3;
-
-static CDYN__ALWAYS_INLINE v3 ld(const double *p, size_t D)
-{
-    v3 r = {p[0], p[1], D == 3 ? p[2] : 0.0};
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE void st(double *p, v3 a, size_t D)
-{
-    p[0] = a.x;
-    p[1] = a.y;
-    if (D == 3)
-        p[2] = a.z;
-}
-
-static CDYN__ALWAYS_INLINE v3 add(v3 a, v3 b, size_t D)
-{
-    v3 r = {a.x + b.x, a.y + b.y, D == 3 ? a.z + b.z : 0.0};
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE v3 sub(v3 a, v3 b, size_t D)
-{
-    v3 r = {a.x - b.x, a.y - b.y, D == 3 ? a.z - b.z : 0.0};
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE v3 scale(double f, v3 a, size_t D)
-{
-    v3 r = {f * a.x, f * a.y, D == 3 ? f * a.z : 0.0};
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE double dot(v3 a, v3 b, size_t D)
-{
-    double s = a.x * b.x + a.y * b.y;
-    return D == 3 ? s + a.z * b.z : s;
-}
-
-static const v3 ZERO = {0, 0, 0};
-#endif
-
 enum {
     SWEEP_WARM = 1,    /* mu from k->lambda (scaled), else mu = 0 */
     SWEEP_REBASED = 2, /* x_p, v_p in xn, vn (else formed from x0, v0, a0) */
@@ -257,14 +160,14 @@ typedef struct chain_in {
 
 static CDYN__ALWAYS_INLINE void predict(const double *restrict xn, const double *restrict src_v,
                                         const double *restrict a0, double h, double h2, size_t i,
-                                        v3 x0i, v3 *xp, v3 *vp, const int mode, size_t D)
+                                        cdyn__r3 x0i, cdyn__r3 *xp, cdyn__r3 *vp, const int mode, size_t D)
 {
     if (mode & SWEEP_REBASED) {
-        *xp = ld(xn + i * D, D);
-        *vp = ld(src_v + i * D, D); /* vn */
+        *xp = cdyn__r3_load(xn + i * D, D);
+        *vp = cdyn__r3_load(src_v + i * D, D); /* vn */
     } else {
-        *vp = add(ld(src_v + i * D, D), scale(h2, ld(a0 + i * D, D), D), D); /* v0 */
-        *xp = add(x0i, scale(h, *vp, D), D);
+        *vp = cdyn__r3_add(cdyn__r3_load(src_v + i * D, D), cdyn__r3_scale(h2, cdyn__r3_load(a0 + i * D, D), D), D); /* v0 */
+        *xp = cdyn__r3_add(x0i, cdyn__r3_scale(h, *vp, D), D);
     }
 }
 
@@ -306,29 +209,29 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
          * elimination's last entries. */
         size_t ib = to[r], ia = from[r];
         double wb = w[ib];
-        v3 x0b = ld(x0 + ib * D, D), xpb, vp, x0a = ld(x0 + ia * D, D);
+        cdyn__r3 x0b = cdyn__r3_load(x0 + ib * D, D), xpb, vp, x0a = cdyn__r3_load(x0 + ia * D, D);
         predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vp, mode, D);
-        v3 e0k = sub(x0b, x0a, D), e0n = ZERO;
+        cdyn__r3 e0k = cdyn__r3_sub(x0b, x0a, D), e0n = CDYN__R3_ZERO;
         double mk = MU(r), lonext = 0, pnext = HUGE_VAL, ynext = 0;
-        v3 db = scale(wb * mk, e0k, D);
+        cdyn__r3 db = cdyn__r3_scale(wb * mk, e0k, D);
         for (;;) {
             const double wa = w[ia];
             /* The previous row through particle a: its e0 and multiplier. */
             const bool prev = r > r0;
             size_t ip = 0;
-            v3 e0p = ZERO, x0p = ZERO;
+            cdyn__r3 e0p = CDYN__R3_ZERO, x0p = CDYN__R3_ZERO;
             double mp = 0;
             if (prev) {
                 ip = from[r - 1];
-                x0p = ld(x0 + ip * D, D);
-                e0p = sub(x0a, x0p, D);
+                x0p = cdyn__r3_load(x0 + ip * D, D);
+                e0p = cdyn__r3_sub(x0a, x0p, D);
                 mp = MU(r - 1);
             }
-            v3 xpa;
+            cdyn__r3 xpa;
             predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vp, mode, D);
-            const v3 da = scale(wa, sub(scale(mp, e0p, D), scale(mk, e0k, D), D), D);
-            const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
-            const double d2 = dot(ev, ev, D), l = len[r];
+            const cdyn__r3 da = cdyn__r3_scale(wa, cdyn__r3_sub(cdyn__r3_scale(mp, e0p, D), cdyn__r3_scale(mk, e0k, D), D), D);
+            const cdyn__r3 ev = cdyn__r3_add(cdyn__r3_sub(xpb, xpa, D), cdyn__r3_sub(db, da, D), D);
+            const double d2 = cdyn__r3_dot(ev, ev, D), l = len[r];
             const double g = 0.5 * (d2 - l * l);
             if ((mode & SWEEP_WARM) && !(mode & SWEEP_NAMED)) {
                 /* The warm start is not expected to pass: count, and
@@ -340,11 +243,11 @@ static CDYN__ALWAYS_INLINE void sweep_newton(cdyn_system *sys, const chain_in *i
             } else {
                 cdyn__check_exact(&p, r, g, d2, l, tol2);
             }
-            const double di = (wa + wb) * dot(ev, e0k, D);
+            const double di = (wa + wb) * cdyn__r3_dot(ev, e0k, D);
             /* e0p is zero at a path's first row and e0n at its last: lo,
              * up = 0 there. */
-            const double lo = -wa * dot(ev, e0p, D);
-            const double up = -wb * dot(ev, e0n, D);
+            const double lo = -wa * cdyn__r3_dot(ev, e0p, D);
+            const double up = -wb * cdyn__r3_dot(ev, e0n, D);
             /* The pivot recurrence is a division and a subtraction:
              * up * lo_(r+1) and the inverse pivot are off it. A dropped
              * pivot passes on nothing (pnext = inf). */
@@ -409,44 +312,44 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
          * and delta_r; the factor's last pivot. */
         size_t ia = from[r], ib = to[r];
         double wa = w[ia], wb = w[ib];
-        const v3 x0a = ld(x0 + ia * D, D);
-        v3 xpa, vpa, x0b = ld(x0 + ib * D, D);
+        const cdyn__r3 x0a = cdyn__r3_load(x0 + ia * D, D);
+        cdyn__r3 xpa, vpa, x0b = cdyn__r3_load(x0 + ib * D, D);
         predict(xn, src_v, a0, h, h2, ia, x0a, &xpa, &vpa, mode, D);
-        v3 e0k = sub(x0b, x0a, D), e1p = ZERO;
+        cdyn__r3 e0k = cdyn__r3_sub(x0b, x0a, D), e1p = CDYN__R3_ZERO;
         /* The first row of a path has c_r = 0. */
         double dk = (mode & SWEEP_BACK) ? elim[2 * (size_t)r + 1] : 0.0;
         double mk = MU(r) + dk, dprev = 0, pprev = HUGE_VAL;
-        v3 da = scale(-wa * mk, e0k, D);
-        v3 x1a = add(xpa, da, D);
-        st(xn + ia * D, x1a, D);
-        st(vn + ia * D, add(vpa, scale(inv_h, da, D), D), D);
+        cdyn__r3 da = cdyn__r3_scale(-wa * mk, e0k, D);
+        cdyn__r3 x1a = cdyn__r3_add(xpa, da, D);
+        cdyn__r3_store(xn + ia * D, x1a, D);
+        cdyn__r3_store(vn + ia * D, cdyn__r3_add(vpa, cdyn__r3_scale(inv_h, da, D), D), D);
         for (;;) {
             /* The next row through particle b: its e0 and multiplier. */
             const bool next = r + 1 < r1;
             size_t ic = 0;
-            v3 e0n = ZERO, x0n = ZERO;
+            cdyn__r3 e0n = CDYN__R3_ZERO, x0n = CDYN__R3_ZERO;
             double mn = 0, dn = 0;
             if (next) {
                 ic = to[r + 1];
-                x0n = ld(x0 + ic * D, D);
-                e0n = sub(x0n, x0b, D);
+                x0n = cdyn__r3_load(x0 + ic * D, D);
+                e0n = cdyn__r3_sub(x0n, x0b, D);
                 if (mode & SWEEP_BACK)
                     dn = elim[2 * (size_t)r + 3] - elim[2 * (size_t)r + 2] * dk;
                 mn = MU(r + 1) + dn;
             }
-            v3 xpb, vpb;
+            cdyn__r3 xpb, vpb;
             predict(xn, src_v, a0, h, h2, ib, x0b, &xpb, &vpb, mode, D);
-            const v3 db = scale(wb, sub(scale(mk, e0k, D), scale(mn, e0n, D), D), D);
-            const v3 ev = add(sub(xpb, xpa, D), sub(db, da, D), D);
-            const double d2 = dot(ev, ev, D), l = len[r];
+            const cdyn__r3 db = cdyn__r3_scale(wb, cdyn__r3_sub(cdyn__r3_scale(mk, e0k, D), cdyn__r3_scale(mn, e0n, D), D), D);
+            const cdyn__r3 ev = cdyn__r3_add(cdyn__r3_sub(xpb, xpa, D), cdyn__r3_sub(db, da, D), D);
+            const double d2 = cdyn__r3_dot(ev, ev, D), l = len[r];
             cdyn__check_exact(&p, r, 0.5 * (d2 - l * l), d2, l, tol2);
-            const v3 x1b = add(xpb, db, D);
-            st(xn + ib * D, x1b, D);
-            st(vn + ib * D, add(vpb, scale(inv_h, db, D), D), D);
-            const v3 e1 = sub(x1b, x1a, D);
-            const double diag = (wa + wb) * dot(e1, e1, D);
+            const cdyn__r3 x1b = cdyn__r3_add(xpb, db, D);
+            cdyn__r3_store(xn + ib * D, x1b, D);
+            cdyn__r3_store(vn + ib * D, cdyn__r3_add(vpb, cdyn__r3_scale(inv_h, db, D), D), D);
+            const cdyn__r3 e1 = cdyn__r3_sub(x1b, x1a, D);
+            const double diag = (wa + wb) * cdyn__r3_dot(e1, e1, D);
             /* e1p is zero at a path's first row: off = 0 there. */
-            const double off = -wa * dot(e1p, e1, D);
+            const double off = -wa * cdyn__r3_dot(e1p, e1, D);
             /* The pivot recurrence is a division and a subtraction
              * (off * off and the inverse pivot are off it). */
             const double lk = off * dprev;
@@ -632,11 +535,11 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
  * the first (the same bits, one store and its load fewer). A fixed
  * particle starting several paths has a1 = 0: kicking it in each changes
  * nothing. */
-static CDYN__ALWAYS_INLINE v3 kicked(const double *restrict vn, const double *restrict a1,
+static CDYN__ALWAYS_INLINE cdyn__r3 kicked(const double *restrict vn, const double *restrict a1,
                                      double h2, size_t i, const int kick, size_t D)
 {
-    const v3 v = ld(vn + i * D, D);
-    return kick ? add(v, scale(h2, ld(a1 + i * D, D), D), D) : v;
+    const cdyn__r3 v = cdyn__r3_load(vn + i * D, D);
+    return kick ? cdyn__r3_add(v, cdyn__r3_scale(h2, cdyn__r3_load(a1 + i * D, D), D), D) : v;
 }
 
 /* Forward, path by path: rhs_r = -e1_r.(v_b - v_a), with @p kick at
@@ -655,13 +558,13 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
     for (uint32_t q = 0; q < pr->chain.n_paths; q++) {
         const uint32_t r1 = path_start[q + 1];
         const size_t ia = from[path_start[q]];
-        v3 x1a = ld(xn + ia * D, D), va = kicked(vn, a1, h2, ia, kick, D);
+        cdyn__r3 x1a = cdyn__r3_load(xn + ia * D, D), va = kicked(vn, a1, h2, ia, kick, D);
         double z = 0; /* L(r, r - 1) = 0 at a path's first row */
         for (uint32_t r = path_start[q]; r < r1; r++) {
             const size_t ib = to[r];
-            const v3 x1b = ld(xn + ib * D, D);
-            const v3 vb = kicked(vn, a1, h2, ib, kick, D);
-            z = -dot(sub(x1b, x1a, D), sub(vb, va, D), D) - lower[r] * z;
+            const cdyn__r3 x1b = cdyn__r3_load(xn + ib * D, D);
+            const cdyn__r3 vb = kicked(vn, a1, h2, ib, kick, D);
+            z = -cdyn__r3_dot(cdyn__r3_sub(x1b, x1a, D), cdyn__r3_sub(vb, va, D), D) - lower[r] * z;
             /* The first solve keeps z where its multiplier will go; a
              * refinement adds to the multipliers, so keeps z apart. */
             if (kick)
@@ -686,11 +589,11 @@ typedef struct vtest {
 /* The velocity test of a row (as check_velocity, without naming rows): e1
  * its G(x1) block of particle b, va, vb the final velocities and sa, sb
  * their squared speeds. A row at rest (or of zero length) has G v = 0. */
-static CDYN__ALWAYS_INLINE void check_row(vtest *t, v3 e1, v3 va, v3 vb, double sa, double sb,
+static CDYN__ALWAYS_INLINE void check_row(vtest *t, cdyn__r3 e1, cdyn__r3 va, cdyn__r3 vb, double sa, double sb,
                                           double tol2, size_t D)
 {
-    const double gv = dot(e1, sub(vb, va, D), D), num = gv * gv;
-    const double den = cdyn__maxd(dot(e1, e1, D) * cdyn__maxd(sa, sb), DBL_MIN);
+    const double gv = cdyn__r3_dot(e1, cdyn__r3_sub(vb, va, D), D), num = gv * gv;
+    const double den = cdyn__maxd(cdyn__r3_dot(e1, e1, D) * cdyn__maxd(sa, sb), DBL_MIN);
     t->n_bad += !(num <= tol2 * den);
     if (num * t->wd > t->wn * den) { /* rarely taken once a few rows are in */
         t->wn = num;
@@ -712,10 +615,10 @@ static CDYN__ALWAYS_INLINE void velocity_test_d(cdyn_system *sys, const double *
         size_t ia = from[path_start[q]];
         for (uint32_t r = path_start[q]; r < path_start[q + 1]; r++) {
             const size_t ib = to[r];
-            const v3 e1 = sub(ld(xn + ib * D, D), ld(xn + ia * D, D), D);
-            const v3 va = ld(vn + ia * D, D), vb = ld(vn + ib * D, D);
-            cdyn__check_velocity(&p, r, dot(e1, sub(vb, va, D), D), dot(e1, e1, D),
-                           cdyn__maxd(dot(va, va, D), dot(vb, vb, D)), tol2);
+            const cdyn__r3 e1 = cdyn__r3_sub(cdyn__r3_load(xn + ib * D, D), cdyn__r3_load(xn + ia * D, D), D);
+            const cdyn__r3 va = cdyn__r3_load(vn + ia * D, D), vb = cdyn__r3_load(vn + ib * D, D);
+            cdyn__check_velocity(&p, r, cdyn__r3_dot(e1, cdyn__r3_sub(vb, va, D), D), cdyn__r3_dot(e1, e1, D),
+                           cdyn__maxd(cdyn__r3_dot(va, va, D), cdyn__r3_dot(vb, vb, D)), tol2);
             ia = ib;
         }
     }
@@ -756,27 +659,27 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
          * squared speed. */
         size_t ib = to[r];
         double wb = w[ib], nun = 0, lnext = 0, sbn = 0;
-        v3 x1b = ld(xn + ib * D, D), e1n = ZERO, vbn = ZERO;
+        cdyn__r3 x1b = cdyn__r3_load(xn + ib * D, D), e1n = CDYN__R3_ZERO, vbn = CDYN__R3_ZERO;
         for (;;) {
             const size_t ia = from[r];
             const double wa = w[ia];
             const uint32_t row = row_of[r] & ROW_MASK;
             const double nu = (add_l ? refine[r] : lam[row]) * pivot_inv[r] - lnext * nun;
-            const v3 x1a = ld(xn + ia * D, D);
-            const v3 e1 = sub(x1b, x1a, D);
-            v3 corr = scale(nu, e1, D);
+            const cdyn__r3 x1a = cdyn__r3_load(xn + ia * D, D);
+            const cdyn__r3 e1 = cdyn__r3_sub(x1b, x1a, D);
+            cdyn__r3 corr = cdyn__r3_scale(nu, e1, D);
             /* At a path's last row e1n, nun and vbn are zero: nothing is
              * taken off and the test of that zero row passes. */
-            corr = sub(corr, scale(nun, e1n, D), D);
-            const v3 vb = add(kicked(vn, a1, h2, ib, !add_l, D), scale(wb, corr, D), D);
-            const double sb = dot(vb, vb, D);
-            st(vn + ib * D, vb, D);
+            corr = cdyn__r3_sub(corr, cdyn__r3_scale(nun, e1n, D), D);
+            const cdyn__r3 vb = cdyn__r3_add(kicked(vn, a1, h2, ib, !add_l, D), cdyn__r3_scale(wb, corr, D), D);
+            const double sb = cdyn__r3_dot(vb, vb, D);
+            cdyn__r3_store(vn + ib * D, vb, D);
             check_row(&t, e1n, vb, vbn, sb, sbn, tol2, D);
             lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
             if (r == r0) {
-                const v3 va = sub(kicked(vn, a1, h2, ia, !add_l, D), scale(wa * nu, e1, D), D);
-                st(vn + ia * D, va, D);
-                check_row(&t, e1, va, vb, dot(va, va, D), sb, tol2, D);
+                const cdyn__r3 va = cdyn__r3_sub(kicked(vn, a1, h2, ia, !add_l, D), cdyn__r3_scale(wa * nu, e1, D), D);
+                cdyn__r3_store(vn + ia * D, va, D);
+                check_row(&t, e1, va, vb, cdyn__r3_dot(va, va, D), sb, tol2, D);
                 break;
             }
             /* Particle a becomes the previous row's particle b. */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/compiler.h"
+#include "core/vec.h"
 #include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "projection/projection.h"
@@ -31,31 +32,7 @@
 #include "core/system.h"
 
 /* In 2-D a particle's coordinates fill one 16-byte vector: with GCC and
- * Clang the rod kernels use vector extensions for them (elementwise IEEE
- * operations in the same order as the scalar loops, so the results are the
- * same bits). */
-#if defined(__GNUC__)
-#define V2 1
-typedef double v2d __attribute__((vector_size(16)));
-
-static CDYN__ALWAYS_INLINE v2d ld2(const double *p)
-{
-    v2d r;
-    memcpy(&r, p, sizeof r);
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE void st2(double *p, v2d v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
-static CDYN__ALWAYS_INLINE double sum2(v2d v)
-{
-    return v[0] + v[1];
-}
-#endif
-
+ * Clang the rod kernels use the vector type of core/vec.h for them. */
 static double length_scale(const cdyn__constraint *c)
 {
     return cdyn__kind_of(c)->length_scale(c);
@@ -135,14 +112,14 @@ static CDYN__ALWAYS_INLINE void rod_jac(cdyn__constraints *k, uint32_t row, uint
     const double *xa = x + ia * D, *xb = x + ib * D;
     double *ja = k->jac + (size_t)blk * D;
     double d2 = 0, gv = 0;
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
     if (D == 2) {
-        v2d dq = ld2(xb) - ld2(xa);
-        st2(ja, -dq);
-        st2(ja + 2, dq);
-        d2 = sum2(dq * dq);
+        cdyn__v2d dq = cdyn__v2d_load(xb) - cdyn__v2d_load(xa);
+        cdyn__v2d_store(ja, -dq);
+        cdyn__v2d_store(ja + 2, dq);
+        d2 = cdyn__v2d_sum(dq * dq);
         if (v)
-            gv = sum2(dq * (ld2(v + ib * 2) - ld2(v + ia * 2)));
+            gv = cdyn__v2d_sum(dq * (cdyn__v2d_load(v + ib * 2) - cdyn__v2d_load(v + ia * 2)));
     } else
 #endif
         for (size_t q = 0; q < D; q++) {
@@ -398,10 +375,10 @@ static CDYN__ALWAYS_INLINE void rod_g(double *rhs, uint32_t row, size_t ia, size
     ia *= D;
     ib *= D;
     double d2 = 0;
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
     if (D == 2) {
-        v2d dq = (ld2(x + ib) - ld2(x + ia)) + (ld2(dx + ib) - ld2(dx + ia));
-        d2 = sum2(dq * dq);
+        cdyn__v2d dq = (cdyn__v2d_load(x + ib) - cdyn__v2d_load(x + ia)) + (cdyn__v2d_load(dx + ib) - cdyn__v2d_load(dx + ia));
+        d2 = cdyn__v2d_sum(dq * dq);
     } else
 #endif
         for (size_t q = 0; q < D; q++) {
@@ -506,11 +483,11 @@ static CDYN__ALWAYS_INLINE void scatter_d(cdyn_system *sys, const double *z, dou
             size_t ia = e[2 * (size_t)r], ib = e[2 * (size_t)r + 1];
             const double *jb = jac + (2 * (size_t)r + 1) * D;
             double zr = scale * zz[r], za = zr * ww[ia], zb = zr * ww[ib];
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
             if (D == 2) {
-                v2d j = ld2(jb);
-                st2(yy + ia * 2, ld2(yy + ia * 2) - za * j);
-                st2(yy + ib * 2, ld2(yy + ib * 2) + zb * j);
+                cdyn__v2d j = cdyn__v2d_load(jb);
+                cdyn__v2d_store(yy + ia * 2, cdyn__v2d_load(yy + ia * 2) - za * j);
+                cdyn__v2d_store(yy + ib * 2, cdyn__v2d_load(yy + ib * 2) + zb * j);
                 continue;
             }
 #endif
@@ -569,11 +546,11 @@ static CDYN__ALWAYS_INLINE void rod_fused_d(cdyn_system *sys, const double *z, d
         size_t ia = e[2 * (size_t)r], ib = e[2 * (size_t)r + 1];
         const double *jb = jac + (2 * (size_t)r + 1) * D;
         double zr = scale * z[r], za = zr * w[ia], zb = zr * w[ib];
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
         if (D == 2) {
-            v2d j = ld2(jb);
-            st2(dx + ia * 2, ld2(dx + ia * 2) - za * j);
-            st2(dx + ib * 2, ld2(dx + ib * 2) + zb * j);
+            cdyn__v2d j = cdyn__v2d_load(jb);
+            cdyn__v2d_store(dx + ia * 2, cdyn__v2d_load(dx + ia * 2) - za * j);
+            cdyn__v2d_store(dx + ib * 2, cdyn__v2d_load(dx + ib * 2) + zb * j);
         } else
 #endif
             for (size_t c = 0; c < D; c++) {
@@ -804,13 +781,13 @@ static CDYN__ALWAYS_INLINE void rod_gv(const double *restrict jac, double *restr
     const double *jb = jac + ((size_t)blk + 1) * D;
     const double *va = v + ia * D, *vb = v + ib * D;
     double gv = 0, b2 = 0, sa = 0, sb = 0;
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
     if (D == 2) {
-        v2d j = ld2(jb), a = ld2(va), b = ld2(vb);
-        gv = sum2(j * (b - a));
-        b2 = sum2(j * j);
-        sa = sum2(a * a);
-        sb = sum2(b * b);
+        cdyn__v2d j = cdyn__v2d_load(jb), a = cdyn__v2d_load(va), b = cdyn__v2d_load(vb);
+        gv = cdyn__v2d_sum(j * (b - a));
+        b2 = cdyn__v2d_sum(j * j);
+        sa = cdyn__v2d_sum(a * a);
+        sb = cdyn__v2d_sum(b * b);
     } else
 #endif
         for (size_t q = 0; q < D; q++) {

@@ -12,6 +12,7 @@
 #include "generalized/generalized.h"
 #include "rigid/rigid_math.h"
 #include "core/system.h"
+#include "core/vec.h"
 
 /* A mark put as a particle's holder body while cdyn_rigid_add validates its
  * list. */
@@ -53,9 +54,9 @@ void cdyn__rigid_omega(int dim, const cdyn__rigid *r, const double q[9], const d
         return;
     }
     double lb[3], wb[3];
-    cdyn__mat3_apply_t(q, l, lb);
-    cdyn__mat3_apply(r->ib_inv, lb, wb);
-    cdyn__mat3_apply(q, wb, omega);
+    cdyn__m3_apply_t(q, l, lb);
+    cdyn__m3_apply(r->ib_inv, lb, wb);
+    cdyn__m3_apply(q, wb, omega);
 }
 
 void cdyn__rigid_state(const cdyn_system *sys, const cdyn__rigid *r, const double *x,
@@ -89,7 +90,7 @@ void cdyn__rigid_state(const cdyn_system *sys, const cdyn__rigid *r, const doubl
                 rel[c] = x[i * d + c] - X[c];
                 dv[c] = v[i * d + c] - U[c];
             }
-            cdyn__cross3(rel, dv, c3);
+            cdyn__v3_cross(c3, rel, dv);
             for (int c = 0; c < 3; c++)
                 acc[c] += m * c3[c];
         }
@@ -241,7 +242,7 @@ static void make_velocities_rigid(cdyn_system *sys, const cdyn__rigid *r)
         double rel[3] = {0, 0, 0}, wr[3];
         for (size_t c = 0; c < d; c++)
             rel[c] = sys->x[i * d + c] - X[c];
-        cdyn__cross3(w, rel, wr);
+        cdyn__v3_cross(wr, w, rel);
         for (size_t c = 0; c < d; c++)
             sys->v[i * d + c] = U[c] + wr[c];
         (void)cdyn__params_sync_slot(sys, (uint32_t)i); /* a free particle: a copy */

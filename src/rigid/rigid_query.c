@@ -7,6 +7,7 @@
 #include "rigid/rigid.h"
 #include "rigid/rigid_math.h"
 #include "core/system.h"
+#include "core/vec.h"
 #include "core/finite.h"
 
 /* Arguments present, handle live. */
@@ -186,7 +187,7 @@ static void write_velocities(cdyn_system *sys, const cdyn__rigid *r, const doubl
         double rel[3] = {0, 0, 0}, wr[3];
         for (size_t c = 0; c < d; c++)
             rel[c] = sys->x[i * d + c] - X[c];
-        cdyn__cross3(w, rel, wr);
+        cdyn__v3_cross(wr, w, rel);
         for (size_t c = 0; c < d; c++)
             sys->v[i * d + c] = U[c] + wr[c];
         (void)cdyn__params_sync_slot(sys, (uint32_t)i); /* a free particle: a copy */

@@ -19,6 +19,7 @@
 #include "force/force.h"
 #include "core/system.h"
 #include "step/integrator.h"
+#include "core/vec.h"
 
 /* Pivots below this fraction of what formed them have the wrong sign
  * (velocity rows) or mark a redundant constraint row. */
@@ -205,14 +206,6 @@ static double wnorm(const cdyn__be_layout *lay, const double *r)
     return sqrt(s);
 }
 
-static double dot(const double *a, const double *b, uint32_t n)
-{
-    double s = 0;
-    for (uint32_t i = 0; i < n; i++)
-        s += a[i] * b[i];
-    return s;
-}
-
 /* The scaling of GMRES: the norm weights, 1 where a row is not measured. */
 static double gscale(const cdyn__be_layout *lay, uint32_t i)
 {
@@ -261,7 +254,7 @@ static cdyn_status gmres(cdyn_system *sys, double h, double t1, double target, d
     for (int restart = 0; restart < GMRES_RESTARTS && *nr > target; restart++) {
         for (uint32_t i = 0; i < n; i++)
             v[0][i] = rr[i] * gscale(lay, i);
-        double beta = sqrt(dot(v[0], v[0], n));
+        double beta = sqrt(cdyn__dotn(v[0], v[0], n));
         if (!(beta > 0))
             break;
         for (uint32_t i = 0; i < n; i++)
@@ -274,11 +267,11 @@ static cdyn_status gmres(cdyn_system *sys, double h, double t1, double target, d
             if ((st = gmres_apply(sys, h, t1, v[k], w, tmp)))
                 return st;
             for (uint32_t i = 0; i <= k; i++) { /* modified Gram-Schmidt */
-                hm[i][k] = dot(w, v[i], n);
+                hm[i][k] = cdyn__dotn(w, v[i], n);
                 for (uint32_t q = 0; q < n; q++)
                     w[q] -= hm[i][k] * v[i][q];
             }
-            hm[k + 1][k] = sqrt(dot(w, w, n));
+            hm[k + 1][k] = sqrt(cdyn__dotn(w, w, n));
             if (hm[k + 1][k] > 0)
                 for (uint32_t q = 0; q < n; q++)
                     w[q] /= hm[k + 1][k];
