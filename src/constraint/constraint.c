@@ -186,11 +186,8 @@ bool cdyn_constraint_is_valid(const cdyn_system *sys, cdyn_constraint h)
 static cdyn_status lookup(const cdyn_system *sys, cdyn_constraint h, const void *out,
                           const char *what, uint32_t *slot)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return cdyn__constraint_slot(sys, h, slot);
+    return cdyn__enter_object(sys, out, what, sys && sys->cons ? &sys->cons->slots : NULL, h,
+                              CDYN__KIND_CONSTRAINT, slot);
 }
 
 cdyn_status cdyn_constraint_get_kind(const cdyn_system *sys, cdyn_constraint h,

@@ -36,6 +36,22 @@ cdyn_status cdyn__resolve(const cdyn_system *sys, const cdyn__slots *slots, uint
     return CDYN_OK;
 }
 
+cdyn_status cdyn__enter_object(const cdyn_system *sys, const void *ptr, const char *what,
+                               const cdyn__slots *slots, uint64_t handle, cdyn__kind kind,
+                               uint32_t *slot)
+{
+    cdyn_status st = cdyn__enter_query(sys, ptr, what);
+    return st ? st : cdyn__resolve(sys, slots, handle, kind, slot);
+}
+
+cdyn_status cdyn__enter_object_change(cdyn_system *sys, const void *ptr, const char *what,
+                                      const cdyn__slots *slots, uint64_t handle,
+                                      cdyn__kind kind, uint32_t *slot)
+{
+    cdyn_status st = cdyn__enter_change(sys, ptr, what);
+    return st ? st : cdyn__resolve(sys, slots, handle, kind, slot);
+}
+
 uint64_t cdyn__handle_of(const cdyn_system *sys, const cdyn__slots *slots, cdyn__kind kind,
                          uint32_t slot)
 {

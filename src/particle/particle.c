@@ -9,6 +9,7 @@
 #include "core/system.h"
 #include "force/force.h"
 #include "core/finite.h"
+#include "core/lookup.h"
 
 static bool valid_mass(double m)
 {
@@ -84,21 +85,16 @@ bool cdyn_particle_is_valid(const cdyn_system *sys, cdyn_particle p)
 static cdyn_status lookup(const cdyn_system *sys, cdyn_particle p, const void *ptr,
                           const char *what, uint32_t *slot)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!ptr)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return cdyn__particle_slot(sys, p, slot);
+    return cdyn__enter_object(sys, ptr, what, sys ? &sys->particles : NULL, p,
+                              CDYN__KIND_PARTICLE, slot);
 }
 
 /* Prologue of the setters: also refuses changes from inside a step. */
 static cdyn_status lookup_mut(cdyn_system *sys, cdyn_particle p, const void *ptr,
                               const char *what, uint32_t *slot)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, what);
-    return st ? st : lookup(sys, p, ptr, what, slot);
+    return cdyn__enter_object_change(sys, ptr, what, sys ? &sys->particles : NULL, p,
+                                     CDYN__KIND_PARTICLE, slot);
 }
 
 cdyn_status cdyn_particle_get_index(const cdyn_system *sys, cdyn_particle p, size_t *out)

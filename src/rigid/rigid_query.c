@@ -9,17 +9,16 @@
 #include "core/system.h"
 #include "core/vec.h"
 #include "core/finite.h"
+#include "core/lookup.h"
 
 /* Arguments present, handle live. */
 static cdyn_status lookup(const cdyn_system *sys, cdyn_rigid body, const void *ptr,
                           const char *what, const cdyn__rigid **r)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!ptr)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
     uint32_t i;
-    cdyn_status st = cdyn__rigid_slot(sys, body, &i);
+    cdyn_status st = cdyn__enter_object(sys, ptr, what,
+                                        sys && sys->rigids ? &sys->rigids->slots : NULL, body,
+                                        CDYN__KIND_RIGID, &i);
     if (!st)
         *r = &sys->rigids->r[i];
     return st;
