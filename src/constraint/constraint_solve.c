@@ -1,4 +1,4 @@
-/* The multiplier solve of one force evaluation (design.md sections 3-4):
+/* The multiplier solve of one force evaluation (docs/constraints.md):
  * evaluate g, G and G'v; assemble A = G W G^T and the right-hand side
  * -G'v - G a_free - feedback, with a_free the accelerations without
  * implicit constraints; solve; add W G^T lambda to the accelerations.

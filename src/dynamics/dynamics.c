@@ -1,4 +1,4 @@
-/* One evaluation of the equations of motion (design.md section 3): map the
+/* One evaluation of the equations of motion (docs/concepts.md): map the
  * generalized state to Cartesian space, apply force generators and grounds,
  * turn forces into unconstrained accelerations (through the shapes' mass
  * blocks for particles on curves and surfaces), add the implicit

@@ -116,7 +116,7 @@ static void write_members(cdyn_system *sys, const cdyn__rigid *r, const double X
 }
 
 /* Q1 = R(Omega, dt) Q0 for the angular momentum L held constant over the
- * drift: seed 001 takes Omega at the start orientation; the second-order
+ * drift: the first-order scheme takes Omega at the start orientation; the second-order
  * scheme takes it at the orientation half-way (explicit midpoint on the
  * rotation group). */
 static void rotate(int dim, const cdyn__rigid *r, const double q0[9], const double l[3],

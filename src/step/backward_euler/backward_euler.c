@@ -1,4 +1,4 @@
-/* The backward Euler step (seed 001): Newton's method on
+/* The backward Euler step: Newton's method on
  *     R_v = M (v - v0) - h F(x0 + h v, v, t + h) + G^T nu = 0,
  *     R_c = g(x0 + h v) / h - (alpha / h^2) nu = 0,
  * with a backtracking line search, the Newton options and report. The

@@ -1,4 +1,4 @@
-/* Backward Euler (seed 001) by Newton's method: storage, sparsity pattern,
+/* Backward Euler by Newton's method: storage, sparsity pattern,
  * Jacobian assembly and the step. Internal; the public side is
  * CDYN_INTEGRATOR_BACKWARD_EULER and cdyn_system_*_newton_* in
  * include/cdyn/system.h, cdyn_force_add_callback_with_jacobian in force.h;
