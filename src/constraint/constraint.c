@@ -149,8 +149,6 @@ static void erase(cdyn_system *sys, uint32_t i)
 
 cdyn_status cdyn_constraint_remove(cdyn_system *sys, cdyn_constraint h)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "constraint_remove");
     uint32_t i;
     if (st || (st = cdyn__constraint_slot(sys, h, &i)))
@@ -215,8 +213,6 @@ cdyn_status cdyn_constraint_get_row_count(const cdyn_system *sys, cdyn_constrain
 
 cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint h, bool enabled)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "constraint_set_enabled");
     uint32_t i;
     if (st || (st = cdyn__constraint_slot(sys, h, &i)))
@@ -244,8 +240,6 @@ cdyn_status cdyn_constraint_get_enabled(const cdyn_system *sys, cdyn_constraint 
 
 cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint h, double compliance)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "constraint_set_compliance");
     uint32_t i;
     if (st || (st = cdyn__constraint_slot(sys, h, &i)))

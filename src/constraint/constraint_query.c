@@ -81,8 +81,6 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
 
 cdyn_status cdyn_system_set_constraint_gains(cdyn_system *sys, double ks, double kd)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_constraint_gains");
     if (st)
         return st;
@@ -109,8 +107,6 @@ cdyn_status cdyn_system_get_constraint_gains(const cdyn_system *sys, double *ks,
 
 cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys, cdyn_constraint_solver solver)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_constraint_solver");
     if (st)
         return st;
@@ -128,8 +124,6 @@ cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys, cdyn_constraint_
 
 cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_t max_iterations)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_cg_options");
     if (st)
         return st;
@@ -148,8 +142,6 @@ cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_
 cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
                                                  double *velocity)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "get_constraint_residuals");
     if (st || (st = cdyn__constraints_prepare(sys)))
         return st;

@@ -32,3 +32,17 @@ const double *cdyn__identity(int dim)
     static const double eye2[4] = {1, 0, 0, 1}, eye3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     return dim == 2 ? eye2 : eye3;
 }
+
+cdyn_status cdyn__hessian_none(cdyn_system *sys, const struct cdyn__constraint *c,
+                               const double *x, double hn, bool definite,
+                               cdyn__hessian_add_fn add, void *ctx)
+{
+    (void)sys, (void)c, (void)x, (void)hn, (void)definite, (void)add, (void)ctx;
+    return CDYN_OK;
+}
+
+double cdyn__length_unit(const struct cdyn__constraint *c)
+{
+    (void)c;
+    return 1.0;
+}

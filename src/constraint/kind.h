@@ -75,6 +75,14 @@ extern const cdyn__constraint_kind cdyn__kind_distance, cdyn__kind_anchor, cdyn_
 /* Shared by the kind files: the first checks of an add. */
 cdyn_status cdyn__constraint_add_prologue(cdyn_system *sys, const void *out, const char *what);
 
+/* The row operations of kinds without a Hessian (g linear in x, or a user
+ * callback that gives none: backward Euler's Newton iteration is then
+ * inexact for its rows) and without a length of their own (scale 1). */
+cdyn_status cdyn__hessian_none(cdyn_system *sys, const struct cdyn__constraint *c,
+                               const double *x, double hn, bool definite,
+                               cdyn__hessian_add_fn add, void *ctx);
+double cdyn__length_unit(const struct cdyn__constraint *c);
+
 /* A length L: finite and > 0. */
 bool cdyn__valid_length(double l);
 

@@ -48,17 +48,11 @@ static cdyn_status hessian(cdyn_system *sys, const cdyn__constraint *c, const do
     return CDYN_OK;
 }
 
-static double length_scale(const cdyn__constraint *c)
-{
-    (void)c;
-    return 1.0;
-}
-
 const cdyn__constraint_kind cdyn__kind_implicit = {.kind = CDYN_CONSTRAINT_IMPLICIT,
                                                    .name = "implicit",
                                                    .eval = eval,
                                                    .hessian = hessian,
-                                                   .length_scale = length_scale};
+                                                   .length_scale = cdyn__length_unit};
 
 cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p, cdyn_implicit_fn fn,
                                          void *user, cdyn_constraint *out)

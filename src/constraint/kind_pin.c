@@ -21,20 +21,6 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const doubl
     return CDYN_OK;
 }
 
-/* Linear in x: no Hessian. */
-static cdyn_status hessian(cdyn_system *sys, const cdyn__constraint *c, const double *x, double hn,
-                           bool definite, cdyn__hessian_add_fn add, void *ctx)
-{
-    (void)sys, (void)c, (void)x, (void)hn, (void)definite, (void)add, (void)ctx;
-    return CDYN_OK;
-}
-
-static double length_scale(const cdyn__constraint *c)
-{
-    (void)c;
-    return 1.0;
-}
-
 static const double *fixed_point(const cdyn__constraint *c)
 {
     return c->d.p;
@@ -44,8 +30,8 @@ const cdyn__constraint_kind cdyn__kind_pin = {.kind = CDYN_CONSTRAINT_PIN,
                                               .name = "pin",
                                               .pure = true,
                                               .eval = eval,
-                                              .hessian = hessian,
-                                              .length_scale = length_scale,
+                                              .hessian = cdyn__hessian_none,
+                                              .length_scale = cdyn__length_unit,
                                               .fixed_point = fixed_point};
 
 cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p, const double *point,

@@ -21,26 +21,12 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const doubl
     return CDYN_OK;
 }
 
-/* Linear in x: no Hessian. */
-static cdyn_status hessian(cdyn_system *sys, const cdyn__constraint *c, const double *x, double hn,
-                           bool definite, cdyn__hessian_add_fn add, void *ctx)
-{
-    (void)sys, (void)c, (void)x, (void)hn, (void)definite, (void)add, (void)ctx;
-    return CDYN_OK;
-}
-
-static double length_scale(const cdyn__constraint *c)
-{
-    (void)c;
-    return 1.0;
-}
-
 const cdyn__constraint_kind cdyn__kind_plane = {.kind = CDYN_CONSTRAINT_PLANE,
                                                 .name = "plane",
                                                 .pure = true,
                                                 .eval = eval,
-                                                .hessian = hessian,
-                                                .length_scale = length_scale};
+                                                .hessian = cdyn__hessian_none,
+                                                .length_scale = cdyn__length_unit};
 
 cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const double *normal,
                                       double offset, cdyn_constraint *out)

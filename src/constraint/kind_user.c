@@ -27,26 +27,13 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const doubl
     return CDYN_OK;
 }
 
-/* The callback gives no Hessian: backward Euler's Newton iteration is then
+/* The callback gives no Hessian: backward Euler's Newton iteration is
  * inexact for these rows (it still converges, more slowly). */
-static cdyn_status hessian(cdyn_system *sys, const cdyn__constraint *c, const double *x, double hn,
-                           bool definite, cdyn__hessian_add_fn add, void *ctx)
-{
-    (void)sys, (void)c, (void)x, (void)hn, (void)definite, (void)add, (void)ctx;
-    return CDYN_OK;
-}
-
-static double length_scale(const cdyn__constraint *c)
-{
-    (void)c;
-    return 1.0;
-}
-
 const cdyn__constraint_kind cdyn__kind_user = {.kind = CDYN_CONSTRAINT_USER,
                                                .name = "user",
                                                .eval = eval,
-                                               .hessian = hessian,
-                                               .length_scale = length_scale};
+                                               .hessian = cdyn__hessian_none,
+                                               .length_scale = cdyn__length_unit};
 
 cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_particle *particles,
                                      size_t n_particles, size_t n_rows, cdyn_constraint_fn fn,

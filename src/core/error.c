@@ -22,6 +22,8 @@ cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *f
 
 cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what)
 {
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
     if (sys->in_step)
         return cdyn__fail(sys, CDYN_ERR_BUSY, "%s: the system is inside a step (called from a callback)",
                           what);
@@ -39,8 +41,6 @@ cdyn_status cdyn__enter_query(const cdyn_system *sys, const void *out, const cha
 
 cdyn_status cdyn__enter_change(cdyn_system *sys, const void *arg, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st)
         return st;

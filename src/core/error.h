@@ -18,7 +18,9 @@ cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *f
 #endif
     ;
 
-/* Refuses changes from inside a step (a callback calling back in). */
+/* The first check of a call that changes the system: CDYN_ERR_INVALID_ARGUMENT
+ * for a NULL @p sys (no message: there is no system to hold it), and
+ * CDYN_ERR_BUSY from inside a step (a callback calling back in). */
 cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what);
 
 /* The first checks of a query named @p what: @p sys present (else

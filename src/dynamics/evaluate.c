@@ -10,8 +10,6 @@
 
 cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "evaluate");
     if (st)
         return st;

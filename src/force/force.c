@@ -46,8 +46,6 @@ cdyn_status cdyn__force_add_prologue(cdyn_system *sys, const void *out, const ch
 
 cdyn_status cdyn_force_remove(cdyn_system *sys, cdyn_force f)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "force_remove");
     uint32_t i;
     if (st || (st = cdyn__force_slot(sys, f, &i)))

@@ -229,8 +229,6 @@ cdyn_status cdyn_ground_add_callback(cdyn_system *sys, cdyn_ground_fn fn, void *
 
 cdyn_status cdyn_ground_remove(cdyn_system *sys, cdyn_ground ground)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "ground_remove");
     uint32_t i;
     if (st || (st = cdyn__ground_slot(sys, ground, &i)))
@@ -288,8 +286,6 @@ static double *setting_field(cdyn__ground *g, enum setting which)
 static cdyn_status set_value(cdyn_system *sys, cdyn_ground ground, enum setting which,
                              double value, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     uint32_t i;
     if (st || (st = cdyn__ground_slot(sys, ground, &i)))

@@ -174,8 +174,6 @@ static cdyn_status create(cdyn_system *sys, const cdyn_pair_params *pp,
                           const cdyn_particle *handles, size_t count, int is_set,
                           cdyn_force *out, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st)
         return st;
@@ -293,8 +291,6 @@ cdyn_status cdyn_force_set_pair_radius(cdyn_system *sys, cdyn_force f, cdyn_part
                                        double radius)
 {
     const char *what = "force_set_pair_radius";
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     cdyn__pair *p = NULL;
     uint32_t slot = 0, e = 0;

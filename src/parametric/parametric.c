@@ -20,8 +20,6 @@ static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
                              const cdyn_curve_desc *curve, const cdyn_surface_desc *surface,
                              cdyn_constraint *out, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st)
         return st;

@@ -19,8 +19,6 @@ static bool valid_mass(double m)
 cdyn_status cdyn_particle_add(cdyn_system *sys, double mass, const double *position,
                               const double *velocity, cdyn_particle *out)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "particle_add");
     if (st)
         return st;
@@ -52,8 +50,6 @@ cdyn_status cdyn_particle_add(cdyn_system *sys, double mass, const double *posit
 
 cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "particle_remove");
     if (st)
         return st;

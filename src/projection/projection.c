@@ -334,8 +334,6 @@ static cdyn_status check_options(const cdyn_system *sys, const cdyn_projection_o
 
 cdyn_status cdyn_system_set_projection(cdyn_system *sys, const cdyn_projection_options *options)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_projection");
     if (st)
         return st;

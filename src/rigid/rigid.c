@@ -271,8 +271,6 @@ cdyn_status cdyn_rigid_add(cdyn_system *sys, const cdyn_particle *particles, siz
                            cdyn_rigid *out)
 {
     const char *what = "rigid_add";
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st)
         return st;
@@ -330,8 +328,6 @@ fail:
 
 cdyn_status cdyn_rigid_remove(cdyn_system *sys, cdyn_rigid body)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "rigid_remove");
     uint32_t i;
     if (st || (st = cdyn__rigid_slot(sys, body, &i)))
@@ -373,8 +369,6 @@ cdyn_status cdyn_rigid_find(const cdyn_system *sys, cdyn_particle particle, cdyn
 
 cdyn_status cdyn_rigid_set_scheme(cdyn_system *sys, cdyn_rigid body, cdyn_rigid_scheme scheme)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "rigid_set_scheme");
     uint32_t i;
     if (st || (st = cdyn__rigid_slot(sys, body, &i)))

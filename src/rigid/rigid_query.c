@@ -197,8 +197,6 @@ static void write_velocities(cdyn_system *sys, const cdyn__rigid *r, const doubl
 static cdyn_status lookup_set(cdyn_system *sys, cdyn_rigid body, const double *in, size_t n_in,
                               const char *what, const cdyn__rigid **r)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st || (st = lookup(sys, body, in, what, r)))
         return st;

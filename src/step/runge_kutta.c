@@ -177,8 +177,6 @@ void cdyn__rk45_select(void *state)
 
 cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs_tol, double rel_tol)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_rk45_tolerance");
     if (st)
         return st;

@@ -133,8 +133,6 @@ static cdyn_status step_on_knots(cdyn_system *sys, double dt)
 
 cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "step");
     if (st)
         return st;

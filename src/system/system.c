@@ -108,8 +108,6 @@ cdyn_status cdyn_system_get_time(const cdyn_system *sys, double *out)
 
 cdyn_status cdyn_system_set_time(cdyn_system *sys, double t)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_time");
     if (st)
         return st;
@@ -121,8 +119,6 @@ cdyn_status cdyn_system_set_time(cdyn_system *sys, double t)
 
 cdyn_status cdyn_system_set_integrator(cdyn_system *sys, cdyn_integrator integrator)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_integrator");
     if (st)
         return st;

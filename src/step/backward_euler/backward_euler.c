@@ -490,8 +490,6 @@ cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h, bool *finite)
 cdyn_status cdyn_system_set_newton_options(cdyn_system *sys, double tolerance,
                                            size_t max_iterations)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_newton_options");
     if (st)
         return st;
