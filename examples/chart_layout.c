@@ -4,6 +4,7 @@
 #include "chart_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MARGIN = 8 }; /* pixels around the picture */
@@ -222,7 +223,7 @@ static int find_corner(chart_panel *p, const occupancy *occ)
     for (int k = 0; k < 8; k++) {
         double x = xs[ORDER[k][0]], y = ys[ORDER[k][1]];
         if (w + 2 * in <= b->w && h + 2 * in <= b->h &&
-            occupancy_count(occ, x, y, x + w, y + h) == 0) {
+            occupancy_count(occ, x, y, x + w, y + h, OCC_DRAWING | OCC_TEXT) == 0) {
             p->legend = (box){x, y, w, h};
             return 0;
         }
@@ -291,7 +292,8 @@ int chart_layout(chart *c)
         if (p->legend_outside)
             p->legend = (box){p->plot.x + p->plot.w + 14, p->plot.y, w, h};
         if (h > 0)
-            occupancy_box(&c->occ, p->legend.x, p->legend.y, p->legend.x + w, p->legend.y + h);
+            occupancy_box(&c->occ, p->legend.x, p->legend.y, p->legend.x + w, p->legend.y + h,
+                          OCC_TEXT);
     }
     return 0;
 }
@@ -308,6 +310,17 @@ static void mark_polyline(occupancy *o, const chart_panel *p, const double *xy, 
     }
 }
 
+static void fill_polygon(occupancy *o, const chart_panel *p, const double *xy, size_t n)
+{
+    double *px = malloc(2 * n * sizeof *px);
+    if (!px)
+        return; /* only a label may then cover it */
+    for (size_t i = 0; i < n; i++)
+        px[2 * i] = panel_px(p, xy[2 * i]), px[2 * i + 1] = panel_py(p, xy[2 * i + 1]);
+    occupancy_polygon(o, px, n);
+    free(px);
+}
+
 void mark_items(chart_panel *p)
 {
     occupancy *o = &p->c->occ;
@@ -319,32 +332,27 @@ void mark_items(chart_panel *p)
         case ITEM_SERIES:
         case ITEM_PATH: mark_polyline(o, p, xy, it->n, w, 0); break;
         case ITEM_POLYGON:
-            if (strcmp(it->s.fill, "none") != 0 && it->s.fill_opacity > 0.05 && it->n > 2) {
-                double px[2 * 64];
-                size_t step = (it->n + 63) / 64, m = 0; /* an outline of at most 64 corners */
-                for (size_t i = 0; i < it->n; i += step, m++)
-                    px[2 * m] = panel_px(p, xy[2 * i]), px[2 * m + 1] = panel_py(p, xy[2 * i + 1]);
-                occupancy_polygon(o, px, m);
-            }
+            if (strcmp(it->s.fill, "none") != 0 && it->s.fill_opacity > 0.05 && it->n > 2)
+                fill_polygon(o, p, xy, it->n);
             mark_polyline(o, p, xy, it->n, w, 1);
             break;
         case ITEM_CIRCLE:
             r = it->r * p->plot.w / (p->x.f1 - p->x.f0) + 1;
-            occupancy_box(o, x - r, y - r, x + r, y + r);
+            occupancy_box(o, x - r, y - r, x + r, y + r, OCC_DRAWING);
             break;
         case ITEM_MARKER:
             r = (it->s.size > 0 ? it->s.size : 3) + 1;
-            occupancy_box(o, x - r, y - r, x + r, y + r);
+            occupancy_box(o, x - r, y - r, x + r, y + r, OCC_DRAWING);
             break;
         case ITEM_HLINE: occupancy_segment(o, p->plot.x, y, p->plot.x + p->plot.w, y, w); break;
         case ITEM_VLINE: occupancy_segment(o, x, p->plot.y, x, p->plot.y + p->plot.h, w); break;
         case ITEM_TEXT: {
             double tw = text_width(it->text, it->s.size);
             double x0 = x - tw * 0.5 * it->s.anchor;
-            occupancy_box(o, x0, y - it->s.size, x0 + tw, y + 0.25 * it->s.size);
+            occupancy_box(o, x0, y - it->s.size, x0 + tw, y + 0.25 * it->s.size, OCC_TEXT);
             break;
         }
-        case ITEM_LABEL: occupancy_box(o, x - 2, y - 2, x + 2, y + 2); break;
+        case ITEM_LABEL: occupancy_box(o, x - 2, y - 2, x + 2, y + 2, OCC_DRAWING); break;
         case ITEM_VBAND: break;
         }
     }

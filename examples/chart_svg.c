@@ -18,7 +18,7 @@ static void text(chart *c, FILE *f, double x, double y, double size, int anchor,
         size *= room / w, w = room;
     write_text(f, x, y, size, anchor, color, bold, attrs, s);
     double x0 = x - 0.5 * w * anchor;
-    occupancy_box(&c->occ, x0, y - 0.8 * size, x0 + w, y + 0.25 * size);
+    occupancy_box(&c->occ, x0, y - 0.8 * size, x0 + w, y + 0.25 * size, OCC_TEXT);
 }
 
 static void stroke(FILE *f, const style *s)
@@ -305,9 +305,11 @@ static void write_sample(FILE *f, int kind, const style *s, double x, double y)
         fill(f, s);
         if (strcmp(s->color, "black") != 0)
             stroke(f, s);
-    } else {
+    } else { /* thin lines drawn thicker, to show their colour */
+        style thick = *s;
+        thick.width = fmax(s->width, 1.5);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", x, y, x + 26, y);
-        stroke(f, s);
+        stroke(f, &thick);
     }
     fputs("/>\n", f);
 }
@@ -356,28 +358,41 @@ static void write_legend(FILE *f, const chart_panel *p, int id)
 /* ---- labels -------------------------------------------------------------- */
 
 /* Puts the label where it covers least: around its point at growing
- * distances, in eight directions, never outside its panel. */
+ * distances, in eight directions, inside its panel; far ones get a leader
+ * line. A label that would cover other text, or drawings with a third of
+ * itself, is left out: the picture is too crowded there to say more. */
 static void write_label(chart *c, FILE *f, const chart_panel *p, const item *it)
 {
     static const double DIR[8][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0},
                                      {1, -1}, {1, 1}, {-1, 1}, {-1, -1}};
     static const double RADIUS[] = {3, 8, 14, 22, 32, 46};
     double ax = panel_px(p, it->pt[0]), ay = panel_py(p, it->pt[1]);
-    double h = it->s.size, w = text_width(it->text, h), best = INFINITY, bx = ax, by = ay;
+    double h = it->s.size, w = text_width(it->text, h), best = INFINITY, bx = ax, by = ay, br = 0;
     const box *o = &p->outer;
     for (size_t r = 0; r < sizeof RADIUS / sizeof RADIUS[0]; r++)
         for (int d = 0; d < 8; d++) {
             double dx = DIR[d][0] * RADIUS[r], dy = DIR[d][1] * RADIUS[r];
             double x = ax + dx - (DIR[d][0] < 0 ? w : DIR[d][0] > 0 ? 0 : 0.5 * w);
             double y = ay + dy - (DIR[d][1] < 0 ? h : DIR[d][1] > 0 ? 0 : 0.5 * h);
-            double cost = 1000.0 * (double)occupancy_count(&c->occ, x, y, x + w, y + h) +
+            double cost = 1000.0 * (double)occupancy_count(&c->occ, x, y, x + w, y + h,
+                                                           OCC_DRAWING) +
+                          1e6 * (double)occupancy_count(&c->occ, x, y, x + w, y + h, OCC_TEXT) +
                           RADIUS[r] + 0.1 * d;
             if (x < o->x || y < o->y || x + w > o->x + o->w || y + h > o->y + o->h)
-                cost += 1e7;
+                cost += 1e9;
             if (cost < best)
-                best = cost, bx = x, by = y;
+                best = cost, bx = x, by = y, br = RADIUS[r];
         }
-    occupancy_box(&c->occ, bx, by, bx + w, by + h);
+    double cells = (w / c->occ.cell + 1) * (h / c->occ.cell + 1);
+    if (best >= 1e6 || best > 1000 * 0.3 * cells)
+        return;
+    if (br > 14) { /* from the point to the nearest point of the label's box */
+        double lx = fmin(fmax(ax, bx), bx + w), ly = fmin(fmax(ay, by), by + h);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                   "stroke-width=\"0.7\"/>\n", ax, ay, lx, ly, it->s.color);
+        occupancy_segment(&c->occ, ax, ay, lx, ly, 1);
+    }
+    occupancy_box(&c->occ, bx, by, bx + w, by + h, OCC_TEXT);
     write_text(f, bx, by + 0.8 * h, h, CHART_START, it->s.color, it->s.bold, HALO, it->text);
 }
 
