@@ -220,7 +220,7 @@ static int find_corner(chart_panel *p, const occupancy *occ)
     double ys[3] = {b->y + in, b->y + b->h - h - in, b->y + 0.5 * (b->h - h)};
     static const int ORDER[8][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1},
                                     {2, 0}, {2, 1}, {0, 2}, {1, 2}};
-    for (int k = 0; k < 8; k++) {
+    for (int k = p->n_items ? 0 : 1; k < 8; k++) { /* a legend alone: top left */
         double x = xs[ORDER[k][0]], y = ys[ORDER[k][1]];
         if (w + 2 * in <= b->w && h + 2 * in <= b->h &&
             occupancy_count(occ, x, y, x + w, y + h, OCC_DRAWING | OCC_TEXT) == 0) {
