@@ -171,6 +171,8 @@ static void place_all(chart *c)
         if (p->weight > 0)
             m[0] = left, m[1] = right;
         set_plot(p, m);
+        axis_range(p, &p->x, 0, p->plot.w); /* ticks for the final plot size */
+        axis_range(p, &p->y, 1, p->plot.h);
         if (p->equal)
             equalize(p);
     }

@@ -271,12 +271,18 @@ static void write_ramp_key(FILE *f, const key *e, double x, double y, int id)
     if (!(e->hi > e->lo))
         return; /* a key without values */
     ticks t;
-    if (e->scale == CHART_RAMP_LOG)
+    if (e->scale == CHART_RAMP_LOG) {
         ticks_log(e->lo, e->hi, 4, 0, &t);
-    else if (e->scale == CHART_RAMP_SQRT) /* the square root crowds the low end */
-        ticks_linear(e->lo, e->hi, 2, 0, &t);
-    else
+    } else if (e->scale == CHART_RAMP_SQRT) { /* the square root spreads the low end */
+        static const double AT[] = {0, 0.01, 0.05, 0.25, 0.5, 1};
+        t.n = 0;
+        for (size_t i = 0; i < sizeof AT / sizeof AT[0]; i++, t.n++) {
+            t.v[t.n] = e->lo + AT[i] * (e->hi - e->lo);
+            snprintf(t.label[t.n], sizeof t.label[0], "%g", t.v[t.n]);
+        }
+    } else {
         ticks_linear(e->lo, e->hi, 4, 0, &t);
+    }
     for (int i = 0; i < t.n; i++) {
         double u = (t.v[i] - e->lo) / (e->hi - e->lo);
         if (e->scale == CHART_RAMP_LOG)
