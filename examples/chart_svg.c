@@ -412,7 +412,9 @@ static void write_panel(chart *c, FILE *f, const chart_panel *p, int id)
     for (size_t k = 0; k < p->n_items; k++)
         if (p->items[k].kind == ITEM_VBAND)
             write_item(f, p, &p->items[k]);
-    const box *clip = axes ? &p->plot : &p->outer;
+    /* Data stay in the plot; scenes may use their margins but not the title's room. */
+    box room = {p->outer.x, p->plot.y, p->outer.w, p->outer.y + p->outer.h - p->plot.y};
+    const box *clip = axes ? &p->plot : &room;
     fprintf(f, "<clipPath id=\"clip%d\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                "height=\"%.1f\"/></clipPath>\n<g clip-path=\"url(#clip%d)\">\n",
             id, clip->x, clip->y, clip->w, clip->h, id);
