@@ -50,8 +50,8 @@ static void extent(const chart_panel *p, int along_y, double *lo, double *hi)
             continue;
         double r = it->kind == ITEM_CIRCLE ? it->r : 0;
         for (size_t i = 0; i < it->n; i++) {
-            take(xy[2 * i + along_y] - r, a, lo, hi);
-            take(xy[2 * i + along_y] + r, a, lo, hi);
+            take(xy[2 * i + (size_t)along_y] - r, a, lo, hi);
+            take(xy[2 * i + (size_t)along_y] + r, a, lo, hi);
         }
     }
 }

@@ -208,8 +208,8 @@ static void write_grid(FILE *f, const chart_panel *p)
     for (int i = 0; i < p->x.t.n; i++)
         if (!p->x.t.minor[i]) {
             double x = panel_px(p, p->x.t.v[i]);
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>\n",
-                    x, b->y, x, b->y + b->h);
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                       "stroke=\"#e6e6e6\"/>\n", x, b->y, x, b->y + b->h);
         }
     for (int i = 0; i < p->y.t.n; i++)
         if (!p->y.t.minor[i]) {

@@ -355,7 +355,8 @@ static int write_picture(const char *path, const layout *L, const double *paths,
     free(tmp);
     const chart_style released = {.color = "#d62728", .width = 1.2};
     for (size_t b = 0; b < L->n; b++) {
-        double hx = 2 * r * (double)(b % (size_t)p->cols), hy = 2 * r * (double)(b / (size_t)p->cols);
+        size_t cols = (size_t)p->cols;
+        double hx = 2 * r * (double)(b % cols), hy = 2 * r * (double)(b / cols);
         if (fabs(snaps[0].xy[2 * b] - hx) > 0.5 * r || fabs(snaps[0].xy[2 * b + 1] - hy) > 0.5 * r)
             chart_circle(top, snaps[0].xy[2 * b], snaps[0].xy[2 * b + 1], r, &released);
         chart_marker(top, hx, hy, &(chart_style){.color = "#444", .size = 1.5});
