@@ -57,6 +57,8 @@ typedef struct cdyn__projection {
      * particle. */
     size_t cap_rows, cap_nnz, cap_len, cap_particles;
     double *nu;       /* cap_rows: velocity multipliers of the projection in progress */
+    double *resid;    /* cap_rows (in nu's block): g(x1) of RATTLE's committed positions,
+                       * whose share the reported multipliers leave out */
     double *len;      /* cap_rows: rod lengths (when rods is set) */
     uint32_t *ends;   /* 2 cap_rows: rod particles (when rods is set) */
     uint32_t *ready;  /* cap_rows + 1: the last row that moves a particle of this row

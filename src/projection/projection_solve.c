@@ -367,6 +367,38 @@ cdyn_constraint cdyn__projection_row_handle(const cdyn_system *sys, uint32_t row
  * Positions
  * ------------------------------------------------------------------------ */
 
+/* g of every row at the positions @p x (no displacement, no test) into
+ * @p out. */
+static cdyn_status rows_g(cdyn_system *sys, const double *x, double *out)
+{
+    cdyn__constraints *k = sys->cons;
+    const size_t d = (size_t)sys->dim;
+    for (uint32_t a = 0; a < k->n_active; a++) {
+        const cdyn__constraint *c = &k->c[k->active[a]];
+        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        if (path != CDYN__ROWS_GENERIC) {
+            /* g = (|e|^2 - L^2) / 2, e = x_b - x_a or x - anchor. */
+            const bool rod = path == CDYN__ROWS_ROD;
+            const double *xa = x + (size_t)c->u.particle[0] * d;
+            const double *xb = rod ? x + (size_t)c->u.particle[1] * d : c->d.p;
+            double e2 = 0;
+            for (size_t q = 0; q < d; q++) {
+                double e = rod ? xb[q] - xa[q] : xa[q] - xb[q];
+                e2 += e * e;
+            }
+            double l = cdyn__kind_of(c)->length_scale(c);
+            out[c->row] = 0.5 * (e2 - l * l);
+            continue;
+        }
+        double *g = k->scratch, *bias = g + c->n_rows, *jac = bias + c->n_rows;
+        cdyn_status st = cdyn__constraint_eval(sys, c, x, sys->v, g, jac, bias);
+        if (st)
+            return st;
+        memcpy(out + c->row, g, c->n_rows * sizeof *g);
+    }
+    return CDYN_OK;
+}
+
 /* Rod residual at x + dx into rhs = -g, tested. */
 static CDYN__ALWAYS_INLINE void rod_g(double *rhs, uint32_t row, size_t ia, size_t ib, double l,
                                       const double *restrict x, const double *restrict dx,
@@ -698,9 +730,14 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
     pr->stats.projections++;
     pr->stats.position_iterations = 0;
     pr->stats.velocity_iterations = 0;
+    /* RATTLE: the residual of the step's start, g(x0), to leave the change
+     * of the residual over the step out of the reported multipliers
+     * (cdyn__projection_velocities). */
+    cdyn_status st = v && newton ? rows_g(sys, x_ref, pr->resid) : CDYN_OK;
+    if (st)
+        return st;
     bool same = false;
-    cdyn_status st =
-        newton ? position_matrix(sys, x_ref, who, &same) : assemble(sys, x_ref, NULL, 0);
+    st = newton ? position_matrix(sys, x_ref, who, &same) : assemble(sys, x_ref, NULL, 0);
     /* RATTLE starts from the constraint impulse of the multipliers at x_ref
      * (those of the previous step's closing kick), mu = h^2/2 lambda, which
      * leaves an O(h^3) residual instead of O(h^2). When the previous step's
@@ -766,6 +803,14 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
         return st;
     }
     finish_positions(sys, x, v, inv_h);
+    if (v && newton) {
+        /* resid = g(x1) - g(x0), the change of the residual over the step. */
+        double *g1 = k->rhs;
+        if ((st = rows_g(sys, x, g1)))
+            return st;
+        for (uint32_t r = 0; r < k->n_rows; r++)
+            pr->resid[r] = g1[r] - pr->resid[r];
+    }
     return CDYN_OK;
 }
 
@@ -984,8 +1029,22 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
     if (st)
         return st;
     if (lambda_scale > 0) {
+        /* The multipliers of the closing half kick, lambda = 2 nu / h,
+         * without the share of the position projection's tolerance: the
+         * residual changed by dr = g(x1) - g(x0) over the step, which exact
+         * projections would not have left, and the half-step velocity
+         * carries dr / h along the rows; nu answers it with -A1^-1 dr / h.
+         * Left in, that share is O(tol / h^2) and grows as the step
+         * shrinks (docs/rattle.md section 7). */
+        const double *corr = NULL;
+        if (newton) {
+            for (uint32_t r = 0; r < k->n_rows; r++)
+                k->rhs[r] = pr->resid[r] * (0.5 * lambda_scale);
+            cdyn__ldlt_solve(&k->ldlt, k->rhs);
+            corr = k->rhs;
+        }
         for (uint32_t r = 0; r < k->n_rows; r++)
-            k->lambda[r] = lambda_scale * pr->nu[r];
+            k->lambda[r] = lambda_scale * (corr ? pr->nu[r] + corr[r] : pr->nu[r]);
         k->evaluated = true;
         k->blocks_unstored = false;
     }
