@@ -365,8 +365,14 @@ static void pairs(scene *s, int dim)
         double x = 1.1 * (i % 3), y = 1.1 * ((i / 3) % 3), z = dim == 3 ? 1.1 * (i / 9) : 0;
         if (dim == 2)
             x += 3.3 * (i / 9);
-        p[i] = add(sys, 1, x + 0.05 * ts_rand_sym(&seed), y + 0.05 * ts_rand_sym(&seed), z);
-        double v[3] = {ts_rand_sym(&seed), ts_rand_sym(&seed), ts_rand_sym(&seed)};
+        /* One draw per statement: the order of calls within one expression
+         * is unspecified in C, and compilers differ. */
+        double jx = ts_rand_sym(&seed);
+        double jy = ts_rand_sym(&seed);
+        p[i] = add(sys, 1, x + 0.05 * jx, y + 0.05 * jy, z);
+        double v[3];
+        for (int k = 0; k < 3; k++)
+            v[k] = ts_rand_sym(&seed);
         sys_ok(sys, cdyn_particle_set_velocity(sys, p[i], v));
     }
     cdyn_pair_params pp;

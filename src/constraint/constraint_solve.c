@@ -208,6 +208,8 @@ static void assemble_coupling(cdyn_system *sys)
     double *val = k->a.val;
     const cdyn__aterm *t = k->terms;
     size_t n = k->n_terms, nf = k->n_first;
+    if (n == 0)
+        return; /* no coupled rows (k->terms is NULL then) */
     if (sys->param_of) {
         for (size_t i = 0; i < n; i++) {
             double wb[3];
