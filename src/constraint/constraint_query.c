@@ -139,8 +139,7 @@ cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
-                                                 double *velocity)
+static cdyn_status residuals(cdyn_system *sys, double *position, double *velocity)
 {
     cdyn_status st = cdyn__check_mutable(sys, "get_constraint_residuals");
     if (st || (st = cdyn__constraints_prepare(sys)))
@@ -181,6 +180,14 @@ cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *posit
     if (velocity)
         *velocity = worst_v;
     return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
+                                                 double *velocity)
+{
+    const uint64_t mark = cdyn__failure_mark(sys);
+    return cdyn__blame(sys, residuals(sys, position, velocity), mark, "get_constraint_residuals",
+                       NULL);
 }
 
 cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys, cdyn_solver_stats *out)

@@ -77,6 +77,7 @@ struct cdyn_system {
     struct cdyn__rigids *rigids; /* NULL until the first rigid body */
 
     char error[CDYN__ERROR_LEN];
+    uint64_t n_failures; /* messages recorded (core/error.h: cdyn__blame) */
 };
 
 /* Resolves a particle handle, recording the error message on failure. */

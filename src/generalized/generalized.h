@@ -48,6 +48,12 @@ typedef struct cdyn__param {
 /* The record holding particle @p slot, or NULL. */
 cdyn__param *cdyn__param_of(const cdyn_system *sys, uint32_t slot);
 
+/* Records the message of a shape's failing status @p st met while
+ * @p doing ("evaluate the shape", "place the point on the shape") at
+ * parameter @p q (NaN when there is none), and returns it. */
+cdyn_status cdyn__param_failed(const cdyn_system *sys, cdyn_status st, const char *doing,
+                               double q);
+
 /* Position @p x, velocity @p v (dim values each) and the record's caches
  * at (q, qd). CDYN_ERR_SINGULAR (message set) where the parametrization
  * degenerates; a shape's status (CDYN_ERR_INVALID_ARGUMENT for a

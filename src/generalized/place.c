@@ -1,5 +1,6 @@
 /* Putting a particle on its shape: the closest point and the parameter
  * velocity from a Cartesian state, and the writes of both representations. */
+#include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -28,7 +29,7 @@ cdyn_status cdyn__param_project(const cdyn_system *sys, cdyn__param *p, const do
          * tangent, which exists at the cusps too. */
         double qh = hint ? cdyn__cycloid_param_of(&p->curve, hint[0]) : 0.0, t[3];
         if ((st = cdyn__curve_closest(&p->curve, x3, hint ? &qh : NULL, &q[0])))
-            return st;
+            return cdyn__param_failed(sys, st, "place the point on the shape", NAN);
         q[0] = cdyn__domain_clamp(&p->arc_dom, cdyn__cycloid_arc_of(&p->curve, q[0]));
         cdyn__cycloid_eval_arc(&p->curve, q[0], NULL, t, NULL);
         qd[0] = t[0] * v3[0] + t[1] * v3[1] + t[2] * v3[2];
@@ -36,19 +37,19 @@ cdyn_status cdyn__param_project(const cdyn_system *sys, cdyn__param *p, const do
     }
     if (p->k == 1) {
         if ((st = cdyn__curve_closest(&p->curve, x3, hint, &q[0])))
-            return st;
+            return cdyn__param_failed(sys, st, "place the point on the shape", NAN);
         st = cdyn__curve_param_velocity(&p->curve, q[0], v3, &qd[0]);
     } else {
         *chart = p->surface;
         *turned = cdyn__surface_rechart_point(chart, x3);
         if ((st = cdyn__surface_closest(chart, x3, *turned ? NULL : hint, &q[0], &q[1])))
-            return st;
+            return cdyn__param_failed(sys, st, "place the point on the shape", NAN);
         st = cdyn__surface_param_velocity(chart, q[0], q[1], v3, &qd[0], &qd[1]);
     }
     if (st == CDYN_ERR_SINGULAR)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "shape: the parametrization degenerates at the particle's point");
-    return st;
+    return st ? cdyn__param_failed(sys, st, "place the point on the shape", q[0]) : CDYN_OK;
 }
 
 cdyn_status cdyn__param_place(cdyn_system *sys, cdyn__param *p, const double *q, const double *qd)

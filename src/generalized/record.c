@@ -15,6 +15,20 @@ cdyn__param *cdyn__param_of(const cdyn_system *sys, uint32_t slot)
     return sys->param_of ? sys->param_of[slot] : NULL;
 }
 
+cdyn_status cdyn__param_failed(const cdyn_system *sys, cdyn_status st, const char *doing,
+                               double q)
+{
+    const char *why = st == CDYN_ERR_CALLBACK
+                          ? "its callback failed or returned a non-finite value"
+                      : st == CDYN_ERR_NO_MEMORY ? "out of memory"
+                      : st == CDYN_ERR_NOT_CONVERGED
+                          ? "the search for the closest point did not converge"
+                          : "no finite point of the shape there (coordinate or result out of range)";
+    if (isnan(q))
+        return cdyn__fail(sys, st, "cannot %s: %s", doing, why);
+    return cdyn__fail(sys, st, "cannot %s at q = %g: %s", doing, q, why);
+}
+
 /* --- the separate generalized state --------------------------------------- */
 
 cdyn_status cdyn__params_enter_mode(cdyn_system *sys)
@@ -66,10 +80,10 @@ cdyn_status cdyn__param_eval(const cdyn_system *sys, cdyn__param *p, const doubl
         double r1[3] = {0}, r2[3] = {0};
         if (p->arc) {
             if (!isfinite(q[0]))
-                return CDYN_ERR_INVALID_ARGUMENT;
+                return cdyn__param_failed(sys, CDYN_ERR_INVALID_ARGUMENT, "evaluate the shape", q[0]);
             cdyn__cycloid_eval_arc(&p->curve, q[0], r, r1, r2);
         } else if ((st = cdyn__curve_eval(&p->curve, q[0], r, r1, r2))) {
-            return st;
+            return cdyn__param_failed(sys, st, "evaluate the shape", q[0]);
         }
         for (size_t i = 0; i < 3; i++) {
             p->rq[0][i] = r1[i];
@@ -78,7 +92,7 @@ cdyn_status cdyn__param_eval(const cdyn_system *sys, cdyn__param *p, const doubl
     } else {
         double ru[3], rv[3], ruu[3], ruv[3], rvv[3];
         if ((st = cdyn__surface_eval(&p->surface, q[0], q[1], r, ru, rv, ruu, ruv, rvv)))
-            return st;
+            return cdyn__param_failed(sys, st, "evaluate the shape", q[0]);
         for (size_t i = 0; i < 3; i++) {
             p->rq[0][i] = ru[i];
             p->rq[1][i] = rv[i];

@@ -16,9 +16,9 @@
 /* Builds a record for particle @p slot on the shape described by @p curve or
  * @p surface, projected from the particle's current state; then the
  * constraint. Everything fallible happens before anything is changed. */
-static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
-                             const cdyn_curve_desc *curve, const cdyn_surface_desc *surface,
-                             cdyn_constraint *out, const char *what)
+static cdyn_status place_on_shape(cdyn_system *sys, cdyn_particle particle,
+                                  const cdyn_curve_desc *curve, const cdyn_surface_desc *surface,
+                                  cdyn_constraint *out, const char *what)
 {
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st)
@@ -98,6 +98,16 @@ static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
     return cdyn__param_place(sys, p, q, qd);
 }
 
+/* Every failure, also a shape's status passed up, names the call. */
+static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
+                             const cdyn_curve_desc *curve, const cdyn_surface_desc *surface,
+                             cdyn_constraint *out, const char *what)
+{
+    const uint64_t mark = cdyn__failure_mark(sys);
+    cdyn_status st = place_on_shape(sys, particle, curve, surface, out, what);
+    return cdyn__blame(sys, st, mark, what, NULL);
+}
+
 cdyn_status cdyn_constraint_add_on_curve(cdyn_system *sys, cdyn_particle p,
                                          const cdyn_curve_desc *curve, cdyn_constraint *out)
 {
@@ -167,8 +177,8 @@ cdyn_status cdyn_constraint_get_coordinates(const cdyn_system *sys, cdyn_constra
     return CDYN_OK;
 }
 
-cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h, const double *q,
-                                            const double *qdot)
+static cdyn_status set_coordinates(cdyn_system *sys, cdyn_constraint h, const double *q,
+                                   const double *qdot)
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
@@ -222,6 +232,14 @@ cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h,
             p->surface = old;
     }
     return st;
+}
+
+cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h, const double *q,
+                                            const double *qdot)
+{
+    const uint64_t mark = cdyn__failure_mark(sys);
+    cdyn_status st = set_coordinates(sys, h, q, qdot);
+    return cdyn__blame(sys, st, mark, "constraint_set_coordinates", NULL);
 }
 
 cdyn_status cdyn_constraint_get_coordinate_count(const cdyn_system *sys, cdyn_constraint h,

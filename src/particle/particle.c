@@ -123,6 +123,7 @@ cdyn_status cdyn_particle_get_velocity(const cdyn_system *sys, cdyn_particle p, 
 static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *in, double *dst,
                               const char *what)
 {
+    const uint64_t mark = cdyn__failure_mark(sys);
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, in, what, &i);
     if (st || (st = cdyn__holders_refuse_body(sys, i, what)))
@@ -140,7 +141,7 @@ static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *i
      * shape) puts the old value back. */
     if ((st = cdyn__params_sync_slot(sys, i)))
         memcpy(dst + (size_t)i * d, old, d * sizeof(double));
-    return st;
+    return cdyn__blame(sys, st, mark, what, NULL);
 }
 
 cdyn_status cdyn_particle_set_position(cdyn_system *sys, cdyn_particle p, const double *position)

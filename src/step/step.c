@@ -131,7 +131,7 @@ static cdyn_status step_on_knots(cdyn_system *sys, double dt)
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
+static cdyn_status step(cdyn_system *sys, double dt)
 {
     cdyn_status st = cdyn__check_mutable(sys, "step");
     if (st)
@@ -151,4 +151,11 @@ cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
         cdyn__params_have_knots(sys))
         return step_on_knots(sys, dt);
     return step_once(sys, dt);
+}
+
+cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
+{
+    /* Failures deep in the pipeline (a callback, a shape) name the call. */
+    const uint64_t mark = cdyn__failure_mark(sys);
+    return cdyn__blame(sys, step(sys, dt), mark, "step", NULL);
 }

@@ -188,12 +188,13 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
                               "%s: non-finite value at index %zu", what, i);
     /* Particles on shapes are projected onto them; try every projection
      * first so that a failing one (a callback shape) changes nothing. */
+    const uint64_t mark = cdyn__failure_mark(sys);
     for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++) {
         const double *row = in + (size_t)i * d;
         if (sys->param_of[i] &&
             (st = cdyn__params_check_projection(sys, i, dst == sys->x ? row : NULL,
                                                 dst == sys->v ? row : NULL)))
-            return st;
+            return cdyn__blame(sys, st, mark, what, NULL);
     }
     /* Positions may move (particles on shapes are placed anew): lazily
      * stored Jacobians are written first. */
