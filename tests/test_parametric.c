@@ -955,6 +955,92 @@ static void test_failures_name_the_call(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A force that fails once the bead has passed x = fail_x (until disarmed). */
+typedef struct tripwire {
+    double fail_x;
+    int armed, tripped;
+} tripwire;
+
+static int trip_force(const cdyn_system *sys, double t, size_t n, int dim, const double *x,
+                      const double *v, double *f, void *user)
+{
+    (void)sys, (void)t, (void)v, (void)f;
+    tripwire *w = user;
+    for (size_t i = 0; i < n; i++)
+        if (w->armed && x[i * (size_t)dim] > w->fail_x) {
+            w->tripped = 1;
+            return 1;
+        }
+    return 0;
+}
+
+/* A bead on a spline (knots at x = 0, 1, 2, ...) crossing several knots in
+ * one step of RK4, which splits the step at each knot; a force that fails
+ * after the first crossing fails the whole step, which must leave the
+ * state, including the generalized coordinates and their rates, as before:
+ * the retried step equals that of a twin that never failed, bit for bit. */
+static cdyn_system *bead_on_spline(tripwire *w, cdyn_constraint *c, cdyn_particle *p)
+{
+    static const double pts[] = {0, 0, 1, 0.3, 2, 0.1, 3, 0.5, 4, 0.2, 5, 0.4};
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4), CDYN_OK);
+    assert_int_equal(cdyn_particle_add(sys, 1, (double[]){0.2, 0.05}, (double[]){3, 0.5}, p),
+                     CDYN_OK);
+    cdyn_curve_desc d;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_SPLINE);
+    d.points = pts;
+    d.num_points = 6;
+    d.spline_end = CDYN_SPLINE_NATURAL;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, *p, &d, c), CDYN_OK);
+    cdyn_force f;
+    assert_int_equal(cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &f), CDYN_OK);
+    assert_int_equal(cdyn_force_add_callback(sys, trip_force, w, false, &f), CDYN_OK);
+    return sys;
+}
+
+static void test_knot_split_step_rolls_back(void **state)
+{
+    (void)state;
+    tripwire wa = {1.2, 1, 0}, wb = {1.2, 0, 0};
+    cdyn_constraint ca, cb;
+    cdyn_particle pa, pb;
+    cdyn_system *a = bead_on_spline(&wa, &ca, &pa), *b = bead_on_spline(&wb, &cb, &pb);
+    double q0[2], qd0[2], q1[2], qd1[2];
+    ts_state before, after;
+    ts_state_capture(a, &before);
+    assert_int_equal(cdyn_constraint_get_coordinates(a, ca, q0, qd0), CDYN_OK);
+    /* 0.6 s at about 3 m/s: knots at x = 1, 2 and 3 inside the step. */
+    assert_int_equal(cdyn_system_step(a, 0.6), CDYN_ERR_CALLBACK);
+    assert_true(wa.tripped);
+    ts_state_capture(a, &after);
+    assert_int_equal(cdyn_constraint_get_coordinates(a, ca, q1, qd1), CDYN_OK);
+    assert_true(ts_state_max_diff(&before, &after, NULL) == 0);
+    assert_true(before.time == after.time);
+    assert_memory_equal(before.v, after.v, before.len * sizeof *before.v);
+    assert_memory_equal(q0, q1, sizeof q0[0]);
+    assert_memory_equal(qd0, qd1, sizeof qd0[0]);
+    ts_state_free(&after);
+    /* Retried without the wire, against the twin. */
+    wa.armed = 0;
+    assert_int_equal(cdyn_system_step(a, 0.6), CDYN_OK);
+    assert_int_equal(cdyn_system_step(b, 0.6), CDYN_OK);
+    ts_state sa, sb;
+    ts_state_capture(a, &sa);
+    ts_state_capture(b, &sb);
+    assert_true(sa.x[0] > 1.5); /* it did cross knots */
+    assert_int_equal(ts_state_hash(&sa, 0), ts_state_hash(&sb, 0));
+    assert_int_equal(cdyn_constraint_get_coordinates(a, ca, q0, qd0), CDYN_OK);
+    assert_int_equal(cdyn_constraint_get_coordinates(b, cb, q1, qd1), CDYN_OK);
+    assert_memory_equal(q0, q1, sizeof q0[0]);
+    assert_memory_equal(qd0, qd1, sizeof qd0[0]);
+    ts_state_free(&before);
+    ts_state_free(&sa);
+    ts_state_free(&sb);
+    cdyn_system_destroy(a);
+    cdyn_system_destroy(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -973,6 +1059,7 @@ int main(void)
         cmocka_unit_test(test_sphere_pole_start),
         cmocka_unit_test(test_shape_constraint_queries),
         cmocka_unit_test(test_failures_name_the_call),
+        cmocka_unit_test(test_knot_split_step_rolls_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

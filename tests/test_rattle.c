@@ -851,6 +851,53 @@ static void test_reported_force_converges(void **state)
         }
 }
 
+/* The position iterations of the first RATTLE step after
+ * cdyn_system_evaluate, which warm-starts from the evaluation's multipliers
+ * with the impulse mu = h^2/2 lambda: at small steps the warm start alone
+ * meets the tolerance (its residual is O(h^3)). A warm start of the wrong
+ * scale still converges, so only the iteration counts show it: doubled, it
+ * costs a Newton iteration at dt = 1e-5 and 20 SHAKE sweeps. */
+static size_t first_step_iterations(int anchor, cdyn_projection_method method, double dt)
+{
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE), CDYN_OK);
+    set_options(sys, method, 1e-10, 0);
+    cdyn_particle prev, p;
+    cdyn_constraint c;
+    cdyn_force g;
+    assert_int_equal(cdyn_particle_add(sys, 1, (double[]){0, 0}, NULL, &prev), CDYN_OK);
+    assert_int_equal(cdyn_particle_set_fixed(sys, prev, true), CDYN_OK);
+    for (int i = 1; i <= 5; i++) {
+        assert_int_equal(cdyn_particle_add(sys, 1, (double[]){0.1 * i, 0}, (double[]){0, 0.3 * i},
+                                           &p),
+                         CDYN_OK);
+        /* With the anchor, the general path; without, the chain kernel. */
+        assert_int_equal(i == 1 && anchor
+                             ? cdyn_constraint_add_anchor(sys, p, (double[]){0, 0}, 0.1, &c)
+                             : cdyn_constraint_add_distance(sys, prev, p, 0.1, &c),
+                         CDYN_OK);
+        prev = p;
+    }
+    assert_int_equal(cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &g), CDYN_OK);
+    assert_int_equal(cdyn_system_evaluate(sys, NULL, 0), CDYN_OK);
+    assert_int_equal(cdyn_system_step(sys, dt), CDYN_OK);
+    cdyn_projection_stats ps = {.size = sizeof ps};
+    assert_int_equal(cdyn_system_get_projection_stats(sys, &ps), CDYN_OK);
+    cdyn_system_destroy(sys);
+    return ps.position_iterations;
+}
+
+static void test_warm_start_after_evaluate(void **state)
+{
+    (void)state;
+    for (int anchor = 0; anchor < 2; anchor++) {
+        assert_int_equal(first_step_iterations(anchor, CDYN_PROJECTION_NEWTON, 1e-5), 0);
+        assert_int_equal(first_step_iterations(anchor, CDYN_PROJECTION_SHAKE, 1e-5), 0);
+        assert_true(first_step_iterations(anchor, CDYN_PROJECTION_SHAKE, 1e-4) <= 1);
+    }
+}
+
 static void test_factorization_reuse(void **state)
 {
     (void)state;
@@ -1233,6 +1280,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_post_step_projection),
         cmocka_unit_test(test_multipliers),
         cmocka_unit_test(test_reported_force_converges),
+        cmocka_unit_test(test_warm_start_after_evaluate),
         cmocka_unit_test(test_factorization_reuse),
         cmocka_unit_test(test_chain_kernel),
         cmocka_unit_test(test_chain_kernel_forces),
