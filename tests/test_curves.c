@@ -102,8 +102,10 @@ static void test_evaluate(void **state)
     }
 }
 
-static int tilted_sine(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int tilted_sine(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     double k = *(const double *)user;
     r[0] = q;
     r[1] = sin(k * q);
@@ -356,8 +358,10 @@ static void test_refusals(void **state)
     assert_true(s == 5);
 }
 
-static int broken(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int broken(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     (void)r;
     (void)ddr;
     int mode = *(int *)user;
@@ -390,8 +394,10 @@ static void test_callback_errors(void **state)
 
 /* A helix-like callback whose speed oscillates too fast for the quadrature
  * to meet its tolerance: |r'| = 1 + 0.5 sin(1e9 q). */
-static int wiggly(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int wiggly(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     (void)user;
     double w = 1e9, sp = 1.0 + 0.5 * sin(w * q);
     r[0] = q;

@@ -534,8 +534,10 @@ typedef struct sine_user {
 /* H = y - 0.1 sin x in 2-D; H = z - 0.1 sin x in 3-D. @p user may be NULL;
  * otherwise calls are counted and from call fail_at on the function
  * returns 7. */
-static int sine_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int sine_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     sine_user *u = user;
     if (u && (++u->calls, u->fail_at && u->calls >= u->fail_at))
         return 7;
@@ -547,8 +549,10 @@ static int sine_ground(const double *x, int dim, double *h, double *grad, void *
 
 /* Like sine_ground but turns bad after fail_at calls: NaN (mode 1) or a zero
  * gradient (mode 2). */
-static int bad_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int bad_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     sine_user *u = user;
     u->calls++;
     *h = x[dim - 1] - 0.1 * sin(x[0]);
@@ -564,8 +568,10 @@ static int bad_ground(const double *x, int dim, double *h, double *grad, void *u
 }
 
 /* The same plane through a callback. */
-static int plane_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int plane_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     const double *n = user; /* unit normal, then the offset */
     double s = 0;
     for (int k = 0; k < dim; k++) {
@@ -719,8 +725,10 @@ typedef struct reentry {
     cdyn_status got_set, got_add, got_remove;
 } reentry;
 
-static int reentrant_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int reentrant_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     reentry *r = user;
     cdyn_ground g2;
     r->got_set = cdyn_ground_set_stiffness(r->sys, r->self, 1.0);

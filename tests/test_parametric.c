@@ -35,8 +35,11 @@ static void seed_parabola(cdyn_curve_desc *d)
     d->coefficient = -0.01;
 }
 
-static int parabola_c(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+static int parabola_c(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)dim, (void)user;
     *c = x[0] * x[0] + 100.0 * x[1];
     grad[0] = 2.0 * x[0], grad[1] = 100.0;
@@ -771,9 +774,11 @@ static void test_shape_constraint_queries(void **state)
     cdyn_system_destroy(sys);
 }
 
-static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
-                       double ruv[3], double rvv[3], void *user)
+static int bad_surface(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
 {
+    (void)sys, (void)t;
     (void)user;
     /* A plane whose r_v vanishes: zero area everywhere. */
     r[0] = u, r[1] = 0 * v, r[2] = 0;
@@ -850,8 +855,10 @@ typedef struct failing {
     int calls, fail_after;
 } failing;
 
-static int nan_curve(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int nan_curve(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     (void)q, (void)user;
     r[0] = NAN;
     r[1] = r[2] = 0;
@@ -861,9 +868,11 @@ static int nan_curve(double q, double r[3], double dr[3], double ddr[3], void *u
     return 0;
 }
 
-static int bowl(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
-                double ruv[3], double rvv[3], void *user)
+static int bowl(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
 {
+    (void)sys, (void)t;
     failing *f = user;
     if (++f->calls > f->fail_after)
         return 1;

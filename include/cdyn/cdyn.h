@@ -16,6 +16,7 @@
 #include "pair.h"
 #include "diagnostics.h"
 #include "constraint.h"
+#include "motion.h"
 #include "parametric.h"
 #include "projection.h"
 #include "ground.h"

@@ -216,9 +216,9 @@ static void build(cdyn_system *sys)
     const cdyn__constraints *k = sys->cons;
     bool rods = k->n_rows == k->n_active, pure = true;
     for (uint32_t a = 0; a < k->n_active; a++) {
-        const cdyn__constraint_kind *kind = cdyn__kind_of(&k->c[k->active[a]]);
-        rods = rods && kind->path == CDYN__ROWS_ROD;
-        pure = pure && kind->pure;
+        const cdyn__constraint *c = &k->c[k->active[a]];
+        rods = rods && cdyn__constraint_path(c) == CDYN__ROWS_ROD;
+        pure = pure && cdyn__constraint_pure(c);
     }
     if (rods) {
         double *last = pr->xs;
@@ -291,16 +291,16 @@ bool cdyn__projection_enabled(const cdyn_system *sys)
     return pr && pr->opt.enabled && sys->cons && sys->cons->n_rows > 0;
 }
 
-cdyn_status cdyn__projection_after_step(cdyn_system *sys)
+cdyn_status cdyn__projection_after_step(cdyn_system *sys, double t1)
 {
     cdyn_status st = cdyn__projection_begin(sys, "step (projection)");
     if (st)
         return st;
     /* G at the unprojected end point: the projection is then the closest
      * point in the mass metric, to first order. */
-    if ((st = cdyn__projection_positions(sys, sys->x_new, sys->x_new, NULL, 0.0)))
+    if ((st = cdyn__projection_positions(sys, t1, sys->x_new, t1, sys->x_new, NULL, 0.0)))
         return st;
-    return cdyn__projection_velocities(sys, sys->x_new, sys->v_new, false, 0.0);
+    return cdyn__projection_velocities(sys, t1, sys->x_new, sys->v_new, false, 0.0);
 }
 
 /* ------------------------------------------------------------------------
