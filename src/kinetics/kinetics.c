@@ -1,0 +1,156 @@
+/* The kinetics object: creation, destruction, errors, the state (time and
+ * concentrations). */
+#include "kinetics/kinetics.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "kinetics/workspace.h"
+
+cdyn_status cdyn__kin_fail(cdyn_kinetics *kin, cdyn_status st, const char *fn, const char *fmt,
+                           ...)
+{
+    if (kin) {
+        int k = snprintf(kin->err, sizeof kin->err, "%s: ", fn);
+        if (k < 0 || (size_t)k >= sizeof kin->err)
+            k = 0;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(kin->err + k, sizeof kin->err - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+cdyn_status cdyn__kin_enter(cdyn_kinetics *kin, const char *fn)
+{
+    if (!kin)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (kin->busy)
+        return cdyn__kin_fail(kin, CDYN_ERR_BUSY, fn,
+                              "called from a rate law while the object is in use");
+    return CDYN_OK;
+}
+
+bool cdyn__kin_reserve(const cdyn_allocator *a, void **ptr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap && *ptr) /* never NULL after: no NULL + 0 in callers */
+        return true;
+    size_t c = *cap < 8 ? 8 : *cap;
+    while (c < need) {
+        if (c > SIZE_MAX / 2)
+            return false;
+        c *= 2;
+    }
+    void *p = cdyn__alloc_array(a, c, size);
+    if (!p)
+        return false;
+    if (*ptr) {
+        memcpy(p, *ptr, *cap * size);
+        cdyn__free_array(a, *ptr, *cap, size);
+    }
+    *ptr = p;
+    *cap = c;
+    return true;
+}
+
+static cdyn_status create(const cdyn_allocator *allocator, cdyn_kinetics **out)
+{
+    cdyn_allocator a;
+    if (!out)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!cdyn__allocator_init(&a, allocator))
+        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_kinetics *kin = cdyn__calloc_array(&a, 1, sizeof *kin);
+    if (!kin)
+        return CDYN_ERR_NO_MEMORY;
+    kin->alloc = a;
+    cdyn_kinetics_options_init(&kin->opt);
+    kin->stats.size = sizeof kin->stats;
+    *out = kin;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_kinetics_create(cdyn_kinetics **out)
+{
+    return create(NULL, out);
+}
+
+cdyn_status cdyn_kinetics_create_with_allocator(const cdyn_allocator *allocator,
+                                                cdyn_kinetics **out)
+{
+    return create(allocator, out);
+}
+
+void cdyn_kinetics_destroy(cdyn_kinetics *kin)
+{
+    if (!kin)
+        return;
+    cdyn_allocator a = kin->alloc;
+    cdyn__kin_work_free(kin);
+    cdyn__kin_moieties_free(kin);
+    cdyn__kin_reactions_free(kin);
+    cdyn__kin_species_free(kin);
+    cdyn__free_array(&a, kin->atol, kin->atol_n, sizeof(double));
+    cdyn__free_array(&a, kin, 1, sizeof *kin);
+}
+
+const char *cdyn_kinetics_last_error(const cdyn_kinetics *kin)
+{
+    return kin ? kin->err : "";
+}
+
+cdyn_status cdyn_kinetics_get_concentrations(const cdyn_kinetics *kin, double *out,
+                                             size_t capacity)
+{
+    if (!kin || !out || capacity < kin->sp.n)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (kin->sp.n)
+        memcpy(out, kin->sp.c, kin->sp.n * sizeof(double));
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_kinetics_set_concentrations(cdyn_kinetics *kin, const double *c, size_t count)
+{
+    static const char fn[] = "cdyn_kinetics_set_concentrations";
+    cdyn_status st = cdyn__kin_enter(kin, fn);
+    if (st)
+        return st;
+    if (!c)
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn, "c is NULL");
+    if (count != kin->sp.n)
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                              "count %zu is not the species count %zu", count, kin->sp.n);
+    for (size_t i = 0; i < count; i++)
+        if (!isfinite(c[i]) || c[i] < 0)
+            return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                                  "concentration %zu (%s) is %g: must be finite and >= 0", i,
+                                  kin->sp.name[i], c[i]);
+    if (count)
+        memcpy(kin->sp.c, c, count * sizeof(double));
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_kinetics_get_time(const cdyn_kinetics *kin, double *t)
+{
+    if (!kin || !t)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    *t = kin->t;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_kinetics_set_time(cdyn_kinetics *kin, double t)
+{
+    static const char fn[] = "cdyn_kinetics_set_time";
+    cdyn_status st = cdyn__kin_enter(kin, fn);
+    if (st)
+        return st;
+    if (!isfinite(t))
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn, "time %g is not finite", t);
+    kin->t = t;
+    return CDYN_OK;
+}
