@@ -104,11 +104,11 @@ cdyn_status cdyn__kin_jac_build(const cdyn_kinetics *kin, cdyn__kin_jac *jac)
         nnz += m - b;
         jac->col[k + 1] = nnz;
     }
+    jac->nnz = nnz; /* before the allocations: the sizes jac_free passes */
     jac->row = cdyn__alloc_array(a, nnz, sizeof(size_t));
     jac->val = cdyn__alloc_array(a, nnz, sizeof(double));
     if (!jac->row || !jac->val)
         goto oom;
-    jac->nnz = nnz;
     for (size_t k = 0; k < n; k++)
         memcpy(jac->row + jac->col[k], rows + seg[k],
                (jac->col[k + 1] - jac->col[k]) * sizeof(size_t));

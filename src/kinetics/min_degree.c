@@ -65,7 +65,7 @@ static void free_graph(graph *g)
 {
     const cdyn_allocator *a = g->a;
     size_t n = g->n;
-    if (g->adj)
+    if (g->adj && g->cap)
         for (size_t u = 0; u < n; u++)
             cdyn__free_array(a, g->adj[u], g->cap[u], sizeof(size_t));
     cdyn__free_array(a, g->adj, n, sizeof *g->adj);

@@ -94,10 +94,11 @@ static bool reserve(cdyn_kinetics *kin, size_t dirs, size_t nl, size_t nr, size_
     cdyn__kin_reactions *rx = &kin->rx;
     const cdyn_allocator *a = &kin->alloc;
     size_t n = rx->n + dirs, side_max = nl > nr ? nl : nr;
-    size_t rlen = rx->r_start ? rx->r_start[rx->n] : 0;
-    size_t plen = rx->p_start ? rx->p_start[rx->n] : 0;
-    size_t slen = rx->s_start ? rx->s_start[rx->n] : 0;
-    size_t dlen = rx->d_start ? rx->d_start[rx->n] : 0;
+    /* (the start arrays are written by the first commit, not before) */
+    size_t rlen = rx->n ? rx->r_start[rx->n] : 0;
+    size_t plen = rx->n ? rx->p_start[rx->n] : 0;
+    size_t slen = rx->n ? rx->s_start[rx->n] : 0;
+    size_t dlen = rx->n ? rx->d_start[rx->n] : 0;
     size_t sides = dirs * side_max, nets = dirs * (nl + nr), deps = dirs * nd;
     return cdyn__kin_reserve(a, (void **)&rx->k, &rx->cap_k, n, sizeof *rx->k) &&
            cdyn__kin_reserve(a, (void **)&rx->law, &rx->cap_law, n, sizeof *rx->law) &&

@@ -75,11 +75,11 @@ void cdyn__kin_rows_free(cdyn__kin_rows *m)
 {
     const cdyn_allocator *a = m->a;
     size_t nr = m->nrows ? m->nrows : 1, nc = m->ncols ? m->ncols : 1;
-    for (size_t r = 0; m->cap && r < m->nrows; r++) {
+    for (size_t r = 0; m->idx && m->val && m->cap && r < m->nrows; r++) {
         cdyn__free_array(a, m->idx[r], m->cap[r], sizeof(size_t));
         cdyn__free_array(a, m->val[r], m->cap[r], sizeof(double));
     }
-    for (size_t c = 0; m->ccap && c < m->ncols; c++)
+    for (size_t c = 0; m->crow && m->ccap && c < m->ncols; c++)
         cdyn__free_array(a, m->crow[c], m->ccap[c], sizeof(size_t));
     cdyn__free_array(a, m->idx, nr, sizeof *m->idx);
     cdyn__free_array(a, m->val, nr, sizeof *m->val);
