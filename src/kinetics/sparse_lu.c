@@ -118,24 +118,25 @@ cdyn_status cdyn__kin_lu_factor(const cdyn_allocator *a, cdyn__kin_lu *lu, const
             goto fail_mem;
         for (size_t p = col[c]; p < col[c + 1]; p++)
             x[row[p]] = val[p];
-        size_t best = NONE;
-        double amax = -1.0;
-        for (size_t t = top; t < n; t++) {
+        for (size_t t = top; t < n; t++) { /* the triangular solve */
             size_t i = lu->stack[t], j = lu->pinv[i];
-            if (j == NONE) {
-                double ax = fabs(x[i]);
-                if (ax > amax) {
-                    amax = ax;
-                    best = i;
-                }
+            if (j == NONE)
                 continue;
-            }
             double u = x[i];
             lu->ui[unz] = j;
             lu->ux[unz++] = u;
             x[i] = 0.0;
             for (size_t q = lu->lp[j]; q < lu->lp[j + 1]; q++)
                 x[lu->li[q]] -= lu->lx[q] * u;
+        }
+        size_t best = NONE; /* then the largest candidate, all updates done */
+        double amax = -1.0;
+        for (size_t t = top; t < n; t++) {
+            size_t i = lu->stack[t];
+            if (lu->pinv[i] == NONE && fabs(x[i]) > amax) {
+                amax = fabs(x[i]);
+                best = i;
+            }
         }
         /* The diagonal when it is large enough: keeps the predicted fill. */
         if (lu->pinv[c] == NONE && lu->mark[c] == lu->stamp && fabs(x[c]) >= lu->tol * amax)
