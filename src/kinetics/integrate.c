@@ -37,6 +37,15 @@ cdyn_status cdyn_kinetics_integrate(cdyn_kinetics *kin, double t_end, const doub
     if (n_times && !times)
         return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
                               "%zu output times but times is NULL", n_times);
+    if (cdyn__mul_overflows(n_times, n))
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                              "%zu output times x %zu species overflows", n_times, n);
+    size_t need = n_times * n;
+    if (capacity < need || (need && !out))
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                              "out holds %zu values, %zu output times need %zu", capacity,
+                              n_times, need);
+    /* (times are read only once out is known to hold them all) */
     for (size_t r = 0; r < n_times; r++) {
         if (!(times[r] >= t0 && times[r] <= t_end))
             return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
@@ -47,14 +56,6 @@ cdyn_status cdyn_kinetics_integrate(cdyn_kinetics *kin, double t_end, const doub
                                   "output time %zu (%g) is before the one before it (%g)", r,
                                   times[r], times[r - 1]);
     }
-    if (cdyn__mul_overflows(n_times, n))
-        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
-                              "%zu output times x %zu species overflows", n_times, n);
-    size_t need = n_times * n;
-    if (capacity < need || (need && !out))
-        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
-                              "out holds %zu values, %zu output times need %zu", capacity,
-                              n_times, need);
     const cdyn__kin_method_desc *m = cdyn__kin_method_find(kin->opt.method);
     if ((st = cdyn__kin_work_prepare(kin, fn, m->implicit)))
         return st;
