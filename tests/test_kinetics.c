@@ -493,6 +493,36 @@ static void test_failures_roll_back(void **state)
     }
 }
 
+/* Rates that overflow: the queries say so, integrations fail and roll back
+ * (the step shrinks until it underflows). */
+static void test_non_finite_rates(void **state)
+{
+    (void)state;
+    cdyn_kinetics *k = make();
+    size_t a = species(k, "A", 1e200), b = species(k, "B", 0.0);
+    int two[] = {2};
+    assert_int_equal(cdyn_kinetics_add_reaction(k, 1, &a, two, 1, &b, NULL, 1.0, NULL), CDYN_OK);
+    double v, f[2];
+    assert_int_equal(cdyn_kinetics_get_reaction_rates(k, &v, 1), CDYN_ERR_DIVERGED);
+    assert_message(k, "cdyn_kinetics_get_reaction_rates");
+    assert_true(isinf(v));
+    assert_int_equal(cdyn_kinetics_get_species_rates(k, f, 2), CDYN_ERR_DIVERGED);
+    for (int m = 1; m <= 3; m++) {
+        cdyn_kinetics_options o;
+        cdyn_kinetics_options_init(&o);
+        o.method = (cdyn_kinetics_method)m;
+        o.fixed_step = 0.1;
+        assert_int_equal(cdyn_kinetics_set_options(k, &o), CDYN_OK);
+        snapshot before;
+        snap(k, &before);
+        cdyn_status st = cdyn_kinetics_integrate(k, 1.0, NULL, 0, NULL, 0);
+        assert_true(st == CDYN_ERR_NOT_CONVERGED || st == CDYN_ERR_SINGULAR);
+        assert_message(k, "cdyn_kinetics_integrate");
+        assert_unchanged(k, &before);
+    }
+    cdyn_kinetics_destroy(k);
+}
+
 static void test_integrate_bad_input(void **state)
 {
     (void)state;
@@ -731,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_rate_law_bad_input),
         cmocka_unit_test(test_callback_error_rolls_back),
         cmocka_unit_test(test_failures_roll_back),
+        cmocka_unit_test(test_non_finite_rates),
         cmocka_unit_test(test_integrate_bad_input),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_busy),

@@ -232,8 +232,10 @@ CDYN_API cdyn_status cdyn_kinetics_add_reversible_reaction(
  *  a rate given by @p rate (called with @p user) instead of mass action.
  *  @param n_deps, deps  the species the rate depends on (the sparsity of
  *         its Jacobian), each once; n_deps 0 means the reactants. Not kept.
- *  @param rate      the rate law; not NULL. Its rate must be finite; a rate
- *                   that is not is treated like a failed step.
+ *  @param rate      the rate law; not NULL. A rate that is not finite fails
+ *                   the Newton iteration or the error test of the step, which
+ *                   is retried smaller (cdyn_kinetics_integrate), or gives
+ *                   CDYN_ERR_DIVERGED (the rate queries).
  *  @param jacobian  its derivatives with respect to @p deps; NULL: forward
  *                   differences, one extra call of @p rate per dependency
  *  @param user      passed back to both; the object keeps it (and the
@@ -312,10 +314,10 @@ CDYN_API cdyn_status cdyn_kinetics_set_time(cdyn_kinetics *kin, double t);
  *  (concentration / time, reaction order).
  *  @param capacity  doubles @p out holds, at least the reaction count
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or a short
- *  capacity; CDYN_ERR_CALLBACK when a rate law fails or gives a rate that
- *  is not finite; CDYN_ERR_NO_MEMORY for the first call after the network
- *  changed (it sets up a few arrays); CDYN_ERR_BUSY from a rate law.
- *  @since 0.1 */
+ *  capacity; CDYN_ERR_CALLBACK when a rate law returns nonzero;
+ *  CDYN_ERR_DIVERGED when a rate is not finite (the values are written);
+ *  CDYN_ERR_NO_MEMORY for the first call after the network changed (it
+ *  sets up a few arrays); CDYN_ERR_BUSY from a rate law. @since 0.1 */
 CDYN_API cdyn_status cdyn_kinetics_get_reaction_rates(cdyn_kinetics *kin, double *out,
                                                       size_t capacity);
 
@@ -409,9 +411,8 @@ CDYN_API cdyn_status cdyn_kinetics_set_absolute_tolerances(cdyn_kinetics *kin,
  *  @param capacity  doubles @p out holds
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p kin, a network
  *  with no species, t_end not finite or before t0, output times out of
- *  order or outside [t0, t_end], a short or overflowing capacity, or
- *  per-species tolerances set for a different species count: nothing
- *  changed. Once stepping started, a failure rolls the concentrations and
+ *  order or outside [t0, t_end] (NaN included), or a short or overflowing
+ *  capacity: nothing changed. Once stepping started, a failure rolls the concentrations and
  *  the time back to their values at the call and returns
  *  CDYN_ERR_NOT_CONVERGED (max_steps reached, the step size underflowed,
  *  or backward Euler's Newton iteration or positivity failed),

@@ -414,6 +414,8 @@ cdyn_status cdyn__kin_bdf(cdyn__kin_run *run)
     double h = run->h_init;
     if (h <= 0 && (st = cdyn__kin_initial_step(run, s.z[0], s.f, s.ewt, 1, s.y, s.b, &h)))
         return st;
+    if (run->h_max > 0 && h > run->h_max)
+        h = run->h_max;
     if (h > run->t_end - run->t0)
         h = run->t_end - run->t0;
     s.h = h;
