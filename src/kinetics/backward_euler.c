@@ -1,7 +1,7 @@
 /* Backward Euler with a fixed step, y1 = y0 + h f(t1, y1), solved by
  * Newton's method on (I - h J) delta = y0 + h f(t1, y) - y: the implicit
- * step of the lecture notes' spring networks applied to the rate
- * equations. The Jacobian and its factorization are kept across steps
+ * step the library takes for stiff spring networks (docs/backward_euler.md)
+ * applied to the rate equations. The Jacobian and its factorization are kept across steps
  * while the iteration converges in a few updates (renewed when it slows
  * down); a step where the kept Jacobian fails is solved again from y0 by
  * full Newton, with J evaluated at every iterate. */

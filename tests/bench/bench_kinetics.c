@@ -15,8 +15,8 @@
  * For each relative tolerance rtol (absolute tolerance rtol * 1e-6 for
  * Robertson, rtol for the chain) both solvers integrate to t_end; the error
  * is max_i |y_i - ref_i| / scale_i at t_end, scale_i the largest value of
- * species i's kind over the run (Robertson: 1, 3.65e-5, 1; chain: the
- * largest |ref|), ref a reference solution at rtol 1e-13 (CVODE's when
+ * species i over the run (Robertson: 1, 3.65e-5, 1; the chain: 1, its
+ * concentrations are of order 1), ref a reference solution at rtol 1e-13 (CVODE's when
  * present, cdyn's otherwise; both are printed so their agreement shows).
  * The runs of the two solvers alternate and each figure is the median over
  * the repeats. The last column compares at equal accuracy: cdyn's time
