@@ -159,15 +159,33 @@ static void test_species_bad_input(void **state)
     assert_int_equal(cdyn_kinetics_add_species(k, "D", INFINITY, NULL), CDYN_ERR_INVALID_ARGUMENT);
     assert_message(k, fn);
     assert_unchanged(k, &before);
-    /* getters refuse without a message of their own */
+    /* queries refuse with a message too */
     const char *name;
     size_t i;
+    double c[3];
+    cdyn_kinetics_stats st;
     assert_int_equal(cdyn_kinetics_get_species_name(k, 3, &name), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_get_species_name");
     assert_int_equal(cdyn_kinetics_get_species_name(k, 0, NULL), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_kinetics_find_species(k, NULL, &i), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_find_species");
+    assert_int_equal(cdyn_kinetics_find_species(k, "Z", &i), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_kinetics_last_error(k), "'Z'"));
     assert_int_equal(cdyn_kinetics_find_species(k, long_name, &i), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_kinetics_get_species_count(NULL, &i), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_kinetics_get_species_count(k, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_get_species_count");
+    assert_int_equal(cdyn_kinetics_get_reaction_count(k, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_get_reaction_count");
+    assert_int_equal(cdyn_kinetics_get_concentrations(k, c, 2), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_get_concentrations");
+    assert_int_equal(cdyn_kinetics_get_time(k, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_get_time");
+    assert_int_equal(cdyn_kinetics_get_stoichiometry_size(k, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_get_stoichiometry_size");
+    st.size = 0;
+    assert_int_equal(cdyn_kinetics_get_stats(k, &st), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_get_stats");
     cdyn_kinetics_destroy(k);
 }
 
@@ -205,6 +223,8 @@ static void test_stoichiometry(void **state)
     size_t sp[8], rx[8];
     int co[8];
     assert_int_equal(cdyn_kinetics_get_stoichiometry(k, sp, rx, co, 7), CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(k, "cdyn_kinetics_get_stoichiometry");
+    assert_int_equal(cdyn_kinetics_get_stoichiometry(k, sp, NULL, co, 8), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_kinetics_get_stoichiometry(k, sp, rx, co, 8), CDYN_OK);
     const size_t wsp[8] = {a, b, a, c, a, c, c, b}, wrx[8] = {0, 0, 1, 1, 2, 2, 3, 4};
     const int wco[8] = {-2, 3, 2, -1, -2, 1, 1, -1};
@@ -279,6 +299,7 @@ static void test_reaction_bad_input(void **state)
     assert_int_equal(cdyn_kinetics_set_rate_constant(k, 0, NAN), e);
     double kk;
     assert_int_equal(cdyn_kinetics_get_rate_constant(k, 2, &kk), e);
+    assert_message(k, "cdyn_kinetics_get_rate_constant");
     assert_int_equal(cdyn_kinetics_get_rate_constant(k, 0, NULL), e);
     /* concentrations and time */
     double c3[3] = {1, -1, 0}, c2[2] = {1, 1}, cn[3] = {1, NAN, 0};
@@ -608,6 +629,7 @@ static void test_options(void **state)
     assert_memory_equal(&got, &def, sizeof got);
     got.size = 0;
     assert_int_equal(cdyn_kinetics_get_options(k, &got), e);
+    assert_message(k, "cdyn_kinetics_get_options");
     /* a short size gets only its first fields */
     cdyn_kinetics_options_init(&o);
     o.method = CDYN_KINETICS_DORMAND_PRINCE;

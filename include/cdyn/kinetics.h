@@ -385,8 +385,8 @@ CDYN_API cdyn_status cdyn_kinetics_get_options(const cdyn_kinetics *kin,
  *  options.atol for all. Species added later take options.atol.
  *  @param count  the species count (or 0 with NULL)
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p kin, a wrong
- *  count, or a value that is not finite and > 0; CDYN_ERR_BUSY from a rate
- *  law: nothing changed. @since 0.1 */
+ *  count, or a value that is not finite and > 0; CDYN_ERR_NO_MEMORY (the
+ *  copy); CDYN_ERR_BUSY from a rate law: nothing changed. @since 0.1 */
 CDYN_API cdyn_status cdyn_kinetics_set_absolute_tolerances(cdyn_kinetics *kin,
                                                            const double *atol, size_t count);
 

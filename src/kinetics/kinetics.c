@@ -4,25 +4,51 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "kinetics/workspace.h"
 
-cdyn_status cdyn__kin_fail(cdyn_kinetics *kin, cdyn_status st, const char *fn, const char *fmt,
-                           ...)
+cdyn_status cdyn__kin_fail(const cdyn_kinetics *kin, cdyn_status st, const char *fn,
+                           const char *fmt, ...)
 {
     if (kin) {
-        int k = snprintf(kin->err, sizeof kin->err, "%s: ", fn);
-        if (k < 0 || (size_t)k >= sizeof kin->err)
+        char *err = ((cdyn_kinetics *)(uintptr_t)kin)->err;
+        size_t cap = sizeof kin->err;
+        int k = snprintf(err, cap, "%s: ", fn);
+        if (k < 0 || (size_t)k >= cap)
             k = 0;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(kin->err + k, sizeof kin->err - (size_t)k, fmt, ap);
+        vsnprintf(err + k, cap - (size_t)k, fmt, ap);
         va_end(ap);
     }
     return st;
+}
+
+cdyn_status cdyn__kin_check_out(const cdyn_kinetics *kin, const char *fn, const void *out,
+                                size_t capacity, size_t need)
+{
+    if (!kin)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (capacity < need)
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                              "capacity %zu is below the %zu values", capacity, need);
+    if (need && !out)
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn, "out is NULL");
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__kin_check_ptr(const cdyn_kinetics *kin, const char *fn, const void *p,
+                                const char *name)
+{
+    if (!kin)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (!p)
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn, "%s is NULL", name);
+    return CDYN_OK;
 }
 
 cdyn_status cdyn__kin_enter(cdyn_kinetics *kin, const char *fn)
@@ -107,8 +133,10 @@ const char *cdyn_kinetics_last_error(const cdyn_kinetics *kin)
 cdyn_status cdyn_kinetics_get_concentrations(const cdyn_kinetics *kin, double *out,
                                              size_t capacity)
 {
-    if (!kin || !out || capacity < kin->sp.n)
-        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__kin_check_out(kin, "cdyn_kinetics_get_concentrations", out, capacity,
+                                         kin ? kin->sp.n : 0);
+    if (st)
+        return st;
     if (kin->sp.n)
         memcpy(out, kin->sp.c, kin->sp.n * sizeof(double));
     return CDYN_OK;
@@ -137,8 +165,9 @@ cdyn_status cdyn_kinetics_set_concentrations(cdyn_kinetics *kin, const double *c
 
 cdyn_status cdyn_kinetics_get_time(const cdyn_kinetics *kin, double *t)
 {
-    if (!kin || !t)
-        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__kin_check_ptr(kin, "cdyn_kinetics_get_time", t, "t");
+    if (st)
+        return st;
     *t = kin->t;
     return CDYN_OK;
 }

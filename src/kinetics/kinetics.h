@@ -93,13 +93,23 @@ struct cdyn_kinetics {
     char err[256];
 };
 
-/* Records a message "function: problem" in kin->err and returns @p st. */
-cdyn_status cdyn__kin_fail(cdyn_kinetics *kin, cdyn_status st, const char *fn, const char *fmt,
-                           ...)
+/* Records a message "function: problem" in kin->err and returns @p st.
+ * Const queries report through it too: the message is the one field they
+ * may write. */
+cdyn_status cdyn__kin_fail(const cdyn_kinetics *kin, cdyn_status st, const char *fn,
+                           const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* Checks of the output arguments of queries: a NULL object is refused
+ * without a message, a short capacity (or NULL @p out with need > 0) or a
+ * NULL pointer named @p name with one. */
+cdyn_status cdyn__kin_check_out(const cdyn_kinetics *kin, const char *fn, const void *out,
+                                size_t capacity, size_t need);
+cdyn_status cdyn__kin_check_ptr(const cdyn_kinetics *kin, const char *fn, const void *p,
+                                const char *name);
 
 /* The check every function that changes the object starts with: a NULL
  * object is refused (no message can be set), a busy one gets CDYN_ERR_BUSY. */

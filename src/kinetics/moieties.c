@@ -205,18 +205,6 @@ cdyn_status cdyn_kinetics_get_moiety_count(cdyn_kinetics *kin, size_t *count)
     return CDYN_OK;
 }
 
-/* Checks a capacity for @p need values. */
-static cdyn_status check_out(cdyn_kinetics *kin, const char *fn, const double *out,
-                             size_t capacity, size_t need)
-{
-    if (capacity < need)
-        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
-                              "capacity %zu is below the %zu values", capacity, need);
-    if (need && !out)
-        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn, "out is NULL");
-    return CDYN_OK;
-}
-
 cdyn_status cdyn_kinetics_get_moieties(cdyn_kinetics *kin, double *out, size_t capacity)
 {
     static const char fn[] = "cdyn_kinetics_get_moieties";
@@ -228,7 +216,7 @@ cdyn_status cdyn_kinetics_get_moieties(cdyn_kinetics *kin, double *out, size_t c
     if (mo->m && ns > SIZE_MAX / mo->m)
         return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
                               "%zu moieties x %zu species overflows", mo->m, ns);
-    if ((st = check_out(kin, fn, out, capacity, mo->m * ns)))
+    if ((st = cdyn__kin_check_out(kin, fn, out, capacity, mo->m * ns)))
         return st;
     if (mo->m && ns)
         memset(out, 0, mo->m * ns * sizeof(double));
@@ -245,7 +233,7 @@ cdyn_status cdyn_kinetics_get_moiety_totals(cdyn_kinetics *kin, double *out, siz
     if (st)
         return st;
     const cdyn__kin_moieties *mo = &kin->moi;
-    if ((st = check_out(kin, fn, out, capacity, mo->m)))
+    if ((st = cdyn__kin_check_out(kin, fn, out, capacity, mo->m)))
         return st;
     for (size_t r = 0; r < mo->m; r++) {
         double s = 0.0;

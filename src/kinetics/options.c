@@ -71,10 +71,26 @@ cdyn_status cdyn_kinetics_set_options(cdyn_kinetics *kin, const cdyn_kinetics_op
     return CDYN_OK;
 }
 
+/* The size-first output struct @p out: NULL or a size below its first
+ * field refused. */
+static cdyn_status check_sized(const cdyn_kinetics *kin, const char *fn, const void *out)
+{
+    cdyn_status st = cdyn__kin_check_ptr(kin, fn, out, "out");
+    if (st)
+        return st;
+    size_t size;
+    memcpy(&size, out, sizeof size);
+    if (size < sizeof(size_t))
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                              "out->size is %zu: set it to the struct's size", size);
+    return CDYN_OK;
+}
+
 cdyn_status cdyn_kinetics_get_options(const cdyn_kinetics *kin, cdyn_kinetics_options *out)
 {
-    if (!kin || !out || out->size < sizeof(size_t))
-        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = check_sized(kin, "cdyn_kinetics_get_options", out);
+    if (st)
+        return st;
     size_t size = out->size < sizeof *out ? out->size : sizeof *out;
     memcpy((char *)out + sizeof(size_t), (const char *)&kin->opt + sizeof(size_t),
            size - sizeof(size_t));
@@ -122,8 +138,9 @@ cdyn_status cdyn_kinetics_set_absolute_tolerances(cdyn_kinetics *kin, const doub
 
 cdyn_status cdyn_kinetics_get_stats(const cdyn_kinetics *kin, cdyn_kinetics_stats *out)
 {
-    if (!kin || !out || out->size < sizeof(size_t))
-        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = check_sized(kin, "cdyn_kinetics_get_stats", out);
+    if (st)
+        return st;
     size_t size = out->size < sizeof *out ? out->size : sizeof *out;
     memcpy((char *)out + sizeof(size_t), (const char *)&kin->stats + sizeof(size_t),
            size - sizeof(size_t));

@@ -272,8 +272,9 @@ cdyn_status cdyn_kinetics_add_rate_law(cdyn_kinetics *kin, size_t n_reactants,
 
 cdyn_status cdyn_kinetics_get_reaction_count(const cdyn_kinetics *kin, size_t *count)
 {
-    if (!kin || !count)
-        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__kin_check_ptr(kin, "cdyn_kinetics_get_reaction_count", count, "count");
+    if (st)
+        return st;
     *count = kin->rx.n;
     return CDYN_OK;
 }
@@ -301,16 +302,26 @@ cdyn_status cdyn_kinetics_set_rate_constant(cdyn_kinetics *kin, size_t reaction,
 cdyn_status cdyn_kinetics_get_rate_constant(const cdyn_kinetics *kin, size_t reaction,
                                             double *rate_constant)
 {
-    if (!kin || !rate_constant || reaction >= kin->rx.n || kin->rx.law[reaction])
-        return CDYN_ERR_INVALID_ARGUMENT;
+    static const char fn[] = "cdyn_kinetics_get_rate_constant";
+    cdyn_status st = cdyn__kin_check_ptr(kin, fn, rate_constant, "rate_constant");
+    if (st)
+        return st;
+    if (reaction >= kin->rx.n)
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                              "reaction %zu does not exist (%zu reactions)", reaction, kin->rx.n);
+    if (kin->rx.law[reaction])
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                              "reaction %zu has a user rate law, no rate constant", reaction);
     *rate_constant = kin->rx.k[reaction];
     return CDYN_OK;
 }
 
 cdyn_status cdyn_kinetics_get_stoichiometry_size(const cdyn_kinetics *kin, size_t *count)
 {
-    if (!kin || !count)
-        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st =
+        cdyn__kin_check_ptr(kin, "cdyn_kinetics_get_stoichiometry_size", count, "count");
+    if (st)
+        return st;
     *count = kin->rx.n ? kin->rx.s_start[kin->rx.n] : 0;
     return CDYN_OK;
 }
@@ -319,12 +330,16 @@ cdyn_status cdyn_kinetics_get_stoichiometry(const cdyn_kinetics *kin, size_t *sp
                                             size_t *reactions, int *coefficients,
                                             size_t capacity)
 {
+    static const char fn[] = "cdyn_kinetics_get_stoichiometry";
     if (!kin)
         return CDYN_ERR_INVALID_ARGUMENT;
     const cdyn__kin_reactions *rx = &kin->rx;
     size_t nnz = rx->n ? rx->s_start[rx->n] : 0;
-    if (capacity < nnz || (nnz && (!species || !reactions || !coefficients)))
-        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st;
+    if ((st = cdyn__kin_check_out(kin, fn, species, capacity, nnz)) ||
+        (st = cdyn__kin_check_out(kin, fn, reactions, capacity, nnz)) ||
+        (st = cdyn__kin_check_out(kin, fn, coefficients, capacity, nnz)))
+        return st;
     for (size_t j = 0; j < rx->n; j++)
         for (size_t e = rx->s_start[j]; e < rx->s_start[j + 1]; e++) {
             species[e] = rx->s_species[e];

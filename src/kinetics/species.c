@@ -122,12 +122,16 @@ cdyn_status cdyn_kinetics_add_species(cdyn_kinetics *kin, const char *name, doub
 
 cdyn_status cdyn_kinetics_find_species(const cdyn_kinetics *kin, const char *name, size_t *index)
 {
-    if (!kin || !name || !index)
-        return CDYN_ERR_INVALID_ARGUMENT;
+    static const char fn[] = "cdyn_kinetics_find_species";
+    cdyn_status st;
+    if ((st = cdyn__kin_check_ptr(kin, fn, name, "name")) ||
+        (st = cdyn__kin_check_ptr(kin, fn, index, "index")))
+        return st;
     size_t len = bounded_len(name, CDYN__KIN_MAX_NAME);
     size_t s = len > CDYN__KIN_MAX_NAME ? SIZE_MAX : lookup(&kin->sp, name, len);
     if (s == SIZE_MAX)
-        return CDYN_ERR_INVALID_ARGUMENT;
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn, "no species is called '%.64s'",
+                              name);
     *index = s;
     return CDYN_OK;
 }
@@ -135,16 +139,22 @@ cdyn_status cdyn_kinetics_find_species(const cdyn_kinetics *kin, const char *nam
 cdyn_status cdyn_kinetics_get_species_name(const cdyn_kinetics *kin, size_t species,
                                            const char **name)
 {
-    if (!kin || !name || species >= kin->sp.n)
-        return CDYN_ERR_INVALID_ARGUMENT;
+    static const char fn[] = "cdyn_kinetics_get_species_name";
+    cdyn_status st = cdyn__kin_check_ptr(kin, fn, name, "name");
+    if (st)
+        return st;
+    if (species >= kin->sp.n)
+        return cdyn__kin_fail(kin, CDYN_ERR_INVALID_ARGUMENT, fn,
+                              "species %zu does not exist (%zu species)", species, kin->sp.n);
     *name = kin->sp.name[species];
     return CDYN_OK;
 }
 
 cdyn_status cdyn_kinetics_get_species_count(const cdyn_kinetics *kin, size_t *count)
 {
-    if (!kin || !count)
-        return CDYN_ERR_INVALID_ARGUMENT;
+    cdyn_status st = cdyn__kin_check_ptr(kin, "cdyn_kinetics_get_species_count", count, "count");
+    if (st)
+        return st;
     *count = kin->sp.n;
     return CDYN_OK;
 }
