@@ -122,7 +122,8 @@ typedef struct cdyn_kinetics_stats {
  *  integrator, not necessarily the committed state; read-only). Return 0 on
  *  success; any other value stops the call with CDYN_ERR_CALLBACK (an
  *  integration rolls back). The callback may read the object through the
- *  get functions; calls that change it return CDYN_ERR_BUSY. */
+ *  const get functions; the others (those that change it, the rate and
+ *  moiety queries, which use its work space) return CDYN_ERR_BUSY. */
 typedef int (*cdyn_kinetics_rate_fn)(double t, const double *c, size_t n_species,
                                      double *rate, void *user);
 
