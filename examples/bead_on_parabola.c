@@ -78,7 +78,7 @@
 #include <cdyn/cdyn.h>
 
 #include "cli.h"
-#include "svg.h"
+#include "chart.h"
 
 /* ---- the wire: the user code the implicit constraint needs ---------------- */
 
@@ -364,111 +364,54 @@ enum { N_METHODS = sizeof METHODS / sizeof METHODS[0] };
 
 /* ---- pictures ----------------------------------------------------------- */
 
-/* A polyline of up to ~1000 points through the largest value of each bin
- * (the envelope of a noisy error), in log scale; values <= 0 leave gaps. */
-static void log_series(FILE *f, const double *t, const double *y, size_t n, double t0,
-                       double t1, double dlo, double dhi, double px, double py, double pw,
-                       double ph, const char *color, double width, const char *dash)
+/* One log-scale panel: one quantity (offset @p field in record) of every
+ * run, through each pixel column's largest value (the envelope of a noisy
+ * error). At most nine decades: the rare tiny values (the bead passing
+ * x = 0) would squeeze the rest. */
+static void log_panel(chart *c, const char *title, const record *recs, size_t field)
 {
-    size_t bin = n > 1000 ? n / 1000 : 1;
-    int open = 0;
-    for (size_t i = 0; i < n; i += bin) {
-        double yv = 0, tv = t[i];
-        for (size_t j = i; j < i + bin && j < n; j++)
-            if (y[j] > yv)
-                yv = y[j], tv = t[j];
-        if (!(yv > 0)) {
-            if (open)
-                fputs("\"/>\n", f);
-            open = 0;
-            continue;
-        }
-        if (!open)
-            fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s%s%s points=\"",
-                    color, width, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
-                    dash ? "\"" : "");
-        open = 1;
-        double ly = fmin(fmax(log10(yv), dlo), dhi);
-        fprintf(f, "%.2f,%.2f ", px + (tv - t0) / (t1 - t0) * pw,
-                py + ph - (ly - dlo) / (dhi - dlo) * ph);
-    }
-    if (open)
-        fputs("\"/>\n", f);
-}
-
-/* One log-scale panel: one quantity (offset @p field in record) of every run. */
-static void log_panel(FILE *f, double px, double py, double pw, double ph, const char *title,
-                      const record *recs, size_t field)
-{
-    double lo = INFINITY, hi = -INFINITY;
+    chart_panel *p = chart_panel_add(c, 1);
+    chart_panel_title(p, "%s", title);
+    chart_y(p, NULL, CHART_LOG);
+    double lo = INFINITY, hi = 0;
     for (int k = 0; k < N_METHODS; k++) {
         const double *y = *(double *const *)((const char *)&recs[k] + field);
         for (size_t i = 0; i < recs[k].n; i++)
-            if (y[i] > 0)
-                lo = fmin(lo, y[i]), hi = fmax(hi, y[i]);
+            hi = fmax(hi, y[i]), lo = y[i] > 0 ? fmin(lo, y[i]) : lo;
+        chart_line(p, recs[k].t, y, recs[k].n, NULL,
+                   &(chart_style){.color = METHODS[k].color, .envelope = 1});
     }
-    if (!(hi >= lo))
-        lo = 1e-16, hi = 1;
-    double dlo = floor(log10(lo)), dhi = ceil(log10(hi));
-    if (dhi <= dlo)
-        dhi = dlo + 1;
-    /* At most nine decades: the rare tiny values (the bead passing x = 0)
-     * would squeeze the rest; lower values are drawn on the bottom line. */
-    dlo = fmax(dlo, dhi - 9);
-    double t0 = recs[0].t[0], t1 = recs[0].t[recs[0].n - 1];
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"black\"/>\n", px, py, pw, ph);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"14\">%s</text>\n",
-            px, py - 8, title);
-    int every = dhi - dlo > 10 ? 2 : 1;
-    for (double e = dlo; e <= dhi + 0.5; e += 1) {
-        double yy = py + ph - (e - dlo) / (dhi - dlo) * ph;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", px,
-                yy, px + pw, yy);
-        if ((long)(e - dlo) % every == 0)
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                       "text-anchor=\"end\">1e%d</text>\n", px - 6, yy + 4, (int)e);
-    }
-    double ts = (t1 - t0) / 5, p10 = pow(10, floor(log10(ts))), r = ts / p10;
-    ts = (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p10;
-    for (double tv = ceil(t0 / ts) * ts; tv <= t1 + 1e-9 * ts; tv += ts)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"middle\">%g</text>\n", px + (tv - t0) / (t1 - t0) * pw,
-                py + ph + 15, tv);
+    if (hi > 0 && lo < pow(10.0, ceil(log10(hi)) - 9))
+        chart_y_range(p, pow(10.0, ceil(log10(hi)) - 9), NAN);
+    if (field == offsetof(record, energy))
+        chart_x(p, "time (s)", 0);
+}
+
+/* A strip above the panels that names the methods. */
+static void methods_key(chart *c, double weight, const char *extra[N_METHODS])
+{
+    chart_panel *p = chart_panel_add(c, weight);
+    chart_scene(p);
     for (int k = 0; k < N_METHODS; k++) {
-        const double *y = *(double *const *)((const char *)&recs[k] + field);
-        log_series(f, recs[k].t, y, recs[k].n, t0, t1, dlo, dhi, px, py, pw, ph,
-                   METHODS[k].color, 1.5, METHODS[k].dash);
+        char label[200];
+        snprintf(label, sizeof label, "%s%s", METHODS[k].label, extra ? extra[k] : "");
+        chart_key(p, CHART_LINE, label, &(chart_style){.color = METHODS[k].color});
     }
 }
 
 static int write_drift_chart(const char *path, const record *recs, const params *p)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"1000\" "
-               "viewBox=\"0 0 1000 1000\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"70\" y=\"28\" font-family=\"sans-serif\" font-size=\"16\">"
-               "Bead on x^2 + 100 y = 0 (seed 002), implicit and parametric forms, %s, dt = %g "
-               "s: drift against time (s)</text>\n", p->integrator_name, p->dt);
-    for (int k = 0; k < N_METHODS; k++) {
-        double ly = 50 + 18 * (double)k;
-        fprintf(f, "<line x1=\"70\" y1=\"%.1f\" x2=\"110\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"2\"/>\n", ly - 4, ly - 4, METHODS[k].color);
-        fprintf(f, "<text x=\"118\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\">%s"
-                   "</text>\n", ly, METHODS[k].label);
-    }
-    log_panel(f, 70, 130, 880, 220, "|c(x)| = |x^2 + 100 y|  (m^2)", recs,
-              offsetof(record, c));
-    log_panel(f, 70, 410, 880, 220,
-              "distance to the wire |c| / |grad c|  (m; implicit: cdyn_system_get_constraint_"
-              "residuals)", recs, offsetof(record, dist));
-    log_panel(f, 70, 690, 880, 240, "relative energy error |E(t) - E(0)| / E(0)", recs,
-              offsetof(record, energy));
-    fprintf(f, "<text x=\"510\" y=\"975\" font-family=\"sans-serif\" font-size=\"12\" "
-               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
-    return fclose(f) == 0 ? 0 : -1;
+    chart *c = chart_create(1000, 1000);
+    chart_title(c, "Bead on the parabola x^{2} + 100 y = 0, implicit and parametric forms (%s, "
+                   "dt = %g s): drift", p->integrator_name, p->dt);
+    methods_key(c, 0.3, NULL);
+    log_panel(c, "|c(x)| = |x^{2} + 100 y| (m^{2})", recs, offsetof(record, c));
+    log_panel(c, "distance to the wire |c| / |grad c| (m; implicit runs: "
+                 "cdyn_system_get_constraint_residuals)", recs, offsetof(record, dist));
+    log_panel(c, "relative energy error |E(t) - E(0)| / E(0)", recs, offsetof(record, energy));
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 /* Signed distance of (x, y) from the wire, c / |grad c| (m), positive on
@@ -480,110 +423,80 @@ static double offset(const double *xy)
     return c / hypot(grad[0], grad[1]);
 }
 
-/* Top: the wire and the bead's path drawn with the height h = -y upwards
- * (y points down), to scale. Bottom, aligned in x: the path's signed
- * distance from the wire against x, the only way to see it leave the wire. */
+/* Top: the wire and the beads' paths drawn to scale with the height
+ * h = -y upwards (y points down). Bottom, on the same x axis: each path's
+ * signed distance from the wire against x, the only way to see it leave
+ * the wire. */
 static int write_path_picture(const char *path, const record *recs, const params *p)
 {
-    const double W = 1000, H = 900, top = 110, bottom = 470; /* wire rows, pixels */
     double xmax = 1.25 * fabs(p->x0) + 1e-9, hmax = xmax * xmax / 100.0;
-    /* Equal scales: k px per metre puts h in [-0.05, 1.25] hmax on rows
-     * [bottom, top]; the window's lower part stays empty for the panel. */
-    double k = (bottom - top) / (1.30 * hmax);
-    double yhi = 1.25 * hmax + (top - 20) / k, ylo = yhi - (H - 40) / k;
-    double xhalf = (W - 40) / (2 * k);
-    svg s;
-    if (svg_open(&s, path, W, H, -xhalf, xhalf, ylo, yhi, 0))
-        return -1;
-    char buf[256];
-    snprintf(buf, sizeof buf,
-             "bead on the wire x^2 + 100 y = 0 (seed 002): y points down, gravity %g m/s^2 "
-             "along +y (%s, dt = %g s, %g s)", p->gravity, p->integrator_name, p->dt,
-             recs[0].t[recs[0].n - 1]);
-    svg_text(&s, 20, 26, 15, buf);
-    svg_text(&s, 20, 46, 12,
-             "drawn to scale with the height h = -y = x^2 / 100 upwards; thick grey: the wire; "
-             "dots: the bead at 41 equal intervals,");
-    svg_text(&s, 20, 62, 12, "blue (start, at rest) to red (end); thin lines: the paths");
-    double wire[2 * 201];
-    for (int i = 0; i <= 200; i++) {
-        double x = -xmax + 2 * xmax * i / 200.0;
-        wire[2 * i] = x, wire[2 * i + 1] = x * x / 100.0;
-    }
-    svg_polyline(&s, wire, 201, 2, 0, "#bbb", 7, 1);
-    for (int m = 0; m < N_METHODS; m++) {
-        const record *r = &recs[m];
-        size_t stride = r->n > 4000 ? r->n / 4000 : 1;
-        fprintf(s.f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1\" points=\"",
-                METHODS[m].color);
-        for (size_t i = 0; i < r->n; i += stride)
-            fprintf(s.f, "%.2f,%.2f ", svg_px(&s, r->xy[2 * i]), svg_py(&s, -r->xy[2 * i + 1]));
-        fputs("\"/>\n", s.f);
-    }
-    const record *r0 = &recs[0];
-    size_t last = r0->n - 1;
-    for (int j = 0; j <= 40; j++) {
-        size_t i = (size_t)lround((double)last * j / 40.0);
-        char col[8];
-        svg_ramp(j / 40.0, col);
-        svg_circle(&s, r0->xy[2 * i], -r0->xy[2 * i + 1], 5, col);
-    }
-    double ax = -0.85 * xmax, ay = 1.05 * hmax, al = 0.25 * hmax;
-    svg_line(&s, ax, ay, ax, ay - al, "black", 2);
-    svg_line(&s, ax, ay - al, ax - 0.015 * xmax, ay - 0.8 * al, "black", 2);
-    svg_line(&s, ax, ay - al, ax + 0.015 * xmax, ay - 0.8 * al, "black", 2);
-    svg_text(&s, svg_px(&s, ax) + 8, svg_py(&s, ay - 0.5 * al), 12, "g (+y)");
-
-    /* The panel: signed distance against x, same x pixels as above. */
-    double py0 = 560, ph = 280, px0 = svg_px(&s, -xmax), pw = svg_px(&s, xmax) - px0;
-    double amp = 0;
-    for (int m = 0; m < N_METHODS; m++)
-        for (size_t i = 0; i < recs[m].n; i++)
-            amp = fmax(amp, fabs(offset(&recs[m].xy[2 * i])));
-    if (!(amp > 0))
-        amp = 1e-15;
-    double unit = pow(10, floor(log10(amp))), lim = ceil(amp / unit) * unit;
-#define PY(o) (py0 + ph / 2 - (o) / lim * ph / 2)
-    snprintf(buf, sizeof buf,
-             "the paths' signed distance from the wire, c / |grad c| (m), against x (> 0: "
-             "below the wire, outside the bowl)");
-    svg_text(&s, px0, py0 - 12 - 15.0 * N_METHODS, 13, buf);
+    double *dist = malloc(recs[0].n * sizeof *dist), *x = malloc(recs[0].n * sizeof *x);
+    chart *c = chart_create(1000, 1040);
+    chart_title(c, "Bead on the wire x^{2} + 100 y = 0 with y pointing down: gravity %g m/s^{2} "
+                   "along +y (%s, dt = %g s, %g s)", p->gravity, p->integrator_name, p->dt,
+                recs[0].t[recs[0].n - 1]);
+    char extra[N_METHODS][64];
+    const char *extras[N_METHODS];
     for (int m = 0; m < N_METHODS; m++) {
         double most = 0;
         for (size_t i = 0; i < recs[m].n; i++)
             most = fmax(most, fabs(offset(&recs[m].xy[2 * i])));
-        fprintf(s.f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-family=\"sans-serif\" "
-                     "font-size=\"12\">%s: largest |distance| %.2g m</text>\n", px0 + 10,
-                py0 - 8 - 15.0 * (N_METHODS - 1 - m), METHODS[m].color, METHODS[m].label, most);
+        snprintf(extra[m], sizeof extra[m], ": largest |distance| %.2g m", most);
+        extras[m] = extra[m];
     }
-    fprintf(s.f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-                 "stroke=\"black\"/>\n", px0, py0, pw, ph);
-    for (int j = -2; j <= 2; j++) {
-        double o = lim * j / 2.0, yy = PY(o);
-        fprintf(s.f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-                px0, yy, px0 + pw, yy, j == 0 ? "#999" : "#ddd");
-        snprintf(buf, sizeof buf, "%.2g", o);
-        fprintf(s.f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
-                     "text-anchor=\"end\">%s</text>\n", px0 - 4, yy + 4, buf);
+    methods_key(c, 0.22, extras);
+    chart_panel *top = chart_panel_add(c, 1.4), *bottom = chart_panel_add(c, 1);
+    chart_panel_title(top, "the wire and the paths, to scale (dots: the bead at 41 equal "
+                           "intervals)");
+    chart_equal(top);
+    chart_x(top, "x (m)", 0);
+    chart_y(top, "height h = -y (m)", 0);
+    chart_x_range(top, -xmax, xmax);
+    chart_y_range(top, -0.05 * hmax, 1.25 * hmax);
+    double wire[2 * 201];
+    for (int i = 0; i <= 200; i++) {
+        double wx = -xmax + 2 * xmax * i / 200.0;
+        wire[2 * i] = wx, wire[2 * i + 1] = wx * wx / 100.0;
     }
-    for (int j = -2; j <= 2; j++) {
-        double x = p->x0 * j / 2.0;
-        snprintf(buf, sizeof buf, "x = %g", x);
-        fprintf(s.f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                     "text-anchor=\"middle\">%s</text>\n", svg_px(&s, x), py0 + ph + 15, buf);
-    }
-    for (int m = 0; m < N_METHODS; m++) {
+    const chart_style wire_style = {.color = "#bbb", .width = 7};
+    chart_path(top, wire, 201, &wire_style);
+    chart_key(top, CHART_LINE, "the wire", &wire_style);
+    chart_panel_title(bottom, "signed distance of the paths from the wire (> 0: below the wire, "
+                              "outside the bowl)");
+    chart_x(bottom, "x (m)", 0);
+    chart_y(bottom, "c / |grad c| (m)", 0);
+    chart_x_range(bottom, -xmax, xmax);
+    for (int m = 0; m < N_METHODS && dist && x; m++) {
         const record *r = &recs[m];
-        size_t stride = r->n > 20000 ? r->n / 20000 : 1;
-        fprintf(s.f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"0.6\" "
-                     "stroke-opacity=\"0.8\" points=\"", METHODS[m].color);
-        for (size_t i = 0; i < r->n; i += stride)
-            fprintf(s.f, "%.2f,%.2f ", svg_px(&s, r->xy[2 * i]), PY(offset(&r->xy[2 * i])));
-        fputs("\"/>\n", s.f);
+        size_t stride = r->n > 4000 ? r->n / 4000 : 1, k = 0;
+        for (size_t i = 0; i < r->n; i += stride, k++) /* the heights, drawn first */
+            x[k] = r->xy[2 * i], dist[k] = -r->xy[2 * i + 1];
+        chart_line(top, x, dist, k, NULL, &(chart_style){.color = METHODS[m].color, .width = 1});
+        for (size_t i = 0; i < r->n; i++)
+            x[i] = r->xy[2 * i], dist[i] = offset(&r->xy[2 * i]);
+        chart_line(bottom, x, dist, r->n, NULL,
+                   &(chart_style){.color = METHODS[m].color, .width = 0.6, .opacity = 0.8});
     }
-#undef PY
-    svg_close(&s);
-    return 0;
+    const record *r0 = &recs[0];
+    for (int j = 0; j <= 40; j++) {
+        size_t i = (size_t)lround((double)(r0->n - 1) * j / 40.0);
+        char col[8];
+        chart_ramp(j / 40.0, col);
+        chart_marker(top, r0->xy[2 * i], -r0->xy[2 * i + 1], &(chart_style){.color = col,
+                                                                            .size = 5});
+    }
+    chart_ramp_key(top, "time (s)", 0, r0->t[r0->n - 1], CHART_RAMP_LINEAR, NULL);
+    double ax = -0.85 * xmax, ay = 1.05 * hmax, al = 0.25 * hmax;
+    const chart_style arrow = {.width = 2};
+    chart_segment(top, ax, ay, ax, ay - al, &arrow);
+    chart_segment(top, ax, ay - al, ax - 0.015 * xmax, ay - 0.8 * al, &arrow);
+    chart_segment(top, ax, ay - al, ax + 0.015 * xmax, ay - 0.8 * al, &arrow);
+    chart_label(top, ax, ay - 0.5 * al, NULL, "g (along +y)");
+    int bad = !dist || !x || chart_save(c, path) != 0;
+    chart_free(c);
+    free(dist);
+    free(x);
+    return bad ? -1 : 0;
 }
 
 /* ---- main --------------------------------------------------------------- */

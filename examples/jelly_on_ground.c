@@ -44,7 +44,7 @@
 #include <cdyn/cdyn.h>
 
 #include "cli.h"
-#include "svg.h"
+#include "chart.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -318,219 +318,112 @@ static int write_picture(const char *path, const cdyn_system *sys, cdyn_ground g
     for (size_t i = 0; i < n_path; i++)
         x0 = fmin(x0, path_xy[2 * i]), x1 = fmax(x1, path_xy[2 * i]);
     x0 -= 0.4, x1 += 0.4;
-    for (int i = 0; i <= 200; i++) { /* the ground below the window */
-        double f, x = x0 + (x1 - x0) * i / 200.0;
-        if (ground_height(sys, g, x, &f))
+    /* The ground, filled below its profile, a little wider than the window. */
+    enum { GROUND_N = 400 };
+    double ground[2 * (GROUND_N + 3)];
+    for (int i = 0; i <= GROUND_N; i++) {
+        double x = x0 - 0.1 + (x1 - x0 + 0.2) * i / GROUND_N;
+        ground[2 * i] = x;
+        if (ground_height(sys, g, x, &ground[2 * i + 1]))
             return -1;
-        y0 = fmin(y0, f);
+        if (x >= x0 && x <= x1)
+            y0 = fmin(y0, ground[2 * i + 1]);
     }
-    y0 -= 0.3, y1 += 0.45;
-    svg s;
-    if (svg_open(&s, path, 1100, 640, x0, x1, y0, y1, 1))
-        return -1;
-    /* the ground: filled below its profile */
-    fprintf(s.f, "<polygon fill=\"#d9c7a7\" stroke=\"#6b5533\" stroke-width=\"2\" points=\"");
-    for (int i = 0; i <= 400; i++) {
-        double x = s.x0 + (s.x1 - s.x0) * i / 400.0, f;
-        if (ground_height(sys, g, x, &f))
-            return -1;
-        fprintf(s.f, "%.2f,%.2f ", svg_px(&s, x), svg_py(&s, f));
-    }
-    fprintf(s.f, "%.2f,%.2f %.2f,%.2f\"/>\n", svg_px(&s, s.x1), svg_py(&s, s.y0),
-            svg_px(&s, s.x0), svg_py(&s, s.y0));
-    /* the samples the profile is built from */
+    y0 -= 0.3, y1 += 0.3;
+    ground[2 * GROUND_N + 2] = x1 + 0.1, ground[2 * GROUND_N + 3] = y0 - 1;
+    ground[2 * GROUND_N + 4] = x0 - 0.1, ground[2 * GROUND_N + 5] = y0 - 1;
+    chart *c = chart_create(1100, 90 + 1084 * (y1 - y0) / (x1 - x0));
+    chart_title(c, "Spring-dashpot jelly (%zu masses, %zu springs) dropped on a height-field "
+                   "ground", j->n, j->n_springs);
+    chart_caption(c, "ground: bicubic spline through %d samples (dots), S = %g N/m, c = %g N s/m, "
+                     "mu = %g, v_s = %g m/s per mass; outlines at equal time steps",
+                  PROFILE_N, p->ground_stiffness, p->ground_damping, p->friction,
+                  p->friction_speed);
+    chart_panel *panel = chart_panel_add(c, 1);
+    chart_scene(panel);
+    chart_x_range(panel, x0, x1);
+    chart_y_range(panel, y0, y1);
+    chart_polygon(panel, ground, GROUND_N + 3,
+                  &(chart_style){.color = "#6b5533", .width = 2, .fill = "#d9c7a7"});
     for (int i = 0; i < PROFILE_N; i++) {
         double x = PROFILE_X0 + PROFILE_H * i;
-        if (x >= s.x0 && x <= s.x1)
-            svg_circle(&s, x, profile(x), 2.0, "#3d2e18");
+        if (x >= x0 && x <= x1)
+            chart_marker(panel, x, profile(x), &(chart_style){.color = "#3d2e18", .size = 2});
     }
-    /* the path of the centre of mass */
-    fprintf(s.f, "<polyline fill=\"none\" stroke=\"#555\" stroke-width=\"1.2\" "
-                 "stroke-dasharray=\"5,4\" points=\"");
-    size_t every = n_path > 2000 ? n_path / 1000 : 1;
-    for (size_t i = 0; i < n_path; i += every)
-        fprintf(s.f, "%.2f,%.2f ", svg_px(&s, path_xy[2 * i]), svg_py(&s, path_xy[2 * i + 1]));
-    fputs("\"/>\n", s.f);
-    /* the lattice at the end */
+    const chart_style path_style = {.color = "#555", .width = 1.2, .dash = "5,4"};
+    const chart_style squash_style = {.color = "black", .width = 1.3, .dash = "4,3"};
+    const chart_style spring_style = {.color = "#d89a9a", .width = 0.5};
+    chart_path(panel, path_xy, n_path, &path_style);
     for (size_t k = 0; k < j->n_springs; k++) {
         const spring_rec *r = &j->springs[k];
-        svg_line(&s, x_last[2 * r->a], x_last[2 * r->a + 1], x_last[2 * r->b],
-                 x_last[2 * r->b + 1], "#d89a9a", 0.5);
+        chart_segment(panel, x_last[2 * r->a], x_last[2 * r->a + 1], x_last[2 * r->b],
+                      x_last[2 * r->b + 1], &spring_style);
     }
     for (int k = 0; k < n_snaps; k++) {
         char col[8];
-        svg_ramp(n_snaps > 1 ? (double)k / (double)(n_snaps - 1) : 0.0, col);
-        fprintf(s.f, "<polygon fill=\"%s\" fill-opacity=\"0.10\" stroke=\"%s\" "
-                     "stroke-width=\"1.8\" stroke-linejoin=\"round\" points=\"", col, col);
-        for (size_t i = 0; i < j->n_outline; i++)
-            fprintf(s.f, "%.2f,%.2f ", svg_px(&s, snaps[k].xy[2 * i]),
-                    svg_py(&s, snaps[k].xy[2 * i + 1]));
-        fputs("\"/>\n", s.f);
+        chart_ramp(n_snaps > 1 ? (double)k / (double)(n_snaps - 1) : 0.0, col);
+        chart_polygon(panel, snaps[k].xy, j->n_outline,
+                      &(chart_style){.color = col, .width = 1.8, .fill = col,
+                                     .fill_opacity = 0.10});
     }
-    fprintf(s.f, "<polygon fill=\"none\" stroke=\"black\" stroke-width=\"1.3\" "
-                 "stroke-dasharray=\"4,3\" points=\"");
-    for (size_t i = 0; i < j->n_outline; i++)
-        fprintf(s.f, "%.2f,%.2f ", svg_px(&s, squash->xy[2 * i]), svg_py(&s, squash->xy[2 * i + 1]));
-    fputs("\"/>\n", s.f);
-    /* Time labels above the outlines, the last and the first first, each
-     * unless it would cover one already placed. */
-    double placed[48][2];
-    int n_placed = 0;
-    for (int q = -1; q < n_snaps; q++) {
+    chart_polygon(panel, squash->xy, j->n_outline, &squash_style);
+    /* Time labels by the tops of the outlines, the last first (the jelly at
+     * rest), then in time order as long as there is room. */
+    for (int q = -1; q < n_snaps - 1; q++) {
         int k = q < 0 ? n_snaps - 1 : q;
-        if (q == n_snaps - 1)
-            continue;
         double top = -INFINITY, cx = 0;
+        char col[8];
+        chart_ramp(n_snaps > 1 ? (double)k / (double)(n_snaps - 1) : 0.0, col);
         for (size_t i = 0; i < j->n_outline; i++)
-            if (snaps[k].xy[2 * i + 1] > top) {
-                top = snaps[k].xy[2 * i + 1];
-                cx = snaps[k].xy[2 * i];
-            }
-        double lx = svg_px(&s, cx) - 14, ly = svg_py(&s, top) - 5;
-        int clash = 0;
-        for (int r = 0; r < n_placed; r++)
-            clash |= fabs(placed[r][0] - lx) < 40 && fabs(placed[r][1] - ly) < 13;
-        if (!clash && n_placed < 48) {
-            char label[32];
-            placed[n_placed][0] = lx, placed[n_placed++][1] = ly;
-            snprintf(label, sizeof label, "%.2f s", snaps[k].t);
-            svg_text(&s, lx, ly, 11, label);
-        }
+            if (snaps[k].xy[2 * i + 1] > top)
+                top = snaps[k].xy[2 * i + 1], cx = snaps[k].xy[2 * i];
+        chart_label(panel, cx, top, &(chart_style){.color = col}, "%.2f s", snaps[k].t);
     }
-    {
-        double left = INFINITY, cy = 0;
-        for (size_t i = 0; i < j->n_outline; i++)
-            if (squash->xy[2 * i] < left) {
-                left = squash->xy[2 * i];
-                cy = squash->xy[2 * i + 1];
-            }
-        char label[64];
-        snprintf(label, sizeof label, "hardest landing, %.3f s", squash->t);
-        svg_text(&s, svg_px(&s, left) - 140, svg_py(&s, cy) - 4, 11, label);
-    }
-    char buf[320];
-    snprintf(buf, sizeof buf,
-             "spring-dashpot jelly (%zu masses, %zu springs) dropped on a height-field ground",
-             j->n, j->n_springs);
-    svg_text(&s, 20, 26, 16, buf);
-    snprintf(buf, sizeof buf,
-             "ground: bicubic spline through %d samples (dots), S = %g N/m, c = %g N s/m, "
-             "mu = %g, v_s = %g m/s per mass",
-             PROFILE_N, p->ground_stiffness, p->ground_damping, p->friction, p->friction_speed);
-    svg_text(&s, 20, 46, 12, buf);
-    svg_text(&s, 20, 62, 12,
-             "outlines at equal time steps, blue (drop) to red (end); black dashed: at the "
-             "largest spring energy; grey dashed: centre of mass; thin red: springs at the end");
-    double bx = s.x1 - 0.04 * (s.x1 - s.x0) - 0.5, by = s.y1 - 0.2 * (s.y1 - s.y0);
-    svg_line(&s, bx, by, bx + 0.5, by, "black", 2);
-    svg_text(&s, svg_px(&s, bx + 0.25) - 16, svg_py(&s, by) - 6, 12, "0.5 m");
-    svg_close(&s);
-    return 0;
-}
-
-typedef struct series {
-    const double *y;
-    const char *label, *color;
-    double width;
-} series;
-
-static void chart_panel(FILE *f, double px, double py, double pw, double ph, const char *title,
-                        const double *t, size_t n, const series *ss, size_t ns, const char *unit)
-{
-    double y0 = INFINITY, y1 = -INFINITY;
-    for (size_t k = 0; k < ns; k++)
-        for (size_t i = 0; i < n; i++)
-            y0 = fmin(y0, ss[k].y[i]), y1 = fmax(y1, ss[k].y[i]);
-    /* round ticks: a step of 1, 2 or 5 times a power of ten, about 5 of them */
-    double raw = (y1 - y0 + 1e-12) / 5.0, mag = pow(10.0, floor(log10(raw)));
-    double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag
-                                                                                     : 10 * mag;
-    y0 = step * floor(y0 / step), y1 = step * ceil(y1 / step);
-    double tx0 = t[0], tx1 = t[n - 1];
-#define PX(v) (px + ((v) - tx0) / (tx1 - tx0) * pw)
-#define PY(v) (py + ph - ((v) - y0) / (y1 - y0) * ph)
-    fprintf(f, "<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" "
-               "stroke=\"#888\"/>\n", px, py, pw, ph);
-    fprintf(f, "<text x=\"%g\" y=\"%g\" font-family=\"sans-serif\" font-size=\"13\">%s</text>\n",
-            px, py - 8, title);
-    for (double yv = y0; yv <= y1 + 0.5 * step; yv += step) {
-        fprintf(f, "<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" stroke=\"#eee\"/>\n", px,
-                PY(yv), px + pw, PY(yv));
-        fprintf(f, "<text x=\"%g\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"end\">%.3g</text>\n", px - 4, PY(yv) + 4,
-                fabs(yv) < 1e-9 * step ? 0.0 : yv);
-    }
-    for (int k = 0; k <= 6; k++) {
-        double tv = tx0 + (tx1 - tx0) * k / 6.0;
-        fprintf(f, "<text x=\"%.1f\" y=\"%g\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"middle\">%.3g</text>\n", PX(tv), py + ph + 14, tv);
-    }
-    if (y0 < 0 && y1 > 0)
-        fprintf(f, "<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" stroke=\"#999\"/>\n", px,
-                PY(0.0), px + pw, PY(0.0));
-    fprintf(f, "<text x=\"%g\" y=\"%g\" font-family=\"sans-serif\" font-size=\"11\" "
-               "transform=\"rotate(-90 %g %g)\" text-anchor=\"middle\">%s</text>\n",
-            px - 48, py + ph / 2, px - 48, py + ph / 2, unit);
-    /* Long series: per bucket of samples its lowest and highest point, in
-     * time order, so that short spikes (impacts) survive the thinning. */
-    size_t every = n > 3000 ? n / 1500 : 1;
-    for (size_t k = 0; k < ns; k++) {
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
-                   "stroke-linejoin=\"round\" points=\"", ss[k].color, ss[k].width);
-        for (size_t b = 0; b < n; b += every) {
-            size_t lo = b, hi = b;
-            for (size_t i = b; i < n && i < b + every; i++) {
-                lo = ss[k].y[i] < ss[k].y[lo] ? i : lo;
-                hi = ss[k].y[i] > ss[k].y[hi] ? i : hi;
-            }
-            size_t first = lo < hi ? lo : hi, second = lo < hi ? hi : lo;
-            fprintf(f, "%.2f,%.2f ", PX(t[first]), PY(ss[k].y[first]));
-            if (second != first)
-                fprintf(f, "%.2f,%.2f ", PX(t[second]), PY(ss[k].y[second]));
-        }
-        fprintf(f, "%.2f,%.2f\"/>\n", PX(t[n - 1]), PY(ss[k].y[n - 1]));
-        double ly = py + 12 + 18 * (double)k;
-        fprintf(f, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"%s\" "
-                   "stroke-width=\"%g\"/>\n", px + pw + 15, ly - 4, px + pw + 40, ly - 4,
-                ss[k].color, ss[k].width);
-        fprintf(f, "<text x=\"%g\" y=\"%g\" font-family=\"sans-serif\" font-size=\"12\">%s"
-                   "</text>\n", px + pw + 46, ly, ss[k].label);
-    }
-#undef PX
-#undef PY
+    double left = INFINITY, cy = 0;
+    for (size_t i = 0; i < j->n_outline; i++)
+        if (squash->xy[2 * i] < left)
+            left = squash->xy[2 * i], cy = squash->xy[2 * i + 1];
+    chart_label(panel, left, cy, NULL, "hardest landing, %.3f s", squash->t);
+    chart_ramp_key(panel, "time (s)", 0, snaps[n_snaps - 1].t, CHART_RAMP_LINEAR, NULL);
+    chart_key(panel, CHART_LINE, "outline at the largest spring energy", &squash_style);
+    chart_key(panel, CHART_LINE, "path of the centre of mass", &path_style);
+    chart_key(panel, CHART_LINE, "springs at the end", &spring_style);
+    chart_scale_bar(panel, 0.5, "0.5 m");
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 enum { R_KIN, R_GRAV, R_ELASTIC, R_GROUND, R_TOTAL, R_NORMAL, R_FRICTION, R_CONTACTS, R_COUNT };
 
+/* Energies (gravity and the total counted from the final height, so that
+ * the total is the sum of the four curves drawn) and the contact forces. */
 static int write_energy_chart(const char *path, const double *t, size_t n, double *const rec[])
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"760\" "
-               "viewBox=\"0 0 1000 760\">\n<rect width=\"100%%\" height=\"100%%\" "
-               "fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"70\" y=\"28\" font-family=\"sans-serif\" font-size=\"16\">"
-               "Jelly on a curved ground: energy and contact against time</text>\n");
-    const series top[] = {
-        {rec[R_TOTAL], "total", "#000000", 2.2},
-        {rec[R_KIN], "kinetic", "#1f77b4", 1.4},
-        {rec[R_GRAV], "gravity (0 at the end)", "#2ca02c", 1.4},
-        {rec[R_ELASTIC], "springs", "#9467bd", 1.4},
-        {rec[R_GROUND], "ground penalty S d^2/2", "#d62728", 1.4},
-    };
-    const series bottom[] = {
-        {rec[R_NORMAL], "ground normal force / weight", "#d62728", 1.4},
-        {rec[R_FRICTION], "friction force / weight", "#ff7f0e", 1.4},
-        {rec[R_CONTACTS], "masses in contact / 10", "#7f7f7f", 1.2},
-    };
-    chart_panel(f, 80, 60, 600, 300, "energies (the total never rises: every force on is "
-                "conservative or dissipative)", t, n, top, sizeof top / sizeof top[0], "J");
-    chart_panel(f, 80, 420, 600, 280, "contact", t, n, bottom,
-                sizeof bottom / sizeof bottom[0], "ratio");
-    fprintf(f, "<text x=\"380\" y=\"745\" font-family=\"sans-serif\" font-size=\"12\" "
-               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
-    return fclose(f) == 0 ? 0 : -1;
+    chart *c = chart_create(1000, 760);
+    chart_title(c, "Jelly on a curved ground: energy and contact against time");
+    chart_panel *top = chart_panel_add(c, 1), *bottom = chart_panel_add(c, 1);
+    chart_panel_title(top, "energies (the total never rises: every force is conservative or "
+                           "dissipative)");
+    chart_y(top, "energy (J)", 0);
+    chart_line(top, t, rec[R_KIN], n, "kinetic", NULL);
+    chart_line(top, t, rec[R_GRAV], n, "gravity (0 at the final height)", NULL);
+    chart_line(top, t, rec[R_ELASTIC], n, "springs", NULL);
+    chart_line(top, t, rec[R_GROUND], n, "ground penalty S d^{2}/2", NULL);
+    chart_line(top, t, rec[R_TOTAL], n, "total: the sum of the four",
+               &(chart_style){.color = "black", .width = 2.2});
+    chart_panel_title(bottom, "contact");
+    chart_x(bottom, "time (s)", 0);
+    chart_y(bottom, "ratio", 0);
+    chart_line(bottom, t, rec[R_NORMAL], n, "ground normal force / weight",
+               &(chart_style){.color = "#d62728", .width = 1.4});
+    chart_line(bottom, t, rec[R_FRICTION], n, "friction force / weight",
+               &(chart_style){.color = "#ff7f0e", .width = 1.4});
+    chart_line(bottom, t, rec[R_CONTACTS], n, "masses in contact / 10",
+               &(chart_style){.color = "#7f7f7f", .width = 1.2});
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -757,9 +650,11 @@ int main(int argc, char **argv)
             goto fail;
         }
     }
-    /* gravity relative to the end, so the curves share a scale */
-    for (size_t r = 0; r < n_rec; r++)
+    /* gravity, and so the total, relative to the end, so the curves share a scale */
+    for (size_t r = 0; r < n_rec; r++) {
         rec[R_GRAV][r] -= e.gravity;
+        rec[R_TOTAL][r] -= e.gravity;
+    }
 
     /* The checks of the header comment. */
     double c[2], u[2], max_depth = 0, ke;

@@ -69,7 +69,7 @@
 #include <cdyn/cdyn.h>
 
 #include "cli.h"
-#include "svg.h"
+#include "chart.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -249,100 +249,66 @@ typedef struct layout {
     double lo[2], hi[2]; /* world box of every centre position over the run */
 } layout;
 
-/* Makes @p s a copy of @p page whose world window puts the box lo..hi into
- * the pixel box (px, py, pw, ph), centred, equal scale on both axes; drawing
- * through @p s writes into the page's file. */
-static void panel_window(svg *s, const svg *page, double px, double py, double pw, double ph,
-                         const double lo[2], const double hi[2])
+/* Colours of a square-root scale, which shows small shares too. */
+static void sqrt_ramp(double share, char out[8])
 {
-    *s = *page;
-    double sc = fmin(pw / (hi[0] - lo[0]), ph / (hi[1] - lo[1]));
-    double cx = 0.5 * (lo[0] + hi[0]), cy = 0.5 * (lo[1] + hi[1]);
-    /* svg_px(x) = margin + (x - x0) / (x1 - x0) * (width - 2 margin): choose
-     * x0, x1 so that the panel's centre lands at px + pw / 2 with scale sc. */
-    double full_w = page->width - 2 * page->margin, full_h = page->height - 2 * page->margin;
-    s->x0 = cx - (px + 0.5 * pw - page->margin) / sc;
-    s->x1 = s->x0 + full_w / sc;
-    /* svg_py(y) = height - margin - (y - y0) / (y1 - y0) * full_h */
-    s->y0 = cy - (page->height - page->margin - (py + 0.5 * ph)) / sc;
-    s->y1 = s->y0 + full_h / sc;
+    chart_ramp(sqrt(fmax(share, 0.0)), out);
 }
 
-static double world_to_px(const svg *s, double d)
+/* A panel showing the world box lo..hi at equal scales. */
+static chart_panel *top_view(chart *c, double x, double y, double w, double h,
+                             const double lo[2], const double hi[2])
 {
-    return d / (s->x1 - s->x0) * (s->width - 2 * s->margin);
+    chart_panel *p = chart_panel_at(c, x, y, w, h);
+    chart_scene(p);
+    chart_x_range(p, lo[0], hi[0]);
+    chart_y_range(p, lo[1], hi[1]);
+    return p;
 }
 
-static void frame(FILE *f, double px, double py, double pw, double ph)
+/* The balls at rest, as outlines. */
+static void rest_outlines(chart_panel *p, const params *prm, const char *color)
 {
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"#bbb\"/>\n", px, py, pw, ph);
-}
-
-static void circle_outline(svg *s, double x, double y, double r_px, const char *stroke)
-{
-    fprintf(s->f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"none\" stroke=\"%s\" "
-                  "stroke-width=\"0.8\"/>\n", svg_px(s, x), svg_py(s, y), r_px, stroke);
+    for (int j = 0; j < prm->rows; j++)
+        for (int i = 0; i < prm->cols; i++)
+            chart_circle(p, 2 * prm->radius * i, 2 * prm->radius * j, prm->radius,
+                         &(chart_style){.color = color, .width = 0.8});
 }
 
 /* Energy-share grid: one square per ball, shaded by its share of the total
  * and labelled with it in percent, row j = 0 at the bottom as in the top
- * view; the sums of each row on the right, of each column below. */
-static void share_grid(FILE *f, double px, double py, double cell, const double *e, double total,
+ * view; the sums of each row on the right, of each column below. Cells
+ * are the panel's units. */
+static void share_grid(chart *c, double x, double w, const double *e, double total,
                        const params *p, const char *title)
 {
-    const char *font = "font-family=\"sans-serif\"";
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"13\">%s</text>\n", px, py - 10, font,
-            title);
-    double fs = fmin(12.0, 0.4 * cell);
+    chart_panel *g = chart_panel_at(c, x, 0, w, 0.36);
+    chart_scene(g);
+    chart_x_range(g, -1.3, p->cols + 1.3);
+    chart_y_range(g, -0.9, p->rows + 0.3);
+    chart_panel_title(g, "%s", title);
+    const chart_style middle = {.anchor = CHART_MIDDLE, .size = 12};
+    const chart_style white = {.anchor = CHART_MIDDLE, .size = 12, .color = "white"};
+    double col_sum[64] = {0};
     for (int j = 0; j < p->rows; j++) {
-        double y = py + cell * (p->rows - 1 - j), row = 0;
+        double row = 0;
         for (int i = 0; i < p->cols; i++) {
             double share = fmax(0.0, e[j * p->cols + i]) / total;
-            row += share;
             char col[8];
-            svg_ramp(sqrt(share), col);
-            double x = px + cell * i;
-            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
-                       "stroke=\"white\"/>\n", x, y, cell, cell, col);
-            if (cell >= 18)
-                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"%.0f\" fill=\"white\" "
-                           "text-anchor=\"middle\">%.0f</text>\n",
-                        x + 0.5 * cell, y + 0.5 * cell + 0.35 * fs, font, fs, 100 * share);
+            sqrt_ramp(share, col);
+            double cell[8] = {i, j, i + 1, j, i + 1, j + 1, i, j + 1};
+            chart_polygon(g, cell, 4, &(chart_style){.color = "white", .width = 1, .fill = col});
+            chart_text(g, i + 0.5, j + 0.38, &white, "%.0f", 100 * share);
+            row += share;
+            col_sum[i % 64] += share;
         }
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"%.0f\">%.1f</text>\n",
-                px + cell * p->cols + 6, y + 0.5 * cell + 0.35 * fs, font, fs, 100 * row);
+        chart_text(g, p->cols + 0.6, j + 0.38, &middle, "%.1f", 100 * row);
     }
-    for (int i = 0; i < p->cols; i++) {
-        double c = 0;
-        for (int j = 0; j < p->rows; j++)
-            c += fmax(0.0, e[j * p->cols + i]) / total;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"%.0f\" text-anchor=\"middle\">"
-                   "%.1f</text>\n", px + cell * (i + 0.5), py + cell * p->rows + 4 + fs, font, fs,
-                100 * c);
-    }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"10\" fill=\"#555\">rows</text>\n",
-            px + cell * p->cols + 6, py - 2, font);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" %s font-size=\"10\" fill=\"#555\">columns</text>\n",
-            px - 44, py + cell * p->rows + 4 + fs, font);
-}
-
-/* The colour key of a sqrt ramp, values in percent of the reference. */
-static void ramp_key(FILE *f, double px, double py, const char *what)
-{
-    static const double marks[] = {0, 1, 5, 25, 50, 100};
-    for (int k = 0; k <= 20; k++) {
-        char col[8];
-        svg_ramp(k / 20.0, col);
-        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"10\" fill=\"%s\"/>\n",
-                px + 12.0 * k, py, col);
-    }
-    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
-                   "text-anchor=\"middle\">%g</text>\n",
-                px + 6 + 240.0 * sqrt(marks[k] / 100.0), py + 22, marks[k]);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\">%s"
-               "</text>\n", px + 262, py + 9, what);
+    for (int i = 0; i < p->cols; i++)
+        chart_text(g, i + 0.5, -0.6, &middle, "%.1f", 100 * col_sum[i % 64]);
+    const chart_style grey = {.color = "#555", .size = 10, .anchor = CHART_MIDDLE};
+    chart_text(g, p->cols + 0.6, p->rows + 0.1, &grey, "rows");
+    chart_text(g, -0.6, -0.6, &grey, "columns");
 }
 
 static int write_picture(const char *path, const layout *L, const double *paths, size_t n_rec,
@@ -352,48 +318,26 @@ static int write_picture(const char *path, const layout *L, const double *paths,
 {
     const params *p = L->p;
     const double r = p->radius;
-    svg page;
-    /* The window is set per panel; this one only carries the page size. */
-    if (svg_open(&page, path, 1500, 1000, 0, 1, 0, 1, 0))
-        return -1;
-    FILE *f = page.f;
-    char buf[320];
-    snprintf(buf, sizeof buf,
-             "lattice Newton's cradle (seed 004): %dx%d balls of radius %g m on rods of %g m, "
-             "Hertz k = %g N/m^1.5, %s released from %g degrees",
-             p->cols, p->rows, r, p->length, p->stiffness,
-             p->pull_row ? "the first row" : "one corner ball", p->angle);
-    svg_text(&page, 20, 28, 16, buf);
-    snprintf(buf, sizeof buf, "seen from above (x right, y up); %s, dt = %g s, %g s simulated",
-             p->integrator_name, p->dt, t_end);
-    svg_text(&page, 20, 48, 12, buf);
+    chart *c = chart_create(1500, 1040);
+    chart_title(c, "Lattice Newton's cradle: %dx%d balls of radius %g m on rods of %g m, Hertz "
+                   "k = %g N/m^{1.5}, %s released from %g degrees", p->cols, p->rows, r,
+                p->length, p->stiffness, p->pull_row ? "the first row" : "one corner ball",
+                p->angle);
+    chart_caption(c, "seen from above (x right, y up); %s, dt = %g s, %g s simulated",
+                  p->integrator_name, p->dt, t_end);
+    chart_caption(c, "energy of each ball, m |v|^{2}/2 + m g z, in %% of the initial energy; row "
+                     "j = 0 at the bottom, column i = 0 on the left, as in the top view; sums of "
+                     "rows on the right, of columns below");
 
-    /* Panel 1: the paths. */
+    /* The paths, quiet balls first so that the busy ones stay on top. */
     double lo[2] = {L->lo[0] - 1.5 * r, L->lo[1] - 1.5 * r};
     double hi[2] = {L->hi[0] + 1.5 * r, L->hi[1] + 1.5 * r};
-    svg s;
-    const double P1X = 20, P1Y = 80, P1W = 620, P1H = 560;
-    panel_window(&s, &page, P1X, P1Y + 26, P1W, P1H - 26 - 56, lo, hi);
-    frame(f, P1X, P1Y, P1W, P1H);
-    svg_text(&page, P1X + 6, P1Y + 18, 13,
-             "path of every ball's centre over the run; colour: the ball's largest share of "
-             "the energy");
-    double r_px = world_to_px(&s, r);
-    for (size_t b = 0; b < L->n; b++) {
-        int i = (int)(b % (size_t)p->cols), j = (int)(b / (size_t)p->cols);
-        circle_outline(&s, 2 * r * i, 2 * r * j, r_px, "#ccc");
-    }
-    /* At most about 1500 points per path (the file stays small; at the
-     * default 1 ms records that is one point per 4 ms, a few pixels). */
-    size_t stride = (n_rec + 1499) / 1500;
-    size_t m = (n_rec + stride - 1) / stride;
-    double *tmp = malloc(2 * m * sizeof *tmp);
-    if (!tmp) {
-        svg_close(&page);
-        return -1;
-    }
-    /* Quiet balls first, so that the busy paths stay on top. */
-    for (int pass = 0; pass < 2; pass++)
+    chart_panel *top = top_view(c, 0, 0, 0.42, 0.62, lo, hi);
+    chart_panel_title(top, "path of every ball's centre over the run");
+    rest_outlines(top, p, "#ccc");
+    size_t stride = (n_rec + 1499) / 1500; /* at most about 1500 points per path */
+    double *tmp = malloc(2 * (n_rec / stride + 1) * sizeof *tmp);
+    for (int pass = 0; pass < 2 && tmp; pass++)
         for (size_t b = 0; b < L->n; b++) {
             int busy = path_share[b] > 0.05;
             if (busy != pass)
@@ -404,142 +348,58 @@ static int write_picture(const char *path, const layout *L, const double *paths,
                 tmp[2 * k + 1] = paths[(rr * L->n + b) * 2 + 1];
             }
             char col[8];
-            svg_ramp(sqrt(path_share[b]), col);
-            svg_polyline(&s, tmp, k, 2, 0, col, busy ? 1.4 : 0.9, busy ? 0.9 : 0.7);
+            sqrt_ramp(path_share[b], col);
+            chart_path(top, tmp, k, &(chart_style){.color = col, .width = busy ? 1.4 : 0.9,
+                                                   .opacity = busy ? 0.9 : 0.7});
         }
     free(tmp);
-    /* The hooks' grid and the released ball(s) at the start. */
+    const chart_style released = {.color = "#d62728", .width = 1.2};
     for (size_t b = 0; b < L->n; b++) {
-        if (snaps[0].ke && (fabs(snaps[0].xy[2 * b] - 2 * r * (double)(b % (size_t)p->cols)) >
-                                0.5 * r ||
-                            fabs(snaps[0].xy[2 * b + 1] - 2 * r * (double)(b / (size_t)p->cols)) >
-                                0.5 * r)) {
-            circle_outline(&s, snaps[0].xy[2 * b], snaps[0].xy[2 * b + 1], r_px, "#d62728");
-        }
-        svg_circle(&s, 2 * r * (double)(b % (size_t)p->cols), 2 * r * (double)(b / (size_t)p->cols),
-                   1.5, "#444");
+        size_t cols = (size_t)p->cols;
+        double hx = 2 * r * (double)(b % cols), hy = 2 * r * (double)(b / cols);
+        if (fabs(snaps[0].xy[2 * b] - hx) > 0.5 * r || fabs(snaps[0].xy[2 * b + 1] - hy) > 0.5 * r)
+            chart_circle(top, snaps[0].xy[2 * b], snaps[0].xy[2 * b + 1], r, &released);
+        chart_marker(top, hx, hy, &(chart_style){.color = "#444", .size = 1.5});
     }
-    ramp_key(f, P1X + 10, P1Y + P1H - 28, "largest share of the energy (%)");
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\">"
-               "<tspan fill=\"#d62728\">red circle: released ball%s at the start</tspan>; grey "
-               "circles: balls at rest; dots: hooks</text>\n", P1X + 10, P1Y + P1H - 40,
-               p->pull_row ? "s" : "");
+    chart_ramp_key(top, "colour: the ball's largest share of the energy (%)", 0, 100,
+                   CHART_RAMP_SQRT, NULL);
+    chart_key(top, CHART_LINE, p->pull_row ? "released balls at the start"
+                                           : "released ball at the start", &released);
+    chart_key(top, CHART_LINE, "balls at rest", &(chart_style){.color = "#ccc"});
+    chart_key(top, CHART_MARKER, "hooks", &(chart_style){.color = "#444", .size = 1.5});
 
-    /* Panel 2: energy shares after the first collisions and at the end. */
-    const double P2X = 720;
-    double cell = fmin(48.0, 300.0 / fmax(p->cols, p->rows));
-    svg_text(&page, P2X, P1Y + 18, 13,
-             "energy of each ball, m |v|^2 / 2 + m g z, in % of the initial energy");
-    snprintf(buf, sizeof buf, "t = %.3f s: after the first collisions", t_burst);
+    /* Energy shares after the first collisions and at the end; the notes. */
+    char title[80];
+    snprintf(title, sizeof title, "t = %.3f s: after the first collisions", t_burst);
     if (t_burst >= 0)
-        share_grid(f, P2X, P1Y + 70, cell, e_burst, L->e0, p, buf);
-    snprintf(buf, sizeof buf, "t = %.3f s: the end", t_end);
-    share_grid(f, t_burst >= 0 ? P2X + cell * p->cols + 110 : P2X, P1Y + 70, cell, e_end, L->e0,
-               p, buf);
-    svg_text(&page, P2X, P1Y + 70 + cell * p->rows + 44, 11,
-             "row j = 0 at the bottom, column i = 0 on the left, as in the top view; "
-             "sums of rows on the right, of columns below");
+        share_grid(c, 0.44, 0.28, e_burst, L->e0, p, title);
+    snprintf(title, sizeof title, "t = %.3f s: the end", t_end);
+    share_grid(c, t_burst >= 0 ? 0.72 : 0.44, 0.28, e_end, L->e0, p, title);
+    chart_panel *text = chart_panel_at(c, 0.44, 0.38, 0.56, 0.24);
+    chart_scene(text);
     for (int k = 0; k < n_notes; k++)
-        svg_text(&page, P2X, P1Y + 70 + cell * p->rows + 90 + 20.0 * k, 13, notes[k]);
+        chart_key(text, CHART_TEXT, notes[k], NULL);
 
-    /* Strip: snapshots. */
-    const double SY = 680, SH = 280;
-    double sw = (1500.0 - 40.0 - 10.0 * (n_snaps - 1)) / n_snaps;
+    /* Snapshots, balls coloured by their kinetic energy. */
     for (int k = 0; k < n_snaps; k++) {
-        double sx = 20 + k * (sw + 10);
-        svg ps;
-        panel_window(&ps, &page, sx, SY + 24, sw, SH - 30, lo, hi);
-        frame(f, sx, SY, sw, SH);
-        snprintf(buf, sizeof buf, "t = %.3f s", snaps[k].t);
-        svg_text(&page, sx + 6, SY + 16, 12, buf);
-        if (snaps[k].caption)
-            svg_text(&page, sx + 80, SY + 16, 10, snaps[k].caption);
-        double rp = world_to_px(&ps, r);
-        for (size_t b = 0; b < L->n; b++) {
-            int i = (int)(b % (size_t)p->cols), j = (int)(b / (size_t)p->cols);
-            circle_outline(&ps, 2 * r * i, 2 * r * j, rp, "#e4e4e4");
-        }
+        chart_panel *s = top_view(c, (double)k / n_snaps, 0.64, 1.0 / n_snaps, 0.28, lo, hi);
+        chart_panel_title(s, "t = %.3f s%s%s", snaps[k].t, snaps[k].caption ? ": " : "",
+                          snaps[k].caption ? snaps[k].caption : "");
+        rest_outlines(s, p, "#e4e4e4");
         for (size_t b = 0; b < L->n; b++) {
             char col[8];
-            svg_ramp(sqrt(fmax(0.0, snaps[k].ke[b]) / L->e0), col);
-            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"%s\" stroke=\"#222\" "
-                       "stroke-width=\"0.6\"/>\n",
-                    svg_px(&ps, snaps[k].xy[2 * b]), svg_py(&ps, snaps[k].xy[2 * b + 1]), rp, col);
+            sqrt_ramp(snaps[k].ke[b] / L->e0, col);
+            chart_circle(s, snaps[k].xy[2 * b], snaps[k].xy[2 * b + 1], r,
+                         &(chart_style){.color = "#222", .width = 0.6, .fill = col});
         }
     }
-    ramp_key(f, 20, SY + SH + 12,
-             "kinetic energy of a ball, % of the initial energy (colour scale: square root)");
-    svg_close(&page);
-    return 0;
-}
-
-/* A linear panel of time series at pixel box (px, py, pw, ph), with a
- * title, tick labels and a legend on the right. */
-typedef struct series {
-    const double *y;
-    const char *label;
-    const char *color;
-    double width;
-    const char *dash; /* NULL: solid */
-} series;
-
-static double nice_step(double span)
-{
-    double raw = span / 5, p10 = pow(10, floor(log10(raw))), r = raw / p10;
-    return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p10;
-}
-
-static void lin_panel(FILE *f, double px, double py, double pw, double ph, const char *title,
-                      const double *t, size_t n, const series *ss, size_t ns)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t k = 0; k < ns; k++)
-        for (size_t i = 0; i < n; i++)
-            lo = fmin(lo, ss[k].y[i]), hi = fmax(hi, ss[k].y[i]);
-    if (!(hi > lo)) {
-        double c = isfinite(lo) ? lo : 0, w = fabs(c) > 0 ? 0.1 * fabs(c) : 1;
-        lo = c - w, hi = c + w;
-    }
-    double pad = 0.06 * (hi - lo);
-    lo -= pad, hi += pad;
-    double t0 = t[0], t1 = t[n - 1] > t0 ? t[n - 1] : t0 + 1;
-#define PX(tv) (px + ((tv) - t0) / (t1 - t0) * pw)
-#define PY(yv) (py + ph - ((yv) - lo) / (hi - lo) * ph)
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"black\"/>\n", px, py, pw, ph);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"13\">%s"
-               "</text>\n", px, py - 7, title);
-    double ys = nice_step(hi - lo);
-    for (double yv = ceil(lo / ys) * ys; yv <= hi; yv += ys) {
-        double yy = PY(yv);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-                px, yy, px + pw, yy);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
-                   "text-anchor=\"end\">%.3g</text>\n", px - 5, yy + 3.5,
-                fabs(yv) < 1e-9 * ys ? 0.0 : yv);
-    }
-    double ts = nice_step(t1 - t0);
-    for (double tv = ceil(t0 / ts) * ts; tv <= t1 + 1e-9 * ts; tv += ts)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
-                   "text-anchor=\"middle\">%g</text>\n", PX(tv), py + ph + 13, tv);
-    for (size_t k = 0; k < ns; k++) {
-        const char *dash = ss[k].dash;
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s%s%s "
-                   "stroke-linejoin=\"round\" points=\"", ss[k].color, ss[k].width,
-                dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
-        for (size_t i = 0; i < n; i++)
-            fprintf(f, "%.2f,%.2f ", PX(t[i]), PY(ss[k].y[i]));
-        fputs("\"/>\n", f);
-        double ly = py + 12 + 16 * (double)k;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"%g\"%s%s%s/>\n", px + pw + 12, ly - 4, px + pw + 36, ly - 4,
-                ss[k].color, fmax(2.0, ss[k].width), dash ? " stroke-dasharray=\"" : "",
-                dash ? dash : "", dash ? "\"" : "");
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\">%s"
-                   "</text>\n", px + pw + 42, ly, ss[k].label);
-    }
-#undef PX
-#undef PY
+    chart_panel *strip_key = chart_panel_at(c, 0, 0.92, 1, 0.08);
+    chart_scene(strip_key);
+    chart_ramp_key(strip_key, "snapshots: kinetic energy of a ball (% of the initial energy)", 0,
+                   100, CHART_RAMP_SQRT, NULL);
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 enum { S_TOTAL, S_KIN, S_CONTACT, S_ERR, S_PX, S_PY, S_PART, S_COUNT };
@@ -547,40 +407,43 @@ enum { S_TOTAL, S_KIN, S_CONTACT, S_ERR, S_PX, S_PY, S_PART, S_COUNT };
 static int write_chart(const char *path, const double *t, size_t n, double *const rec[S_COUNT],
                        const params *p, double e0)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
+    double *gravity = malloc(n * sizeof *gravity); /* what the total holds besides */
+    if (!gravity)
         return -1;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1100\" height=\"980\" "
-               "viewBox=\"0 0 1100 980\">\n<rect width=\"100%%\" height=\"100%%\" "
-               "fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"70\" y=\"26\" font-family=\"sans-serif\" font-size=\"15\">lattice "
-               "cradle %dx%d (%s, dt = %g s): energy, momentum and spread against time (s), "
-               "sampled every ms</text>\n", p->cols, p->rows, p->integrator_name, p->dt);
-    char title[160];
-    snprintf(title, sizeof title, "energy (J); E0 = %.4g J", e0);
-    const series energy[] = {
-        {rec[S_TOTAL], "total", "#000000", 1.2, NULL},
-        {rec[S_KIN], "kinetic", "#1f77b4", 1.2, NULL},
-        {rec[S_CONTACT], "Hertz (contacts)", "#d62728", 1.2, NULL},
-    };
-    const series err[] = {{rec[S_ERR], "(E - E0) / E0", "#9467bd", 1.2, NULL}};
+    for (size_t i = 0; i < n; i++)
+        gravity[i] = rec[S_TOTAL][i] - rec[S_KIN][i] - rec[S_CONTACT][i];
+    chart *c = chart_create(1100, 1000);
+    chart_title(c, "Lattice cradle %dx%d (%s, dt = %g s): energy, momentum and spread, sampled "
+                   "every ms", p->cols, p->rows, p->integrator_name, p->dt);
+    chart_panel *en = chart_panel_add(c, 1.2), *err = chart_panel_add(c, 0.9);
+    chart_panel *mom = chart_panel_add(c, 1), *part = chart_panel_add(c, 1);
+    chart_panel_title(en, "energy (J); E_{0} = %.4g J", e0);
+    chart_line(en, t, rec[S_KIN], n, "kinetic", &(chart_style){.width = 1.2});
+    chart_line(en, t, gravity, n, "gravity (m g z, 0 at rest)",
+               &(chart_style){.color = "#2ca02c", .width = 1.2});
+    chart_line(en, t, rec[S_CONTACT], n, "Hertz (contacts)",
+               &(chart_style){.color = "#d62728", .width = 1.2});
+    chart_line(en, t, rec[S_TOTAL], n, "total = the sum of the three",
+               &(chart_style){.color = "black", .width = 1.2});
+    chart_panel_title(err, "relative energy error (sampled: peaks inside contacts may be "
+                           "missed; the run's maximum is printed)");
+    chart_line(err, t, rec[S_ERR], n, "(E - E_{0}) / E_{0}",
+               &(chart_style){.color = "#9467bd", .width = 1.2});
+    chart_panel_title(mom, "horizontal momentum (kg m/s): the contacts cancel in the sum; the "
+                           "rods swing it like one pendulum");
     /* p_x wide and p_y dashed on top: a corner pull makes them equal. */
-    const series mom[] = {
-        {rec[S_PX], "p_x", "#1f77b4", 3.0, NULL},
-        {rec[S_PY], "p_y", "#ff7f0e", 1.4, "6,4"},
-    };
-    const series part[] = {{rec[S_PART], "(sum e)^2 / sum e^2", "#2ca02c", 1.2, NULL}};
-    lin_panel(f, 70, 60, 820, 190, title, t, n, energy, 3);
-    lin_panel(f, 70, 290, 820, 150, "relative energy error (sampled: peaks inside contacts "
-              "may be missed; the run's maximum is printed)", t, n, err, 1);
-    lin_panel(f, 70, 480, 820, 220, "horizontal momentum (kg m/s): the contacts cancel in "
-              "the sum; the rods swing it like one pendulum", t, n, mom, 2);
-    snprintf(title, sizeof title, "participation number: how many of the %d balls share the "
-             "energy (e: energy of a ball)", p->cols * p->rows);
-    lin_panel(f, 70, 740, 820, 190, title, t, n, part, 1);
-    fprintf(f, "<text x=\"480\" y=\"965\" font-family=\"sans-serif\" font-size=\"12\" "
-               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
-    return fclose(f) == 0 ? 0 : -1;
+    chart_line(mom, t, rec[S_PX], n, "p_{x}", &(chart_style){.width = 3});
+    chart_line(mom, t, rec[S_PY], n, "p_{y}",
+               &(chart_style){.color = "#ff7f0e", .width = 1.4, .dash = "6,4"});
+    chart_panel_title(part, "participation number: how many of the %d balls share the energy "
+                            "(e: energy of a ball)", p->cols * p->rows);
+    chart_x(part, "time (s)", 0);
+    chart_line(part, t, rec[S_PART], n, "(sum e)^{2} / sum e^{2}",
+               &(chart_style){.color = "#2ca02c", .width = 1.2});
+    int bad = chart_save(c, path);
+    chart_free(c);
+    free(gravity);
+    return bad;
 }
 
 /* ---- the run ------------------------------------------------------------ */

@@ -32,7 +32,7 @@
 
 #include <cdyn/cdyn.h>
 
-#include "svg.h"
+#include "chart.h"
 
 #define NB 5 /* balls */
 #define PI 3.14159265358979323846
@@ -202,7 +202,7 @@ static int contact_near(const double *x, const double *v)
 
 static void ball_color(int i, char out[8])
 {
-    svg_ramp((double)i / (NB - 1), out);
+    chart_ramp((double)i / (NB - 1), out);
 }
 
 /* Snapshots (indices at[k] into the record) in a grid of panels, drawn at
@@ -215,261 +215,121 @@ static int write_strip(const char *path, const record *r, const size_t *at, int 
     const double x1 = 2 * RADIUS * (NB - 1) + ROD * sin(th) + 2 * RADIUS;
     const double y0 = -ROD - 2 * RADIUS, y1 = 0.01;
     const int cols = n_at < 5 ? n_at : 5, rows = (n_at + cols - 1) / cols;
-    const double panel_w = 250, scale = panel_w / (x1 - x0), panel_h = (y1 - y0) * scale;
-    const double top = 64, label = 22, width = panel_w * cols + 20;
-    const double height = top + rows * (panel_h + label) + 12;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
-               "viewBox=\"0 0 %g %g\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-            width, height, width, height);
-    fprintf(f, "<text x=\"14\" y=\"24\" font-family=\"sans-serif\" font-size=\"15\">"
-               "Newton's cradle: %d of %d steel balls (radius %g cm, rods of %g m) released "
-               "from %g degrees; Hertz contacts (%s)</text>\n",
-            p->in, NB, RADIUS * 100, ROD, p->angle, p->integrator_name);
-    fprintf(f, "<text x=\"14\" y=\"44\" font-family=\"sans-serif\" font-size=\"12\">"
-               "every eighth of the period T = %.3f s; grey: each ball's path over the "
-               "previous T/8</text>\n", period);
-    for (int k = 0; k < n_at; k++) {
+    const double panel_w = 250, panel_h = (y1 - y0) * panel_w / (x1 - x0) + 24;
+    chart *c = chart_create(panel_w * cols + 16, 70 + rows * panel_h);
+    chart_title(c, "Newton's cradle: %d of %d steel balls (radius %g cm, rods of %g m) released "
+                   "from %g degrees; Hertz contacts (%s)", p->in, NB, RADIUS * 100, ROD, p->angle,
+                p->integrator_name);
+    chart_caption(c, "every eighth of the period T = %.3f s; grey: each ball's path over the "
+                     "previous T/8", period);
+    double *trail = malloc(2 * r->n * sizeof *trail);
+    for (int k = 0; k < n_at && trail; k++) {
         const sample *sm = &r->s[at[k]];
-        const double left = 10 + panel_w * (k % cols);
-        const double upper = top + (k / cols) * (panel_h + label) + label;
-#define X(x) (left + ((x) - x0) * scale)
-#define Y(y) (upper + (y1 - (y)) * scale)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\">"
-                   "t = %.3f s = %d T/8</text>\n", left + 6, upper - 6, sm->t, k);
-        fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#444\" "
-                   "stroke-width=\"4\"/>\n", X(-2 * RADIUS), Y(0), X(2 * RADIUS * NB), Y(0));
+        chart_panel *panel = chart_panel_at(c, (double)(k % cols) / cols,
+                                            (double)(k / cols) / rows, 1.0 / cols, 1.0 / rows);
+        chart_scene(panel);
+        chart_x_range(panel, x0, x1);
+        chart_y_range(panel, y0, y1);
+        chart_panel_title(panel, "t = %.3f s = %d T/8", sm->t, k);
+        chart_segment(panel, -2 * RADIUS, 0, 2 * RADIUS * NB, 0,
+                      &(chart_style){.color = "#444", .width = 4});
         for (int i = 0; i < NB; i++) {
-            fprintf(f, "<polyline fill=\"none\" stroke=\"#999\" stroke-width=\"1.5\" "
-                       "points=\"");
-            for (size_t q = at[k] + 1; q-- > 0 && r->s[q].t >= sm->t - period / 8;)
-                fprintf(f, "%.2f,%.2f ", X(r->s[q].x[2 * i]), Y(r->s[q].x[2 * i + 1]));
-            fputs("\"/>\n", f);
+            size_t m = 0;
+            for (size_t q = at[k] + 1; q-- > 0 && r->s[q].t >= sm->t - period / 8; m++)
+                trail[2 * m] = r->s[q].x[2 * i], trail[2 * m + 1] = r->s[q].x[2 * i + 1];
+            chart_path(panel, trail, m, &(chart_style){.color = "#999"});
         }
         for (int i = 0; i < NB; i++) {
-            double hx = 2 * RADIUS * i, bx = sm->x[2 * i], by = sm->x[2 * i + 1];
+            double bx = sm->x[2 * i], by = sm->x[2 * i + 1];
             char col[8];
             ball_color(i, col);
-            fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#555\" "
-                       "stroke-width=\"1\"/>\n", X(hx), Y(0), X(bx), Y(by));
-            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"%s\" "
-                       "stroke=\"#222\" stroke-width=\"0.8\"/>\n",
-                    X(bx), Y(by), RADIUS * scale, col);
+            chart_segment(panel, 2 * RADIUS * i, 0, bx, by,
+                          &(chart_style){.color = "#555", .width = 1});
+            chart_circle(panel, bx, by, RADIUS,
+                         &(chart_style){.color = "#222", .width = 0.8, .fill = col});
         }
-#undef X
-#undef Y
     }
-    fputs("</svg>\n", f);
-    return fclose(f) == 0 ? 0 : -1;
-}
-
-typedef struct series {
-    const double *y; /* one per sample, stride doubles apart */
-    size_t stride;
-    const char *label;
-    const char *color;
-    double width;
-} series;
-
-/* A linear (or log10, when log_y) panel of series against x[i * xstride]
- * at pixel box (px, py, pw, ph): each pixel column draws the range of the
- * samples that fall in it, so that spikes shorter than a pixel stay
- * visible. */
-static void panel(FILE *f, double px, double py, double pw, double ph, const char *title,
-                  const char *xlabel, const double *x, size_t xstride, size_t n,
-                  const series *ss, size_t ns, int log_y)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t k = 0; k < ns; k++)
-        for (size_t i = 0; i < n; i++) {
-            double y = ss[k].y[i * ss[k].stride];
-            if (log_y && !(y > 0))
-                continue;
-            y = log_y ? log10(y) : y;
-            lo = fmin(lo, y), hi = fmax(hi, y);
-        }
-    if (!(hi > lo))
-        lo -= 1, hi += 1;
-    if (log_y) {
-        lo = floor(lo), hi = ceil(hi);
-    } else {
-        double pad = 0.06 * (hi - lo);
-        lo -= pad, hi += pad;
-    }
-    double t0 = x[0], t1 = x[(n - 1) * xstride];
-    if (!(t1 > t0))
-        t1 = t0 + 1;
-#define PX(tv) (px + ((tv) - t0) / (t1 - t0) * pw)
-#define PY(yv) (py + ph - ((yv) - lo) / (hi - lo) * ph)
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"black\"/>\n", px, py, pw, ph);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"14\">%s"
-               "</text>\n", px, py - 8, title);
-    /* y grid: decades, or about five round values */
-    double step = 1;
-    if (!log_y) {
-        double raw = (hi - lo) / 5, p10 = pow(10, floor(log10(raw))), q = raw / p10;
-        step = (q < 1.5 ? 1 : q < 3.5 ? 2 : q < 7.5 ? 5 : 10) * p10;
-    } else if (hi - lo > 8) {
-        step = 2;
-    }
-    for (double yv = ceil(lo / step) * step; yv <= hi + 1e-9 * step; yv += step) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-                px, PY(yv), px + pw, PY(yv));
-        char buf[32];
-        if (log_y)
-            snprintf(buf, sizeof buf, "1e%d", (int)lround(yv));
-        else
-            snprintf(buf, sizeof buf, "%g", fabs(yv) < 1e-9 * step ? 0.0 : yv);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"end\">%s</text>\n", px - 5, PY(yv) + 4, buf);
-    }
-    double ts = (t1 - t0) / 6, p10 = pow(10, floor(log10(ts))), q = ts / p10;
-    ts = (q < 1.5 ? 1 : q < 3.5 ? 2 : q < 7.5 ? 5 : 10) * p10;
-    for (double tv = ceil(t0 / ts) * ts; tv <= t1 + 1e-9 * ts; tv += ts)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"middle\">%g</text>\n", PX(tv), py + ph + 15,
-                fabs(tv) < 1e-9 * ts ? 0.0 : tv);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\" "
-               "text-anchor=\"middle\">%s</text>\n", px + pw / 2, py + ph + 32, xlabel);
-    for (size_t k = 0; k < ns; k++) {
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
-                   "stroke-linejoin=\"round\" points=\"", ss[k].color, ss[k].width);
-        long col = -1;
-        double cmin = 0, cmax = 0, clast = 0;
-        for (size_t i = 0; i <= n; i++) {
-            long c = -2;
-            double y = 0;
-            if (i < n) {
-                y = ss[k].y[i * ss[k].stride];
-                if (log_y && !(y > 0))
-                    continue;
-                y = log_y ? log10(y) : y;
-                c = lround(PX(x[i * xstride]) - px);
-            }
-            if (c != col) {
-                if (col >= 0) { /* flush: first, min, max, last of the column */
-                    fprintf(f, "%.1f,%.2f %.1f,%.2f ", px + (double)col, PY(cmin),
-                            px + (double)col, PY(cmax));
-                    fprintf(f, "%.1f,%.2f ", px + (double)col, PY(clast));
-                }
-                col = c, cmin = cmax = y;
-            }
-            cmin = fmin(cmin, y), cmax = fmax(cmax, y), clast = y;
-        }
-        fputs("\"/>\n", f);
-        double ly = py + 14 + 18 * (double)k;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"2\"/>\n", px + pw + 15, ly - 4, px + pw + 40, ly - 4,
-                ss[k].color);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\">%s"
-                   "</text>\n", px + pw + 46, ly, ss[k].label);
-    }
-#undef PX
-#undef PY
-}
-
-static FILE *chart_open(const char *path, double w, double h, const char *title)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return NULL;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
-               "viewBox=\"0 0 %g %g\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-            w, h, w, h);
-    fprintf(f, "<text x=\"70\" y=\"26\" font-family=\"sans-serif\" font-size=\"15\">%s</text>\n",
-            title);
-    return f;
+    int bad = !trail || chart_save(c, path) != 0;
+    chart_free(c);
+    free(trail);
+    return bad ? -1 : 0;
 }
 
 static int write_energy_chart(const char *path, const record *r, const double *energy_error,
                               double e_release, double p0, const params *p)
 {
-    char title[200];
-    snprintf(title, sizeof title, "Newton's cradle, %d in from %g degrees (%s, dt = t_c / %g "
-             "in contact): energies, momentum and energy error", p->in, p->angle,
-             p->integrator_name, p->per_contact);
-    FILE *f = chart_open(path, 1150, 900, title);
-    if (!f)
+    size_t n = r->n;
+    double *y = malloc(6 * n * sizeof *y);
+    if (!y)
         return -1;
-    size_t n = r->n, st = sizeof(sample) / sizeof(double);
-    double *scaled = malloc(4 * n * sizeof *scaled);
-    if (!scaled) {
-        fclose(f);
-        return -1;
-    }
+    double *t = y + 5 * n;
     for (size_t i = 0; i < n; i++) {
-        scaled[i] = r->s[i].ke / e_release;
-        scaled[n + i] = r->s[i].gravity / e_release;
-        scaled[2 * n + i] = (r->s[i].ke + r->s[i].gravity + r->s[i].hertz) / e_release;
-        scaled[3 * n + i] = r->s[i].px / p0;
+        const sample *s = &r->s[i];
+        t[i] = s->t;
+        y[i] = s->ke / e_release;
+        y[n + i] = s->gravity / e_release;
+        y[2 * n + i] = s->hertz / e_release;
+        y[3 * n + i] = (s->ke + s->gravity + s->hertz) / e_release;
+        y[4 * n + i] = s->px / p0;
     }
-    double *hz = malloc(n * sizeof *hz);
-    if (!hz) {
-        free(scaled);
-        fclose(f);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        hz[i] = r->s[i].hertz / e_release;
-    const series top[] = {
-        {scaled, 1, "kinetic", "#1f77b4", 1.5},
-        {scaled + n, 1, "gravity (above rest)", "#2ca02c", 1.5},
-        {hz, 1, "Hertz (spikes: contacts)", "#d62728", 1.2},
-        {scaled + 2 * n, 1, "total", "black", 1.5},
-    };
-    const series mid[] = {{scaled + 3 * n, 1, "P_x / P_0", "#9467bd", 1.5}};
-    const series bot[] = {{energy_error, 1, "|E - E_0| / E_release", "#d62728", 1.2}};
-    const double *t = &r->s[0].t;
-    panel(f, 80, 70, 800, 230, "energy / release energy", "time (s)", t, st, n, top, 4, 0);
-    panel(f, 80, 370, 800, 180,
-          "horizontal momentum / momentum at first impact (continuous through the contacts)",
-          "time (s)", t, st, n, mid, 1, 0);
-    panel(f, 80, 620, 800, 220, "relative energy error (log scale)", "time (s)", t, st, n, bot,
-          1, 1);
-    fputs("</svg>\n", f);
-    free(hz);
-    free(scaled);
-    return fclose(f) == 0 ? 0 : -1;
+    chart *c = chart_create(1150, 900);
+    chart_title(c, "Newton's cradle, %d in from %g degrees (%s, dt = t_{c} / %g in contact): "
+                   "energies, momentum and energy error", p->in, p->angle, p->integrator_name,
+                p->per_contact);
+    chart_panel *top = chart_panel_add(c, 1.1), *mid = chart_panel_add(c, 0.9);
+    chart_panel *bottom = chart_panel_add(c, 1);
+    chart_panel_title(top, "energy / release energy");
+    chart_line(top, t, y, n, "kinetic", NULL);
+    chart_line(top, t, y + n, n, "gravity (above rest)", &(chart_style){.color = "#2ca02c"});
+    chart_line(top, t, y + 2 * n, n, "Hertz (spikes: contacts)",
+               &(chart_style){.color = "#d62728", .width = 1.2});
+    chart_line(top, t, y + 3 * n, n, "total = the sum of the three",
+               &(chart_style){.color = "black"});
+    chart_panel_title(mid, "horizontal momentum / momentum at first impact (continuous through "
+                           "the contacts)");
+    chart_line(mid, t, y + 4 * n, n, "P_{x} / P_{0}", &(chart_style){.color = "#9467bd"});
+    chart_panel_title(bottom, "relative energy error");
+    chart_x(bottom, "time (s)", 0);
+    chart_y(bottom, NULL, CHART_LOG);
+    chart_line(bottom, t, energy_error, n, "|E - E_{0}| / E_{release}",
+               &(chart_style){.color = "#d62728", .width = 1.2});
+    int bad = chart_save(c, path);
+    chart_free(c);
+    free(y);
+    return bad;
 }
 
 /* Velocities v_x / v0 of every ball over the first collision sequence. */
 static int write_collision_chart(const char *path, const record *r, size_t from, size_t to,
                                  double v0, const params *p)
 {
-    char title[200];
-    snprintf(title, sizeof title, "The first collision sequence (%d in, %s, dt = t_c / %g): "
-             "horizontal velocity of each ball / impact speed", p->in, p->integrator_name,
-             p->per_contact);
-    FILE *f = chart_open(path, 1150, 480, title);
-    if (!f)
-        return -1;
     size_t n = to - from + 1;
     double *y = malloc((NB + 1) * n * sizeof *y);
-    if (!y) {
-        fclose(f);
+    if (!y)
         return -1;
-    }
     double *t = y + NB * n;
     for (size_t i = 0; i < n; i++) {
         t[i] = (r->s[from + i].t - r->s[from].t) * 1e6;
         for (int b = 0; b < NB; b++)
             y[(size_t)b * n + i] = r->s[from + i].v[2 * b] / v0;
     }
-    series ss[NB];
-    char labels[NB][16], colors[NB][8];
+    chart *c = chart_create(1000, 480);
+    chart_title(c, "The first collision sequence (%d in, %s, dt = t_{c} / %g): horizontal velocity "
+                   "of each ball", p->in, p->integrator_name, p->per_contact);
+    chart_panel *panel = chart_panel_add(c, 1);
+    chart_x(panel, "time from the step before the first touch (\xc2\xb5s)", 0);
+    chart_y(panel, "v_{x} / v_{0} (impact speed)", 0);
     for (int b = 0; b < NB; b++) {
-        snprintf(labels[b], sizeof labels[b], "ball %d", b + 1);
-        ball_color(b, colors[b]);
-        ss[b] = (series){y + (size_t)b * n, 1, labels[b], colors[b], 2};
+        char label[16], col[8];
+        snprintf(label, sizeof label, "ball %d", b + 1);
+        ball_color(b, col);
+        chart_line(panel, t, y + (size_t)b * n, n, label, &(chart_style){.color = col,
+                                                                         .width = 2});
     }
-    panel(f, 80, 70, 800, 340, "v_x / v_0", "time from the step before the first touch (us)",
-          t, 1, n, ss, NB, 0);
-    fputs("</svg>\n", f);
+    int bad = chart_save(c, path);
+    chart_free(c);
     free(y);
-    return fclose(f) == 0 ? 0 : -1;
+    return bad;
 }
 
 /* ---- the run ------------------------------------------------------------ */

@@ -24,7 +24,7 @@
 
 #include <cdyn/cdyn.h>
 
-#include "svg.h"
+#include "chart.h"
 
 /* Exits with the message of a failed call. */
 static void check(cdyn_status st, const cdyn_kinetics *k, const char *what)
@@ -132,34 +132,72 @@ static size_t maxima(const double *y, size_t stride, size_t n, size_t i0, double
     return m;
 }
 
-/* The phase-plane picture: trajectories (x, y pairs), the fixed points. */
-static int draw_phase(const char *path, const double *cyc, size_t nc, const double *spi,
-                      size_t ns, double a, double b_cycle, double b_spiral)
+/* What the pictures show: the Brusselator's cycle (x, y pairs) and spiral
+ * at n times, the Oregonator's three concentrations at no times. */
+typedef struct pictures {
+    double a, b, b_spiral;
+    const double *t, *cycle, *spiral;
+    size_t n;
+    const double *ot, *oregon;
+    size_t no;
+} pictures;
+
+/* All the drawing: the three SVG files. Returns 0 if all were written. */
+static int draw(const pictures *d)
 {
-    svg s;
-    if (svg_open(&s, path, 640, 640, 0.0, 4.5, 0.0, 4.5, 1))
+    int bad = 0;
+    size_t n = d->n, no = d->no;
+    double *u = malloc((n > no ? n : no) * 3 * sizeof *u);
+    if (!u)
         return -1;
-    s.margin = 50;
-    svg_line(&s, 0, 0, 4.5, 0, "black", 1);
-    svg_line(&s, 0, 0, 0, 4.5, "black", 1);
-    char buf[96];
-    for (int i = 0; i <= 4; i++) {
-        snprintf(buf, sizeof buf, "%d", i);
-        svg_text(&s, svg_px(&s, i) - 3, svg_py(&s, 0) + 16, 11, buf);
-        svg_text(&s, svg_px(&s, 0) - 16, svg_py(&s, i) + 4, 11, buf);
+    /* the Brusselator's time series */
+    chart *c = chart_create(900, 450);
+    chart_title(c, "Brusselator, a = %g, b = %g: concentrations", d->a, d->b);
+    chart_panel *p = chart_panel_add(c, 1);
+    chart_x(p, "time", 0);
+    chart_y(p, "concentration", 0);
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < n; i++)
+            u[i] = d->cycle[2 * i + (size_t)k];
+        chart_line(p, d->t, u, n, k ? "Y" : "X", NULL);
     }
-    svg_polyline(&s, spi, ns, 2, 0, "#2ca02c", 1.2, 0.9);
-    svg_polyline(&s, cyc, nc, 2, 0, "#1f77b4", 1.2, 0.9);
-    svg_circle(&s, a, b_cycle / a, 4, "#d62728");
-    svg_circle(&s, a, b_spiral / a, 4, "#2ca02c");
-    svg_text(&s, 60, 24, 15, "Brusselator phase plane (a = 1): X horizontal, Y vertical");
-    snprintf(buf, sizeof buf, "blue: b = %g, above 1 + a^2: onto the limit cycle", b_cycle);
-    svg_text(&s, 80, 44, 12, buf);
-    snprintf(buf, sizeof buf, "green: b = %g, below 1 + a^2: into the fixed point", b_spiral);
-    svg_text(&s, 80, 60, 12, buf);
-    svg_text(&s, 80, 76, 12, "dots: fixed points (a, b / a)");
-    svg_close(&s);
-    return 0;
+    bad |= chart_save(c, "brusselator_time.svg");
+    chart_free(c);
+    /* the phase plane */
+    c = chart_create(700, 700);
+    chart_title(c, "Brusselator phase plane, a = %g", d->a);
+    chart_caption(c, "b = %g above 1 + a^{2}: onto the limit cycle; b = %g below: into the "
+                     "fixed point (a, b/a)",
+                  d->b, d->b_spiral);
+    p = chart_panel_add(c, 1);
+    chart_equal(p);
+    chart_x(p, "X", 0);
+    chart_y(p, "Y", 0);
+    chart_path(p, d->cycle, n, &(chart_style){.color = chart_color(0)});
+    chart_path(p, d->spiral, n, &(chart_style){.color = chart_color(2)});
+    chart_marker(p, d->a, d->b / d->a, &(chart_style){.fill = chart_color(0), .size = 4});
+    chart_marker(p, d->a, d->b_spiral / d->a, &(chart_style){.fill = chart_color(2), .size = 4});
+    chart_key(p, CHART_LINE, "b above the threshold", &(chart_style){.color = chart_color(0)});
+    chart_key(p, CHART_LINE, "b below the threshold", &(chart_style){.color = chart_color(2)});
+    chart_key(p, CHART_MARKER, "fixed points", &(chart_style){.fill = "gray", .size = 4});
+    bad |= chart_save(c, "brusselator_phase.svg");
+    chart_free(c);
+    /* the Oregonator */
+    c = chart_create(900, 450);
+    chart_title(c, "Oregonator: concentrations");
+    p = chart_panel_add(c, 1);
+    chart_x(p, "time (s)", 0);
+    chart_y(p, "concentration (M)", CHART_LOG);
+    const char *names[3] = {"HBrO_{2} (X)", "Br^{-} (Y)", "Ce^{4+} (Z)"};
+    for (int k = 0; k < 3; k++) {
+        for (size_t i = 0; i < no; i++)
+            u[i] = d->oregon[3 * i + (size_t)k];
+        chart_line(p, d->ot, u, no, names[k], NULL);
+    }
+    bad |= chart_save(c, "oregonator_time.svg");
+    chart_free(c);
+    free(u);
+    return bad ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -202,20 +240,6 @@ int main(int argc, char **argv)
            hypot(spi[2 * N - 2] - a, spi[2 * N - 1] - b_spiral / a), a, b_spiral / a);
     cdyn_kinetics_destroy(k);
 
-    double *xs = malloc(N * sizeof *xs), *ys = malloc(N * sizeof *ys);
-    for (size_t i = 0; i < N; i++) {
-        xs[i] = cyc[2 * i];
-        ys[i] = cyc[2 * i + 1];
-    }
-    const double *series[2] = {xs, ys};
-    const char *labels[2] = {"X", "Y"};
-    char title[96];
-    snprintf(title, sizeof title, "Brusselator, a = %g, b = %g: concentrations", a, b);
-    if (svg_chart("brusselator_time.svg", title, "time", times, series, labels, 2, N, 0) ||
-        draw_phase("brusselator_phase.svg", cyc, N, spi, N, a, b, b_spiral))
-        fprintf(stderr, "could not write the Brusselator pictures\n");
-    free(xs), free(ys), free(cyc), free(spi), free(times);
-
     /* --- the Oregonator ----------------------------------------------------- */
     enum { NO = 6000 };
     const double to_end = 1500.0, dto = to_end / NO;
@@ -249,19 +273,10 @@ int main(int argc, char **argv)
            (unsigned long long)stats_of(k).steps, (unsigned long long)dp);
     cdyn_kinetics_destroy(k);
 
-    double *lx = malloc(NO * sizeof *lx), *ly = malloc(NO * sizeof *ly);
-    double *lz = malloc(NO * sizeof *lz);
-    for (size_t i = 0; i < NO; i++) {
-        lx[i] = oc[3 * i];
-        ly[i] = oc[3 * i + 1];
-        lz[i] = oc[3 * i + 2];
-    }
-    const double *os[3] = {lx, ly, lz};
-    const char *ol[3] = {"HBrO2 (X)", "Br- (Y)", "Ce4+ (Z)"};
-    if (svg_chart("oregonator_time.svg", "Oregonator: concentrations (M, log scale)",
-                  "time (s)", ot, os, ol, 3, NO, 1))
-        fprintf(stderr, "could not write oregonator_time.svg\n");
-    free(lx), free(ly), free(lz), free(ot), free(oc);
+    pictures d = {a, b, b_spiral, times, cyc, spi, N, ot, oc, NO};
+    if (draw(&d))
+        fprintf(stderr, "could not write the pictures\n");
+    free(times), free(cyc), free(spi), free(ot), free(oc);
     printf("wrote brusselator_time.svg, brusselator_phase.svg, oregonator_time.svg\n");
     return 0;
 }

@@ -32,7 +32,7 @@
 #include <cdyn/cdyn.h>
 
 #include "cli.h"
-#include "svg.h"
+#include "chart.h"
 
 /* ---- parameters --------------------------------------------------------- */
 
@@ -145,115 +145,33 @@ static double worst_rod_error(const double *x, int links)
 
 /* ---- pictures ----------------------------------------------------------- */
 
-/* One panel of a log-scale time chart at pixel box (px, py, pw, ph): decade
- * grid lines, values <= 0 leave a gap, long series are drawn through the
- * largest value of each of about 1000 bins (the envelope of the error). */
-typedef struct series {
-    const double *y;
-    const char *label;
-    const char *color;
-    double width;
-    const char *dash; /* NULL: solid */
-} series;
-
-static void log_panel(FILE *f, double px, double py, double pw, double ph, const char *title,
-                      const double *t, size_t n, const series *ss, size_t ns)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t k = 0; k < ns; k++)
-        for (size_t i = 0; i < n; i++)
-            if (ss[k].y[i] > 0)
-                lo = fmin(lo, ss[k].y[i]), hi = fmax(hi, ss[k].y[i]);
-    if (!(hi >= lo))
-        lo = 1e-16, hi = 1;
-    double dlo = floor(log10(lo)), dhi = ceil(log10(hi));
-    if (dhi <= dlo)
-        dhi = dlo + 1;
-    double t0 = t[0], t1 = t[n - 1] > t0 ? t[n - 1] : t0 + 1;
-#define PX(tv) (px + ((tv) - t0) / (t1 - t0) * pw)
-#define PY(yv) (py + ph - (log10(yv) - dlo) / (dhi - dlo) * ph)
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"black\"/>\n", px, py, pw, ph);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"14\">%s</text>\n",
-            px, py - 8, title);
-    int every_dec = dhi - dlo > 12 ? 2 : 1;
-    for (double e = dlo; e <= dhi + 0.5; e += 1) {
-        double yy = PY(pow(10, e));
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", px,
-                yy, px + pw, yy);
-        if (((long)(e - dlo)) % every_dec == 0)
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                       "text-anchor=\"end\">1e%d</text>\n", px - 6, yy + 4, (int)e);
-    }
-    double ts = (t1 - t0) / 5, p10 = pow(10, floor(log10(ts))), r = ts / p10;
-    ts = (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p10;
-    for (double tv = ceil(t0 / ts) * ts; tv <= t1 + 1e-9 * ts; tv += ts)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"middle\">%g</text>\n", PX(tv), py + ph + 15, tv);
-    size_t bin = n > 1000 ? n / 1000 : 1;
-    for (size_t k = 0; k < ns; k++) {
-        const char *dash = ss[k].dash;
-        int open = 0;
-        for (size_t i = 0; i < n; i += bin) {
-            double y = 0, tv = t[i];
-            for (size_t j = i; j < i + bin && j < n; j++)
-                if (ss[k].y[j] > y)
-                    y = ss[k].y[j], tv = t[j];
-            if (!(y > 0)) {
-                if (open)
-                    fputs("\"/>\n", f);
-                open = 0;
-                continue;
-            }
-            if (!open)
-                fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s%s%s "
-                           "points=\"", ss[k].color, ss[k].width,
-                        dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
-            open = 1;
-            fprintf(f, "%.2f,%.2f ", PX(tv), PY(y));
-        }
-        if (open)
-            fputs("\"/>\n", f);
-        double ly = py + 14 + 18 * (double)k;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"%g\"%s%s%s/>\n", px + pw + 15, ly - 4, px + pw + 45, ly - 4,
-                ss[k].color, ss[k].width, dash ? " stroke-dasharray=\"" : "", dash ? dash : "",
-                dash ? "\"" : "");
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\">%s</text>\n",
-                px + pw + 52, ly, ss[k].label);
-    }
-#undef PX
-#undef PY
-}
-
 enum { R_RESID, R_ROD, R_VEL, R_ENERGY, R_COUNT };
 
+/* The rod-length error and the energy error against time, log scales;
+ * errors are drawn through each pixel column's largest value. */
 static int write_residual_chart(const char *path, const double *t, size_t n,
                                 double *const rec[R_COUNT], const params *p)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1100\" height=\"760\" "
-               "viewBox=\"0 0 1100 760\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"70\" y=\"28\" font-family=\"sans-serif\" font-size=\"16\">"
-               "Pendulum chain, %d links (%s, dt = %g s): constraint drift and energy error "
-               "against time (s)</text>\n", p->links, p->integrator_name, p->dt);
-    const series top[] = {
-        {rec[R_ROD], "worst | |d| - L | (m), measured", "#1f77b4", 2.5, NULL},
-        {rec[R_RESID], "library residual |g| / |G_row| (m)", "#d62728", 1.2, "5,3"},
-        {rec[R_VEL], "velocity residual |G v| / |G_row| (m/s)", "#2ca02c", 1.2, NULL},
-    };
-    const series bottom[] = {
-        {rec[R_ENERGY], "|E(t) - E(0)| / E_ref", "#9467bd", 1.5, NULL},
-    };
-    log_panel(f, 70, 60, 640, 300, "rod-length error (worst rod)", t, n, top,
-              sizeof top / sizeof top[0]);
-    log_panel(f, 70, 420, 640, 300, "relative energy error", t, n, bottom,
-              sizeof bottom / sizeof bottom[0]);
-    fprintf(f, "<text x=\"390\" y=\"752\" font-family=\"sans-serif\" font-size=\"12\" "
-               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
-    return fclose(f) == 0 ? 0 : -1;
+    chart *c = chart_create(1100, 760);
+    chart_title(c, "Pendulum chain of %d links (%s, dt = %g s): constraint drift and energy "
+                   "error", p->links, p->integrator_name, p->dt);
+    chart_panel *top = chart_panel_add(c, 1), *bottom = chart_panel_add(c, 1);
+    chart_panel_title(top, "rod-length error (worst rod)");
+    chart_y(top, "error", CHART_LOG);
+    chart_line(top, t, rec[R_ROD], n, "worst | |d| - L | (m), measured",
+               &(chart_style){.width = 2.5, .envelope = 1});
+    chart_line(top, t, rec[R_RESID], n, "library residual |g| / |G_{row}| (m)",
+               &(chart_style){.width = 1.2, .dash = "5,3", .envelope = 1});
+    chart_line(top, t, rec[R_VEL], n, "velocity residual |G v| / |G_{row}| (m/s)",
+               &(chart_style){.width = 1.2, .envelope = 1});
+    chart_panel_title(bottom, "relative energy error");
+    chart_x(bottom, "time (s)", 0);
+    chart_y(bottom, "|E(t) - E(0)| / E_{ref}", CHART_LOG);
+    chart_line(bottom, t, rec[R_ENERGY], n, "|E(t) - E(0)| / E_{ref}",
+               &(chart_style){.color = chart_color(3), .envelope = 1});
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 typedef struct snapshot {
@@ -265,43 +183,35 @@ static int write_picture(const char *path, const snapshot *snaps, int n_snaps, s
                          const double *tip, size_t n_tip, const params *p)
 {
     double reach = ROD * (double)p->links;
-    svg s;
-    if (svg_open(&s, path, 1000, 640, -1.08 * reach, 1.08 * reach, -1.1 * reach,
-                 0.22 * reach, 1))
-        return -1;
-    char buf[256];
-    snprintf(buf, sizeof buf,
-             "pendulum chain: %d unit masses on rods of %g m, released from horizontal "
-             "(%s, dt = %g s)", p->links, ROD, p->integrator_name, p->dt);
-    svg_text(&s, 20, 28, 15, buf);
-    snprintf(buf, sizeof buf,
-             "the chain every %g s from 0 (blue) to %g s (red); grey: the path of the free end",
-             p->snap_every, snaps[n_snaps - 1].t);
-    svg_text(&s, 20, 48, 12, buf);
-
-    svg_polyline(&s, tip, n_tip, 2, 0, "#888", 0.8, 0.8);
+    chart *c = chart_create(1000, 680);
+    chart_title(c, "Pendulum chain: %d unit masses on rods of %g m released from the "
+                   "horizontal (%s, dt = %g s)", p->links, ROD, p->integrator_name, p->dt);
+    chart_caption(c, "the chain every %g s from 0 to %g s, coloured by time", p->snap_every,
+                  snaps[n_snaps - 1].t);
+    chart_panel *panel = chart_panel_add(c, 1);
+    chart_scene(panel);
+    chart_x_range(panel, -1.08 * reach, 1.08 * reach);
+    chart_y_range(panel, -1.1 * reach, 0.1 * reach);
+    const chart_style grey = {.color = "#888", .width = 0.8, .opacity = 0.8};
+    chart_path(panel, tip, n_tip, &grey);
     for (int k = 0; k < n_snaps; k++) {
         char col[8];
-        svg_ramp(n_snaps > 1 ? (double)k / (double)(n_snaps - 1) : 0.0, col);
-        svg_polyline(&s, snaps[k].xy, n_pts, 2, 0, col, 1.6, 0.85);
-        svg_circle(&s, snaps[k].xy[2 * (n_pts - 1)], snaps[k].xy[2 * (n_pts - 1) + 1], 2.5, col);
+        chart_ramp(n_snaps > 1 ? (double)k / (double)(n_snaps - 1) : 0.0, col);
+        chart_path(panel, snaps[k].xy, n_pts, &(chart_style){.color = col, .width = 1.6,
+                                                              .opacity = 0.85});
+        chart_marker(panel, snaps[k].xy[2 * (n_pts - 1)], snaps[k].xy[2 * (n_pts - 1) + 1],
+                     &(chart_style){.color = col, .size = 2.5});
     }
     /* The pivot and its support. */
-    svg_line(&s, -0.06 * reach, 0.02 * reach, 0.06 * reach, 0.02 * reach, "black", 3);
-    svg_circle(&s, 0, 0, 4, "black");
-    /* Colour key: a few times along a ramp. */
-    for (int k = 0; k <= 4; k++) {
-        char col[8];
-        svg_ramp(k / 4.0, col);
-        double tk = snaps[n_snaps - 1].t * k / 4.0;
-        double x = s.width - 230 + 40.0 * k;
-        fprintf(s.f, "<rect x=\"%.1f\" y=\"62\" width=\"36\" height=\"8\" fill=\"%s\"/>\n", x,
-                col);
-        snprintf(buf, sizeof buf, "%.2g s", tk);
-        svg_text(&s, x + 4, 84, 10, buf);
-    }
-    svg_close(&s);
-    return 0;
+    chart_segment(panel, -0.06 * reach, 0.02 * reach, 0.06 * reach, 0.02 * reach,
+                  &(chart_style){.width = 3});
+    chart_marker(panel, 0, 0, &(chart_style){.size = 4});
+    chart_ramp_key(panel, "time (s)", 0, snaps[n_snaps - 1].t, CHART_RAMP_LINEAR, NULL);
+    chart_key(panel, CHART_LINE, "path of the free end", &grey);
+    chart_scale_bar(panel, 0.5, "0.5 m");
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 /* ---- the run ------------------------------------------------------------ */

@@ -44,7 +44,7 @@
 #include <cdyn/cdyn.h>
 
 #include "cli.h"
-#include "svg.h"
+#include "chart.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -301,31 +301,41 @@ static int by_depth(const void *a, const void *b)
     return (da > db) - (da < db);
 }
 
-/* Linear blend of two colours (0xRRGGBB) at t in [0, 1]. */
-static void blend(unsigned a, unsigned b, double t, char out[8])
+/* Far bonds pale, near ones dark: t = 0 far, 1 near. */
+static void depth_colour(double t, char out[8])
 {
+    static const unsigned FAR = 0xc6d3e3u, NEAR = 0x0b2d5bu;
     unsigned c[3];
     for (int k = 0; k < 3; k++) {
         int shift = 16 - 8 * k;
-        double ca = (double)((a >> shift) & 0xffu), cb = (double)((b >> shift) & 0xffu);
-        c[k] = (unsigned)lround(ca + (cb - ca) * t);
+        double a = (double)((FAR >> shift) & 0xffu), b = (double)((NEAR >> shift) & 0xffu);
+        c[k] = (unsigned)lround(a + (b - a) * t);
     }
     snprintf(out, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
-static const unsigned FAR_COLOUR = 0xc6d3e3u, NEAR_COLOUR = 0x0b2d5bu;
+static const char *const FIRST_BEAD = "#2ca02c", *const LAST_BEAD = "#d62728";
 
-/* Draws chain x (n bonds) centred at world (cx, 0): bonds painted far to
- * near, each coloured and sized by its depth; the first bead green, the
- * last red, the end-to-end vector dashed. */
-static void draw_chain(svg *s, const double *x, int n, double cx, const double com[3],
-                       double scale_px, segment *segs, double *proj)
+static void centre_of(const double *x, int n, double com[3])
 {
-    double dmin = INFINITY, dmax = -INFINITY;
+    com[0] = com[1] = com[2] = 0;
+    for (int j = 0; j <= n; j++)
+        for (int k = 0; k < 3; k++)
+            com[k] += x[3 * j + k] / (n + 1);
+}
+
+/* Draws chain x (n bonds) about its centre into @p p: bonds painted far to
+ * near, each coloured and sized by its depth (@p bond_px: a bond's length
+ * in pixels, roughly); the first bead green, the last red, the end-to-end
+ * vector dashed. */
+static void draw_chain(chart_panel *p, const double *x, int n, double bond_px, segment *segs,
+                       double *proj)
+{
+    double com[3], dmin = INFINITY, dmax = -INFINITY;
+    centre_of(x, n, com);
     for (int j = 0; j <= n; j++) {
-        double p[3] = {x[3 * j] - com[0], x[3 * j + 1] - com[1], x[3 * j + 2] - com[2]};
-        view(p, &proj[3 * j], &proj[3 * j + 1], &proj[3 * j + 2]);
-        proj[3 * j] += cx;
+        double q[3] = {x[3 * j] - com[0], x[3 * j + 1] - com[1], x[3 * j + 2] - com[2]};
+        view(q, &proj[3 * j], &proj[3 * j + 1], &proj[3 * j + 2]);
         dmin = fmin(dmin, proj[3 * j + 2]);
         dmax = fmax(dmax, proj[3 * j + 2]);
     }
@@ -336,98 +346,93 @@ static void draw_chain(svg *s, const double *x, int n, double cx, const double c
     }
     qsort(segs, (size_t)n, sizeof *segs, by_depth);
     for (int k = 0; k < n; k++) {
-        int i = segs[k].i;
+        const double *a = &proj[3 * segs[k].i];
         double t = (segs[k].depth - dmin) / span;
         char col[8];
-        blend(FAR_COLOUR, NEAR_COLOUR, t, col);
+        depth_colour(t, col);
         /* Width grows with nearness, like a tube seen in perspective. */
-        double w = (0.10 + 0.12 * t) * scale_px;
-        fprintf(s->f,
-                "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
-                "stroke-width=\"%.2f\" stroke-linecap=\"round\"/>\n",
-                svg_px(s, proj[3 * i]), svg_py(s, proj[3 * i + 1]), svg_px(s, proj[3 * i + 3]),
-                svg_py(s, proj[3 * i + 4]), col, w);
+        chart_segment(p, a[0], a[1], a[3], a[4],
+                      &(chart_style){.color = col, .width = (0.10 + 0.12 * t) * bond_px});
     }
-    fprintf(s->f,
-            "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#888\" "
-            "stroke-width=\"1.2\" stroke-dasharray=\"6,4\"/>\n",
-            svg_px(s, proj[0]), svg_py(s, proj[1]), svg_px(s, proj[3 * n]),
-            svg_py(s, proj[3 * n + 1]));
-    svg_circle(s, proj[0], proj[1], 0.22 * scale_px, "#2ca02c");
-    svg_circle(s, proj[3 * n], proj[3 * n + 1], 0.22 * scale_px, "#d62728");
+    chart_segment(p, proj[0], proj[1], proj[3 * n], proj[3 * n + 1],
+                  &(chart_style){.color = "#888", .width = 1.2, .dash = "6,4"});
+    chart_circle(p, proj[0], proj[1], 0.22 * BOND, &(chart_style){.color = "none",
+                                                                  .fill = FIRST_BEAD});
+    chart_circle(p, proj[3 * n], proj[3 * n + 1], 0.22 * BOND,
+                 &(chart_style){.color = "none", .fill = LAST_BEAD});
 }
 
-static void centre_of(const double *x, int n, double com[3])
+/* The largest projected distance of a bead from the chain's centre. */
+static double half_extent(const double *x, int n)
 {
-    com[0] = com[1] = com[2] = 0;
-    for (int j = 0; j <= n; j++)
-        for (int k = 0; k < 3; k++)
-            com[k] += x[3 * j + k] / (n + 1);
+    double com[3], half = 1.0;
+    centre_of(x, n, com);
+    for (int j = 0; j <= n; j++) {
+        double q[3] = {x[3 * j] - com[0], x[3 * j + 1] - com[1], x[3 * j + 2] - com[2]};
+        double sx, sy, d;
+        view(q, &sx, &sy, &d);
+        half = fmax(half, fmax(fabs(sx), fabs(sy)));
+    }
+    return half;
 }
 
+/* Chain 1 at the start and at the end, side by side at one scale. */
 static int write_picture(const char *path, const double *x0, const double *x1, double t1,
                          const params *p)
 {
     const int n = p->bonds;
     double *proj = malloc(3 * (size_t)(n + 1) * sizeof *proj);
     segment *segs = malloc((size_t)n * sizeof *segs);
-    if (!proj || !segs) {
-        free(proj);
-        free(segs);
-        return -1;
-    }
-    /* One scale for both panels: the larger projected half-extent. */
+    chart *c = chart_create(1100, 680);
+    int bad = !proj || !segs;
     const double *xs[2] = {x0, x1};
-    double com[2][3], half = 1.0;
-    for (int c = 0; c < 2; c++) {
-        centre_of(xs[c], n, com[c]);
-        for (int j = 0; j <= n; j++) {
-            double q[3] = {xs[c][3 * j] - com[c][0], xs[c][3 * j + 1] - com[c][1],
-                           xs[c][3 * j + 2] - com[c][2]};
-            double sx, sy, d;
-            view(q, &sx, &sy, &d);
-            half = fmax(half, fmax(fabs(sx), fabs(sy)));
-        }
+    double half = 1.05 * fmax(half_extent(x0, n), half_extent(x1, n));
+    chart_title(c, "Freely jointed chain of %d rigid bonds (RATTLE, dt = %g), chain 1 of the "
+                   "ensemble", n, p->dt);
+    chart_caption(c, "oblique view (azimuth 35 degrees, elevation 25 degrees), depth cued: near "
+                     "bonds dark and wide, far ones pale and thin");
+    for (int k = 0; k < 2 && !bad; k++) {
+        chart_panel *panel = chart_panel_at(c, 0.5 * k, 0, 0.5, 0.84);
+        chart_scene(panel);
+        chart_x_range(panel, -half, half);
+        chart_y_range(panel, -half, half);
+        chart_panel_title(panel, "t = %g: R^{2} / (N b^{2}) = %.2f", k ? t1 : 0.0,
+                          end_to_end2(xs[k], n) / (n * BOND * BOND));
+        draw_chain(panel, xs[k], n, 510 / (2 * half), segs, proj);
     }
-    half *= 1.08;
-    const double gap = 0.15 * half, panel = 2 * half + gap;
-    svg s;
-    if (svg_open(&s, path, 1100, 620, -half, -half + 2 * panel - gap, -half, 1.22 * half, 1)) {
-        free(proj);
-        free(segs);
-        return -1;
-    }
-    double scale_px = (svg_px(&s, 1.0) - svg_px(&s, 0.0)) * BOND;
-    char buf[256];
-    snprintf(buf, sizeof buf,
-             "freely jointed chain, %d rigid bonds (RATTLE, dt = %g): chain 1 of the ensemble",
-             n, p->dt);
-    svg_text(&s, 20, 26, 16, buf);
-    for (int c = 0; c < 2; c++) {
-        double cx = c * panel;
-        double r2 = end_to_end2(xs[c], n) / (n * BOND * BOND);
-        snprintf(buf, sizeof buf, "t = %g: R^2 / (N b^2) = %.2f", c ? t1 : 0.0, r2);
-        svg_text(&s, svg_px(&s, cx - half) + 8, 56, 14, buf);
-        draw_chain(&s, xs[c], n, cx, com[c], scale_px, segs, proj);
-    }
-    /* Key: the depth ramp and the end markers. */
-    double ky = s.height - 16;
-    for (int k = 0; k <= 10; k++) {
-        char col[8];
-        blend(FAR_COLOUR, NEAR_COLOUR, k / 10.0, col);
-        fprintf(s.f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
-                60.0 + 14.0 * k, ky - 9, col);
-    }
-    svg_text(&s, 20, ky, 12, "far");
-    svg_text(&s, 220, ky, 12, "near (oblique view, azimuth 35, elevation 25 degrees)");
-    fprintf(s.f, "<circle cx=\"590\" cy=\"%.1f\" r=\"5\" fill=\"#2ca02c\"/>\n", ky - 4);
-    svg_text(&s, 600, ky, 12, "first bead");
-    fprintf(s.f, "<circle cx=\"690\" cy=\"%.1f\" r=\"5\" fill=\"#d62728\"/>\n", ky - 4);
-    svg_text(&s, 700, ky, 12, "last bead; dashed: end-to-end vector R");
-    svg_close(&s);
+    chart_panel *key = chart_panel_at(c, 0, 0.84, 1, 0.16);
+    chart_scene(key);
+    chart_ramp_key(key, "depth: far to near", NAN, NAN, CHART_RAMP_LINEAR, depth_colour);
+    chart_key(key, CHART_MARKER, "first bead", &(chart_style){.color = FIRST_BEAD, .size = 5});
+    chart_key(key, CHART_MARKER, "last bead", &(chart_style){.color = LAST_BEAD, .size = 5});
+    chart_key(key, CHART_LINE, "end-to-end vector R",
+              &(chart_style){.color = "#888", .width = 1.2, .dash = "6,4"});
+    bad = bad || chart_save(c, path) != 0;
+    chart_free(c);
     free(proj);
     free(segs);
-    return 0;
+    return bad ? -1 : 0;
+}
+
+/* The ensemble mean of R^2 / (N b^2) against time, its time average and
+ * the freely jointed chain's 1. */
+static int write_r2_chart(const char *path, const double *t, const double *r2, size_t n,
+                          double mean, double err, const params *p)
+{
+    chart *c = chart_create(800, 450);
+    chart_title(c, "Mean square end-to-end distance of %d chains of %d bonds", p->chains,
+                p->bonds);
+    chart_panel *panel = chart_panel_add(c, 1);
+    chart_x(panel, "time (b (m / kT)^{1/2})", 0);
+    chart_y(panel, "<R^{2}> / (N b^{2})", 0);
+    char label[80];
+    snprintf(label, sizeof label, "time average %.3f \xc2\xb1 %.3f", mean, err);
+    chart_line(panel, t, r2, n, "mean over the chains at t", NULL);
+    chart_hline(panel, mean, label, NULL);
+    chart_hline(panel, 1.0, "freely jointed chain: 1", NULL);
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -610,22 +615,8 @@ int main(int argc, char **argv)
 
     for (size_t k = 0; k < samples; k++)
         r2_sum[k] /= p.chains * nb2;
-    double *flat = malloc(2 * samples * sizeof *flat);
-    if (!flat)
-        goto fail;
-    for (size_t k = 0; k < samples; k++) {
-        flat[k] = mean;
-        flat[samples + k] = 1.0;
-    }
-    const double *ys[3] = {r2_sum, flat, flat + samples};
-    char title[160], label[80];
-    snprintf(title, sizeof title, "&lt;R^2&gt; / (N b^2), %d chains of %d bonds", p.chains, n);
-    snprintf(label, sizeof label, "time average %.3f +- %.3f", mean, err);
-    const char *labels[3] = {"mean over the chains at t", label, "freely jointed chain: 1"};
-    int bad = svg_chart("polymer_r2.svg", title, "time (b sqrt(m/kT))", times, ys, labels, 3,
-                        samples, 0);
-    free(flat);
-    if (bad || write_picture("polymer.svg", first, last, (double)p.steps * p.dt, &p)) {
+    if (write_r2_chart("polymer_r2.svg", times, r2_sum, samples, mean, err, &p) ||
+        write_picture("polymer.svg", first, last, (double)p.steps * p.dt, &p)) {
         fprintf(stderr, "polymer: cannot write the pictures\n");
         goto fail;
     }

@@ -3,6 +3,7 @@
  * Erodes a 512 x 512 lattice, then writes into the current directory:
  *   river_heights.png        the eroded surface (shaded relief, coloured by height)
  *   river_network_R<r>.png   the river network (drainage >= R) for several R
+ *                            (PPM instead of PNG when built without zlib)
  *   river_areas.svg          P(A >= a), the drainage-area distribution
  * and prints the fitted exponents: tau of P(A = a) ~ a^-tau, Hack's h of
  * l ~ A^h, the Strahler orders and the bifurcation ratio.
@@ -15,109 +16,9 @@
 
 #include <cdyn/cdyn.h>
 
-#include "svg.h"
-
-/* --- A small PNG writer: RGB, 8 bits, zlib "stored" blocks (no
- *     compression, so no dependency). --------------------------------- */
-
-static uint32_t crc_table[256];
-
-static void crc_init(void)
-{
-    for (uint32_t n = 0; n < 256; n++) {
-        uint32_t c = n;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        crc_table[n] = c;
-    }
-}
-
-static uint32_t crc(uint32_t c, const unsigned char *p, size_t n)
-{
-    c ^= 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++)
-        c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
-    return c ^ 0xFFFFFFFFu;
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
-
-static void chunk(FILE *f, const char *type, const unsigned char *data, size_t n)
-{
-    unsigned char head[8];
-    put32(head, (uint32_t)n);
-    memcpy(head + 4, type, 4);
-    fwrite(head, 1, 8, f);
-    if (n)
-        fwrite(data, 1, n, f);
-    uint32_t c = crc(crc(0, head + 4, 4), data, n);
-    unsigned char tail[4];
-    put32(tail, c);
-    fwrite(tail, 1, 4, f);
-}
-
-/* Writes @p rgb (w * h * 3 bytes, top row first). Returns 0 on success. */
-static int write_png(const char *path, const unsigned char *rgb, size_t w, size_t h)
-{
-    size_t row = 3 * w + 1, raw_n = row * h;
-    size_t blocks = (raw_n + 65534) / 65535;
-    size_t z_n = 2 + raw_n + 5 * blocks + 4;
-    unsigned char *raw = malloc(raw_n), *z = malloc(z_n);
-    FILE *f = fopen(path, "wb");
-    if (!raw || !z || !f) {
-        free(raw);
-        free(z);
-        if (f)
-            fclose(f);
-        return -1;
-    }
-    for (size_t y = 0; y < h; y++) {
-        raw[y * row] = 0; /* filter: none */
-        memcpy(raw + y * row + 1, rgb + y * 3 * w, 3 * w);
-    }
-    size_t k = 0;
-    z[k++] = 0x78;
-    z[k++] = 0x01;
-    uint32_t a = 1, b = 0;
-    for (size_t off = 0; off < raw_n; off += 65535) {
-        size_t len = raw_n - off < 65535 ? raw_n - off : 65535;
-        z[k++] = off + len == raw_n; /* BFINAL on the last, BTYPE = stored */
-        z[k++] = (unsigned char)len;
-        z[k++] = (unsigned char)(len >> 8);
-        z[k++] = (unsigned char)~len;
-        z[k++] = (unsigned char)(~len >> 8);
-        memcpy(z + k, raw + off, len);
-        k += len;
-        for (size_t i = 0; i < len; i++) {
-            a = (a + raw[off + i]) % 65521;
-            b = (b + a) % 65521;
-        }
-    }
-    put32(z + k, (b << 16) | a);
-    k += 4;
-    static const unsigned char sig[8] = {137, 'P', 'N', 'G', 13, 10, 26, 10};
-    unsigned char ihdr[13];
-    put32(ihdr, (uint32_t)w);
-    put32(ihdr + 4, (uint32_t)h);
-    ihdr[8] = 8;  /* bits per sample */
-    ihdr[9] = 2;  /* RGB */
-    ihdr[10] = ihdr[11] = ihdr[12] = 0;
-    fwrite(sig, 1, 8, f);
-    chunk(f, "IHDR", ihdr, 13);
-    chunk(f, "IDAT", z, k);
-    chunk(f, "IEND", NULL, 0);
-    int bad = ferror(f);
-    fclose(f);
-    free(raw);
-    free(z);
-    return bad ? -1 : 0;
-}
+#include "chart.h"
+#include "raster.h"
+#include "ticks.h"
 
 /* --- Pictures ----------------------------------------------------------- */
 
@@ -134,6 +35,16 @@ static void terrain(double t, double shade, unsigned char *px)
         double v = (stops[i][c] + (stops[i + 1][c] - stops[i][c]) * f) * shade;
         px[c] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
     }
+}
+
+/* Rivers: darker blue for larger ones (t = 0 at the threshold, 1 at the
+ * largest drainage area). */
+static void river_blue(double t, unsigned char *px)
+{
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    px[0] = (unsigned char)(90 - 80 * t);
+    px[1] = (unsigned char)(150 - 110 * t);
+    px[2] = (unsigned char)(240 - 110 * t);
 }
 
 /* Shaded relief: the light comes from the upper left of the picture and
@@ -175,60 +86,141 @@ static void relief_scale(const double *h, size_t w, size_t ht, double *tilt, dou
     *g0 = m && sum2 > 0 ? sqrt(sum2 / (double)m) : 1;
 }
 
-static int picture_heights(const char *path, const double *h, size_t w, size_t ht)
+/* A map of w x ht sites, one pixel each, framed: a title above; below, a
+ * colour bar with round values and a length scale in lattice units. */
+enum { MARGIN = 14, TITLE_H = 30, KEY_H = 62, BAR_W = 256 };
+
+typedef struct map {
+    raster r;
+    size_t w, ht; /* sites */
+} map;
+
+static const unsigned char INK[3] = {0, 0, 0};
+
+static int map_open(map *m, size_t w, size_t ht, const char *title)
+{
+    m->w = w, m->ht = ht;
+    size_t width = w + 2 * MARGIN < 560 ? 560 : w + 2 * MARGIN;
+    if (raster_init(&m->r, width, ht + TITLE_H + KEY_H))
+        return -1;
+    raster_text(&m->r, MARGIN, 9, title, INK, 1);
+    return 0;
+}
+
+/* The pixel of site (x, y), the outlet row (y = 0) at the bottom. */
+static unsigned char *map_px(map *m, size_t x, size_t y)
+{
+    size_t row = TITLE_H + (m->ht - 1 - y);
+    return m->r.rgb + 3 * (row * m->r.w + MARGIN + x);
+}
+
+/* The colour bar: colour(t) for t in [0, 1], ticks at values[k] placed at
+ * t_of[k], a label after the bar; and the scale bar on the right. */
+static void map_keys(map *m, void (*colour)(double t, unsigned char *px), const double *values,
+                     const double *t_of, int n, const char *label)
+{
+    long y = TITLE_H + (long)m->ht + 12;
+    for (long i = 0; i < BAR_W; i++) {
+        unsigned char c[3];
+        colour((double)i / (BAR_W - 1), c);
+        raster_rect(&m->r, MARGIN + i, y, 1, 12, c);
+    }
+    for (int k = 0; k < n; k++) {
+        long x = MARGIN + lround(t_of[k] * (BAR_W - 1));
+        char text[32];
+        snprintf(text, sizeof text, "%g", values[k] == 0 ? 0.0 : values[k]); /* not "-0" */
+        raster_rect(&m->r, x, y + 12, 1, 4, INK);
+        long tx = x - raster_text_width(text) / 2;
+        raster_text(&m->r, tx < 2 ? 2 : tx, y + 17, text, INK, 0);
+    }
+    raster_text(&m->r, MARGIN, y + 33, label, INK, 0);
+    /* A round length (1, 2 or 5 x 10^k) up to a fifth of the map's width. */
+    double fifth = (double)m->w / 5, p10 = pow(10.0, floor(log10(fifth))), q = fifth / p10;
+    double len = (q >= 5 ? 5 : q >= 2 ? 2 : 1) * p10;
+    char text[48];
+    snprintf(text, sizeof text, "%g lattice spacings", len);
+    long right = (long)m->r.w - MARGIN, x0 = right - lround(len);
+    raster_rect(&m->r, x0, y + 6, lround(len), 2, INK);
+    raster_rect(&m->r, x0, y + 2, 2, 10, INK);
+    raster_rect(&m->r, right - 2, y + 2, 2, 10, INK);
+    raster_text(&m->r, right - raster_text_width(text), y + 17, text, INK, 0);
+}
+
+static int map_close(map *m, const char *stem)
+{
+    int r = raster_save(&m->r, stem);
+    raster_free(&m->r);
+    return r;
+}
+
+static void terrain_flat(double t, unsigned char *px)
+{
+    terrain(t, 1.0, px);
+}
+
+static int picture_heights(const char *stem, const double *h, size_t w, size_t ht)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < w * ht; i++) {
         lo = h[i] < lo ? h[i] : lo;
         hi = h[i] > hi ? h[i] : hi;
     }
-    unsigned char *rgb = malloc(w * ht * 3);
-    if (!rgb)
+    map m;
+    char title[96];
+    snprintf(title, sizeof title, "Eroded surface of the %zu x %zu lattice (shaded relief)", w,
+             ht);
+    if (map_open(&m, w, ht, title))
         return -1;
     double tilt, g0;
     relief_scale(h, w, ht, &tilt, &g0);
     for (size_t y = 0; y < ht; y++)
         for (size_t x = 0; x < w; x++) {
-            size_t i = y * w + x, row = ht - 1 - y; /* outlet row at the bottom */
-            double t = (h[i] - lo) / (hi - lo + 1e-300);
-            terrain(t, hillshade(h, w, ht, x, y, tilt, g0), rgb + 3 * (row * w + x));
+            double t = (h[y * w + x] - lo) / (hi - lo + 1e-300);
+            terrain(t, hillshade(h, w, ht, x, y, tilt, g0), map_px(&m, x, y));
         }
-    int r = write_png(path, rgb, w, ht);
-    free(rgb);
-    return r;
+    ticks t;
+    ticks_linear(lo, hi, 5, 0, &t);
+    double at[TICKS_MAX];
+    for (int k = 0; k < t.n; k++)
+        at[k] = (t.v[k] - lo) / (hi - lo + 1e-300);
+    map_keys(&m, terrain_flat, t.v, at, t.n, "height (lattice units); outlet row at the bottom");
+    return map_close(&m, stem);
 }
 
-static int picture_network(const char *path, const double *h, const uint32_t *d, size_t w,
+static int picture_network(const char *stem, const double *h, const uint32_t *d, size_t w,
                            size_t ht, double R)
 {
-    unsigned char *rgb = malloc(w * ht * 3);
-    if (!rgb)
-        return -1;
     double dmax = 1, tilt, g0;
     for (size_t i = 0; i < w * ht; i++)
         dmax = d[i] > dmax ? d[i] : dmax;
+    double top = log(dmax / R + 1e-300 + 1); /* the colour scale: log(A / R) / top */
+    map m;
+    char title[96];
+    snprintf(title, sizeof title, "River network: drainage area A >= %g sites (%zu x %zu)", R,
+             w, ht);
+    if (map_open(&m, w, ht, title))
+        return -1;
     relief_scale(h, w, ht, &tilt, &g0);
     for (size_t y = 0; y < ht; y++)
         for (size_t x = 0; x < w; x++) {
-            size_t i = y * w + x, row = ht - 1 - y;
-            unsigned char *px = rgb + 3 * (row * w + x);
+            size_t i = y * w + x;
+            unsigned char *px = map_px(&m, x, y);
             if ((double)d[i] >= R) {
-                /* Darker blue for larger rivers. */
-                double t = log((double)d[i] / R) / log(dmax / R + 1e-300 + 1);
-                t = t < 0 ? 0 : t > 1 ? 1 : t;
-                px[0] = (unsigned char)(90 - 80 * t);
-                px[1] = (unsigned char)(150 - 110 * t);
-                px[2] = (unsigned char)(240 - 110 * t);
+                river_blue(log((double)d[i] / R) / top, px);
             } else {
-                double s = hillshade(h, w, ht, x, y, tilt, g0);
-                double v = 225 + 60 * (s - 1);
-                unsigned char g = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
-                px[0] = px[1] = px[2] = g;
+                double v = 225 + 60 * (hillshade(h, w, ht, x, y, tilt, g0) - 1);
+                px[0] = px[1] = px[2] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
             }
         }
-    int r = write_png(path, rgb, w, ht);
-    free(rgb);
-    return r;
+    /* Ticks at R and the powers of ten above it. */
+    double values[12], at[12];
+    int n = 0;
+    for (double v = R; v <= dmax && n < 12; v = pow(10.0, floor(log10(v) + 1e-9) + 1), n++) {
+        values[n] = v;
+        at[n] = log(v / R) / top;
+    }
+    map_keys(&m, river_blue, values, at, n, "drainage area A (sites); grey: the relief");
+    return map_close(&m, stem);
 }
 
 static int chart_areas(const char *path, const uint32_t *d, size_t n)
@@ -240,25 +232,30 @@ static int chart_areas(const char *path, const uint32_t *d, size_t n)
     size_t m = (size_t)(10 * log10((double)amax)) + 1;
     double *x = malloc(m * sizeof *x), *p = malloc(m * sizeof *p), *fit = malloc(m * sizeof *fit);
     uint64_t *count = calloc(amax + 2, sizeof *count);
-    if (!x || !p || !fit || !count) {
-        free(x), free(p), free(fit), free(count);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
+    chart *c = chart_create(800, 500);
+    int bad = !x || !p || !fit || !count;
+    for (size_t i = 0; !bad && i < n; i++)
         count[d[i]]++;
-    for (size_t a = amax; a-- > 0;)
+    for (size_t a = amax; !bad && a-- > 0;)
         count[a] += count[a + 1]; /* count[a] = sites with A >= a */
-    for (size_t j = 0; j < m; j++) {
-        double a = pow(10.0, (double)j / 10);
-        x[j] = log10(a);
-        p[j] = (double)count[(size_t)ceil(a)] / (double)n;
-        fit[j] = pow(a, -1.0 / 3); /* the Scheidegger slope, for the eye */
+    for (size_t j = 0; !bad && j < m; j++) {
+        x[j] = pow(10.0, (double)j / 10);
+        p[j] = (double)count[(size_t)ceil(x[j])] / (double)n;
+        fit[j] = pow(x[j], -1.0 / 3); /* the Scheidegger slope, for the eye */
     }
-    const double *ys[2] = {p, fit};
-    const char *labels[2] = {"P(A >= a)", "a^(-1/3)"};
-    int r = svg_chart(path, "Drainage areas", "log10 a (sites)", x, ys, labels, 2, m, 1);
+    chart_title(c, "Drainage areas of the eroded lattice: P(A >= a)");
+    chart_panel *panel = chart_panel_add(c, 1);
+    chart_x(panel, "drainage area a (sites)", CHART_LOG);
+    chart_y(panel, "P(A >= a)", CHART_LOG);
+    if (!bad) {
+        chart_line(panel, x, p, m, "P(A >= a), fraction of the sites", NULL);
+        chart_line(panel, x, fit, m, "a^{-1/3} (the Scheidegger model's slope, for the eye)",
+                   &(chart_style){.dash = "6,4"});
+    }
+    bad = bad || chart_save(c, path) != 0;
+    chart_free(c);
     free(x), free(p), free(fit), free(count);
-    return r;
+    return bad ? -1 : 0;
 }
 
 static int fail(cdyn_lattice *lat, cdyn_status st, const char *what)
@@ -309,7 +306,6 @@ int main(int argc, char **argv)
     }
     if (drops == 0)
         drops = (uint64_t)size * size / 4;
-    crc_init();
 
     cdyn_lattice *lat = NULL;
     cdyn_status st = cdyn_lattice_create(size, size, seed, NULL, &lat);
@@ -357,14 +353,14 @@ int main(int argc, char **argv)
     cdyn_lattice_get_heights(lat, h, n);
     if ((st = cdyn_lattice_drainage(lat, d, n)) != CDYN_OK)
         return fail(lat, st, "drainage");
-    if (picture_heights("river_heights.png", h, size, size) != 0)
-        fprintf(stderr, "river_network: cannot write river_heights.png\n");
+    if (picture_heights("river_heights", h, size, size) != 0)
+        fprintf(stderr, "river_network: cannot write river_heights.%s\n", RASTER_EXT);
     const double thresholds[3] = {10, 100, 1000};
     for (int k = 0; k < 3; k++) {
-        char path[64];
-        snprintf(path, sizeof path, "river_network_R%g.png", thresholds[k]);
-        if (picture_network(path, h, d, size, size, thresholds[k]) != 0)
-            fprintf(stderr, "river_network: cannot write %s\n", path);
+        char stem[64];
+        snprintf(stem, sizeof stem, "river_network_R%g", thresholds[k]);
+        if (picture_network(stem, h, d, size, size, thresholds[k]) != 0)
+            fprintf(stderr, "river_network: cannot write %s.%s\n", stem, RASTER_EXT);
     }
     if (chart_areas("river_areas.svg", d, n) != 0)
         fprintf(stderr, "river_network: cannot write river_areas.svg\n");
@@ -390,8 +386,9 @@ int main(int argc, char **argv)
     printf(", bifurcation ratio %.2f\n", s.bifurcation_ratio);
     printf("(real river networks: tau ~ 1.43, h ~ 0.57, bifurcation ratio 3..5; the "
            "Scheidegger model: 4/3, 2/3)\n");
-    printf("wrote river_heights.png, river_network_R10.png, river_network_R100.png, "
-           "river_network_R1000.png, river_areas.svg\n");
+    printf("wrote river_heights.%s, river_network_R10.%s, river_network_R100.%s, "
+           "river_network_R1000.%s, river_areas.svg\n", RASTER_EXT, RASTER_EXT, RASTER_EXT,
+           RASTER_EXT);
     free(h);
     free(d);
     cdyn_lattice_destroy(lat);

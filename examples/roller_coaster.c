@@ -77,7 +77,7 @@
 #include <cdyn/cdyn.h>
 
 #include "cli.h"
-#include "svg.h"
+#include "chart.h"
 
 #define PI 3.14159265358979323846
 
@@ -702,10 +702,6 @@ static double upz(const track *tr, double q, const double *tangent)
     return up[2];
 }
 
-typedef struct box {
-    double x, y, w, h; /* pixels */
-} box;
-
 /* A marker: the cart at ride sample @p i, labelled with its time when
  * @p label. */
 typedef struct mark {
@@ -713,14 +709,30 @@ typedef struct mark {
     int label;
 } mark;
 
-/* Draws the track in the axonometric view into the pixel box @p b, scaled
- * to fit the spline samples with q in [q0, q1] (and their shadows), clipped
- * to the box: ground grid, shadow, then pillars, negative-g underlays and
- * track segments from far to near, then the markers. */
-static int draw_view(FILE *f, const box *b, const char *clip_id, const samples *sp,
-                     const track *tr, const ride *rd, double vmin, double vmax, double q0,
-                     double q1, const mark *marks, size_t n_marks)
+/* What the pictures of the track share. */
+typedef struct scene {
+    const samples *sp;
+    const track *tr;
+    const ride *rd;
+    double vmin, vmax; /* speed colour scale */
+} scene;
+
+static const char *const NEGATIVE_G = "#e040e0", *const PILLAR = "#c4c4c4";
+
+static void speed_colour(const scene *s, double v, char out[8])
 {
+    chart_ramp((v - s->vmin) / (s->vmax - s->vmin), out);
+}
+
+/* Draws the track in the axonometric view into @p p, a panel of about
+ * @p w x @p h pixels, fitted to the spline samples with q in [q0, q1] (and
+ * their shadows) drawing every @p stride-th sample: ground grid, shadow,
+ * then pillars, negative-g underlays and track segments from far to near,
+ * then the markers. */
+static int draw_view(chart_panel *p, double w, double h, const scene *sc, double q0, double q1,
+                     size_t stride, const mark *marks, size_t n_marks)
+{
+    const samples *sp = sc->sp;
     double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
     double wx0 = INFINITY, wx1 = -INFINITY, wy0 = INFINITY, wy1 = -INFINITY;
     for (size_t j = 0; j <= sp->m; j++) {
@@ -737,18 +749,13 @@ static int draw_view(FILE *f, const box *b, const char *clip_id, const samples *
         wx0 = fmin(wx0, r[0]), wx1 = fmax(wx1, r[0]);
         wy0 = fmin(wy0, r[1]), wy1 = fmax(wy1, r[1]);
     }
-    const double margin = 24;
-    double scale = fmin((b->w - 2 * margin) / (hi_x - lo_x), (b->h - 2 * margin) / (hi_y - lo_y));
-    double ox = b->x + 0.5 * (b->w - scale * (hi_x - lo_x)) - scale * lo_x;
-    double oy = b->y + b->h - 0.5 * (b->h - scale * (hi_y - lo_y)) + scale * lo_y;
-#define SX(v) (ox + scale * (v))
-#define SY(v) (oy - scale * (v))
-    fprintf(f, "<clipPath id=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
-               "</clipPath>\n<g clip-path=\"url(#%s)\">\n", clip_id, b->x, b->y, b->w, b->h,
-            clip_id);
+    chart_x_range(p, lo_x, hi_x);
+    chart_y_range(p, lo_y, hi_y);
+    double scale = fmin(w / (hi_x - lo_x), h / (hi_y - lo_y)); /* pixels per metre, roughly */
     /* Ground grid every 10 m over the fitted part (and a little more). */
     double gx0 = 10 * floor(wx0 / 10 - 1), gx1 = 10 * ceil(wx1 / 10 + 1);
     double gy0 = 10 * floor(wy0 / 10 - 1), gy1 = 10 * ceil(wy1 / 10 + 1);
+    const chart_style grid = {.color = "#eee", .width = 1};
     for (double gx = gx0; gx <= gx1 + 0.5; gx += 10)
         for (double gy = gy0; gy <= gy1 + 0.5; gy += 10) {
             double a[3] = {gx, gy, 0}, c[3] = {gx + 10, gy, 0}, e[3] = {gx, gy + 10, 0};
@@ -757,49 +764,51 @@ static int draw_view(FILE *f, const box *b, const char *clip_id, const samples *
             view(c, &cx, &cy, &dp);
             view(e, &ex, &ey, &dp);
             if (gx + 10 <= gx1 + 0.5)
-                fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n",
-                        SX(ax), SY(ay), SX(cx), SY(cy));
+                chart_segment(p, ax, ay, cx, cy, &grid);
             if (gy + 10 <= gy1 + 0.5)
-                fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n",
-                        SX(ax), SY(ay), SX(ex), SY(ey));
+                chart_segment(p, ax, ay, ex, ey, &grid);
         }
     /* Shadow. */
-    fprintf(f, "<polygon fill=\"none\" stroke=\"#d4d4d4\" stroke-width=\"%g\" points=\"",
-            fmin(fmax(0.35 * scale, 2.0), 8.0));
-    for (size_t j = 0; j < sp->m; j++) {
-        double g[3] = {sp->r[3 * j], sp->r[3 * j + 1], 0.0}, sx, sy, dp;
-        view(g, &sx, &sy, &dp);
-        fprintf(f, "%.1f,%.1f ", SX(sx), SY(sy));
+    double *shadow = malloc(2 * (sp->m / stride + 2) * sizeof *shadow);
+    seg *ss = malloc(3 * (sp->m / stride + 1) * sizeof *ss);
+    if (!shadow || !ss) {
+        free(shadow);
+        free(ss);
+        return -1;
     }
-    fputs("\"/>\n", f);
+    size_t k = 0;
+    for (size_t j = 0; j <= sp->m; j += stride, k++) {
+        double g[3] = {sp->r[3 * j], sp->r[3 * j + 1], 0.0}, dp;
+        view(g, &shadow[2 * k], &shadow[2 * k + 1], &dp);
+    }
+    chart_polygon(p, shadow, k, &(chart_style){.color = "#d4d4d4",
+                                               .width = fmin(fmax(0.35 * scale, 2.0), 8.0)});
+    free(shadow);
     /* Track segments, pillars every 3 m where the track is right way up,
      * negative-g underlays; far to near. */
-    seg *ss = malloc(3 * sp->m * sizeof *ss);
-    if (!ss)
-        return -1;
-    size_t ns = 0, every = (size_t)lround(3.0 * SAMPLES_PER_SEG / (tr->design_length / (double)tr->n));
-    if (every < 1)
-        every = 1;
+    size_t ns = 0, every = (size_t)lround(3.0 * SAMPLES_PER_SEG / (sc->tr->design_length /
+                                                                    (double)sc->tr->n));
+    every = every < stride ? stride : every - every % stride;
     double w_track = fmin(fmax(0.45 * scale, 3.0), 9.0);
-    for (size_t j = 0; j < sp->m; j++) {
-        double q = ((double)j + 0.5) / SAMPLES_PER_SEG, sx, sy, dpa, dpb;
-        size_t i = sample_at(rd, q);
+    for (size_t j = 0; j + stride <= sp->m; j += stride) {
+        double q = ((double)j + 0.5 * (double)stride) / SAMPLES_PER_SEG, sx, sy, dpa, dpb;
+        size_t i = sample_at(sc->rd, q);
         seg *s = &ss[ns++];
         memcpy(s->a, &sp->r[3 * j], sizeof s->a);
-        memcpy(s->b, &sp->r[3 * j + 3], sizeof s->b);
+        memcpy(s->b, &sp->r[3 * (j + stride)], sizeof s->b);
         view(s->a, &sx, &sy, &dpa);
         view(s->b, &sx, &sy, &dpb);
         s->depth = 0.5 * (dpa + dpb);
         s->kind = 0;
-        s->val = rd->speed[i];
-        if (rd->gv[i] < 0) {
+        s->val = sc->rd->speed[i];
+        if (sc->rd->gv[i] < 0) {
             seg *u = &ss[ns++];
             *u = *s;
             u->kind = 2;
             u->depth -= 1e-6;
         }
         if (j % every == 0 && sp->r[3 * j + 2] > 0.5 &&
-            upz(tr, (double)j / SAMPLES_PER_SEG, &sp->t[3 * j]) > 0.3) {
+            upz(sc->tr, (double)j / SAMPLES_PER_SEG, &sp->t[3 * j]) > 0.3) {
             seg *pl = &ss[ns++];
             memcpy(pl->a, &sp->r[3 * j], sizeof pl->a);
             memcpy(pl->b, pl->a, sizeof pl->b);
@@ -810,127 +819,75 @@ static int draw_view(FILE *f, const box *b, const char *clip_id, const samples *
         }
     }
     qsort(ss, ns, sizeof *ss, cmp_seg);
-    for (size_t k = 0; k < ns; k++) {
+    double mx = fmax(hi_x - lo_x, hi_y - lo_y), my = mx; /* room for equal scales */
+    for (k = 0; k < ns; k++) {
         const seg *s = &ss[k];
         double ax, ay, bx, by, dp;
         view(s->a, &ax, &ay, &dp);
         view(s->b, &bx, &by, &dp);
+        if (fmax(ax, bx) < lo_x - mx || fmin(ax, bx) > hi_x + mx || fmax(ay, by) < lo_y - my ||
+            fmin(ay, by) > hi_y + my)
+            continue; /* outside the picture */
         char col[8];
-        const char *c = col;
-        double w = w_track;
-        if (s->kind == 0) {
-            svg_ramp((s->val - vmin) / (vmax - vmin), col);
-        } else if (s->kind == 1) {
-            c = "#c4c4c4", w = 1.0;
-        } else {
-            c = "#e040e0", w = 2.6 * w_track;
-        }
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"%.1f\" stroke-linecap=\"round\"/>\n",
-                SX(ax), SY(ay), SX(bx), SY(by), c, w);
+        chart_style st = {.color = col, .width = w_track};
+        if (s->kind == 0)
+            speed_colour(sc, s->val, col);
+        else if (s->kind == 1)
+            st.color = PILLAR, st.width = 1.0;
+        else
+            st.color = NEGATIVE_G, st.width = 2.6 * w_track;
+        chart_segment(p, ax, ay, bx, by, &st);
     }
     free(ss);
-    for (size_t k = 0; k < n_marks; k++) {
+    for (k = 0; k < n_marks; k++) {
         size_t i = marks[k].i;
         double sx, sy, dp;
-        view(&rd->x[3 * i], &sx, &sy, &dp);
-        double cx = SX(sx), cy = SY(sy);
-        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"black\" stroke=\"white\" "
-                   "stroke-width=\"1.5\"/>\n", cx, cy);
-        if (marks[k].label) {
-            int left = cx > b->x + b->w - 90;
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\" "
-                       "font-weight=\"bold\"%s>%.1f s</text>\n", left ? cx - 9 : cx + 9, cy - 8,
-                    left ? " text-anchor=\"end\"" : "", rd->t[i]);
-        }
+        view(&sc->rd->x[3 * i], &sx, &sy, &dp);
+        chart_marker(p, sx, sy, &(chart_style){.color = "white", .width = 1.5, .fill = "black",
+                                               .size = 5.5});
+        if (marks[k].label)
+            chart_label(p, sx, sy, &(chart_style){.size = 12, .bold = 1}, "%.1f s",
+                        sc->rd->t[i]);
     }
-    fputs("</g>\n", f);
-#undef SX
-#undef SY
     return 0;
 }
 
-/* The plan view (x right, y up, equal scales) in the pixel box @p b. */
-static void draw_plan(FILE *f, const box *b, const samples *sp, const ride *rd, double vmin,
-                      double vmax)
+/* The plan view (x right, y up, equal scales), with axes in metres. */
+static void draw_plan(chart_panel *p, const scene *sc)
 {
-    double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-    for (size_t j = 0; j <= sp->m; j++) {
-        xmin = fmin(xmin, sp->r[3 * j]), xmax = fmax(xmax, sp->r[3 * j]);
-        ymin = fmin(ymin, sp->r[3 * j + 1]), ymax = fmax(ymax, sp->r[3 * j + 1]);
-    }
-    double gx0 = 10 * floor(xmin / 10), gx1 = 10 * ceil(xmax / 10);
-    double gy0 = 10 * floor(ymin / 10), gy1 = 10 * ceil(ymax / 10);
-    double ps = fmin((b->w - 50) / (gx1 - gx0), (b->h - 30) / (gy1 - gy0));
-    double px = b->x + 40 - ps * gx0, py = b->y + 10 + ps * gy1;
-    for (double gx = gx0; gx <= gx1 + 0.5; gx += 10) {
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n",
-                px + ps * gx, py - ps * gy0, px + ps * gx, py - ps * gy1);
-        if (fmod(fabs(gx), 20.0) < 0.5)
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
-                       "text-anchor=\"middle\" fill=\"#777\">%g</text>\n", px + ps * gx,
-                    py - ps * gy0 + 13, gx);
-    }
-    for (double gy = gy0; gy <= gy1 + 0.5; gy += 10)
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n"
-                   "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"10\" "
-                   "text-anchor=\"end\" fill=\"#777\">%g</text>\n",
-                px + ps * gx0, py - ps * gy, px + ps * gx1, py - ps * gy, px + ps * gx0 - 4,
-                py - ps * gy + 4, gy);
+    const samples *sp = sc->sp;
+    chart_panel_title(p, "plan: the cart runs anticlockwise");
+    chart_equal(p);
+    chart_x(p, "x (m)", 0);
+    chart_y(p, "y (m)", 0);
     for (int pass = 0; pass < 2; pass++)
-        for (size_t j = 0; j < sp->m; j++) {
-            size_t i = sample_at(rd, ((double)j + 0.5) / SAMPLES_PER_SEG);
+        for (size_t j = 0; j + 4 <= sp->m; j += 4) {
+            size_t i = sample_at(sc->rd, ((double)j + 2) / SAMPLES_PER_SEG);
             char col[8];
-            const char *c = col;
-            if (pass == 0 && !(rd->gv[i] < 0))
+            chart_style st = {.color = NEGATIVE_G, .width = 9};
+            if (pass == 0 && !(sc->rd->gv[i] < 0))
                 continue;
-            if (pass == 0)
-                c = "#e040e0";
-            else
-                svg_ramp((rd->speed[i] - vmin) / (vmax - vmin), col);
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                       "stroke-width=\"%g\" stroke-linecap=\"round\"/>\n",
-                    px + ps * sp->r[3 * j], py - ps * sp->r[3 * j + 1],
-                    px + ps * sp->r[3 * j + 3], py - ps * sp->r[3 * j + 4], c, pass ? 3.0 : 9.0);
+            if (pass == 1)
+                speed_colour(sc, sc->rd->speed[i], col), st.color = col, st.width = 3;
+            chart_segment(p, sp->r[3 * j], sp->r[3 * j + 1], sp->r[3 * j + 12],
+                          sp->r[3 * j + 13], &st);
         }
-    /* The start, and an arrow for the direction of travel there (+x). */
-    fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"black\" "
-               "stroke-width=\"2\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" "
-               "font-size=\"11\">start -&gt;</text>\n", px, py, px - 10, py - 10);
+    chart_marker(p, 0, 0, &(chart_style){.color = "black", .width = 2, .fill = "white",
+                                         .size = 5});
+    chart_label(p, 0, 0, NULL, "start, heading east");
 }
 
 static int write_track_picture(const char *path, const samples *sp, const track *tr,
                                const ride *rd, const summary *sm, const params *p, double vmin,
                                double vmax, const char *const *notes, size_t n_notes)
 {
-    const double W = 1400, H = 1180;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
-               "viewBox=\"0 0 %g %g\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-            W, H, W, H);
-    fprintf(f, "<text x=\"20\" y=\"28\" font-family=\"sans-serif\" font-size=\"17\">roller "
-               "coaster: a %g kg cart on a closed C2 spline (%zu points %g m apart), launched at "
-               "%g m/s from the top; RK4, dt = %g s</text>\n",
-            p->mass, tr->n, p->spacing, p->v0, p->dt);
-    fprintf(f, "<text x=\"20\" y=\"50\" font-family=\"sans-serif\" font-size=\"12\">drawn to "
-               "scale, seen from the south-south-east 24 degrees up; the track coloured by the cart's "
-               "speed; grey: pillars and the shadow on the ground (10 m grid)</text>\n");
-    fprintf(f, "<text x=\"20\" y=\"67\" font-family=\"sans-serif\" font-size=\"12\">magenta "
-               "underlay: riders feel negative vertical g; black dots: the cart at eight equal "
-               "times of the first lap (lap time %.2f s)</text>\n", sm->lap_time[0]);
-    /* Speed colour bar. */
-    for (int k = 0; k < 100; k++) {
-        char col[8];
-        svg_ramp(k / 99.0, col);
-        fprintf(f, "<rect x=\"%.1f\" y=\"84\" width=\"3.2\" height=\"12\" fill=\"%s\"/>\n",
-                20 + 3.0 * k, col);
-    }
-    fprintf(f, "<text x=\"20\" y=\"110\" font-family=\"sans-serif\" font-size=\"11\">%.1f m/s"
-               "</text>\n<text x=\"320\" y=\"110\" font-family=\"sans-serif\" font-size=\"11\" "
-               "text-anchor=\"end\">%.1f m/s</text>\n<text x=\"330\" y=\"95\" "
-               "font-family=\"sans-serif\" font-size=\"11\">speed</text>\n", vmin, vmax);
+    const scene sc = {sp, tr, rd, vmin, vmax};
+    chart *c = chart_create(1400, 1200);
+    chart_title(c, "Roller coaster: a %g kg cart on a closed C2 spline (%zu points %g m apart), "
+                   "launched at %g m/s from the top (RK4, dt = %g s)", p->mass, tr->n,
+                p->spacing, p->v0, p->dt);
+    chart_caption(c, "drawn to scale, seen from the south-south-east 24 degrees up; the track "
+                     "coloured by the cart's speed; the ground grid 10 m");
     mark marks[40];
     size_t nm = 0;
     for (int k = 0; k < 8; k++) {
@@ -938,18 +895,21 @@ static int write_track_picture(const char *path, const samples *sp, const track 
         marks[nm].i = i < rd->n ? i : rd->n - 1;
         marks[nm++].label = 1;
     }
-    box full = {20, 100, W - 40, 540};
-    if (draw_view(f, &full, "full", sp, tr, rd, vmin, vmax, 0.0, (double)tr->n, marks, nm))
-        goto fail;
-
-    /* The plan, and notes below it. */
-    box plan = {20, 690, 850, 260};
-    fprintf(f, "<text x=\"20\" y=\"676\" font-family=\"sans-serif\" font-size=\"13\">plan (x to "
-               "the right, y up; metres): the cart runs anticlockwise</text>\n");
-    draw_plan(f, &plan, sp, rd, vmin, vmax);
+    chart_panel *full = chart_panel_at(c, 0, 0, 1, 0.53);
+    chart_scene(full);
+    int bad = draw_view(full, 1380, 520, &sc, 0.0, (double)tr->n, 4, marks, nm);
+    chart_ramp_key(full, "speed (m/s)", vmin, vmax, CHART_RAMP_LINEAR, NULL);
+    chart_key(full, CHART_LINE, "riders feel negative vertical g",
+              &(chart_style){.color = NEGATIVE_G, .width = 8});
+    chart_key(full, CHART_LINE, "pillars, shadow on the ground",
+              &(chart_style){.color = PILLAR, .width = 2});
+    chart_key(full, CHART_MARKER, "the cart at eight equal times of the first lap",
+              &(chart_style){.color = "white", .width = 1.5, .fill = "black", .size = 5.5});
+    draw_plan(chart_panel_at(c, 0, 0.55, 0.62, 0.3), &sc);
+    chart_panel *text = chart_panel_at(c, 0, 0.86, 0.62, 0.14);
+    chart_scene(text);
     for (size_t k = 0; k < n_notes; k++)
-        fprintf(f, "<text x=\"30\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\">%s"
-                   "</text>\n", 985 + 17.0 * (double)k, notes[k]);
+        chart_key(text, CHART_TEXT, notes[k], NULL);
 
     /* The loop close up, the cart every 0.25 s through it. */
     int lp = -1;
@@ -963,27 +923,21 @@ static int write_track_picture(const char *path, const samples *sp, const track 
             if (rd->q[i] < q0 || rd->q[i] > q1)
                 continue;
             marks[nm].i = i;
-            marks[nm].label = nm % 4 == 0;
+            marks[nm].label = nm % 2 == 0;
             nm++;
         }
-        box detail = {900, 690, 480, 470};
-        fprintf(f, "<text x=\"900\" y=\"676\" font-family=\"sans-serif\" font-size=\"13\">the "
-                   "loop close up (same view): the cart every 0.25 s</text>\n<rect x=\"900\" "
-                   "y=\"690\" width=\"480\" height=\"470\" fill=\"none\" stroke=\"#999\"/>\n");
-        if (draw_view(f, &detail, "loop", sp, tr, rd, vmin, vmax, q0, q1, marks, nm))
-            goto fail;
+        chart_panel *loop = chart_panel_at(c, 0.64, 0.55, 0.36, 0.45);
+        chart_scene(loop);
+        chart_panel_title(loop, "the loop close up (same view): the cart every 0.25 s");
+        bad |= draw_view(loop, 490, 440, &sc, q0, q1, 1, marks, nm);
     }
-    fputs("</svg>\n", f);
-    return fclose(f) == 0 ? 0 : -1;
-fail:
-    fclose(f);
-    return -1;
+    bad = bad || chart_save(c, path) != 0;
+    chart_free(c);
+    return bad ? -1 : 0;
 }
 
-/* One chart panel at pixel box (px, py, pw, ph) against time [0, t1]:
- * series of n samples each, linear or log10 scale, drawn through about 1500
- * points (per bin the sample furthest from the previous drawn value keeps
- * spikes; for log scale the largest). */
+/* One chart panel against time: series of n samples each; long series are
+ * drawn through each pixel column's range (the chart module's way). */
 typedef struct series {
     const double *y;
     double scale; /* multiply values by this */
@@ -991,137 +945,41 @@ typedef struct series {
     double width;
 } series;
 
-static void panel(FILE *f, double px, double py, double pw, double ph, const char *title,
-                  const double *t, size_t n, const series *ss, size_t ns, int log_y,
-                  const double *laps, int n_laps, const double *shade)
+static void panel(chart_panel *cp, const char *title, const double *t, size_t n,
+                  const series *ss, size_t ns, double *scratch, const summary *sm)
 {
-    double lo = INFINITY, hi = -INFINITY, t1 = t[n - 1];
-    for (size_t k = 0; k < ns; k++)
-        for (size_t i = 0; i < n; i++) {
-            double y = ss[k].y[i] * ss[k].scale;
-            if (log_y) {
-                if (!(y > 0))
-                    continue;
-                y = log10(y);
-            }
-            lo = fmin(lo, y), hi = fmax(hi, y);
-        }
-    if (log_y) {
-        lo = floor(lo), hi = ceil(hi);
-        if (hi <= lo)
-            hi = lo + 1;
-    } else {
-        double pad = 0.06 * (hi - lo + 1e-12);
-        lo -= pad, hi += pad;
-    }
-#define PX(tv) (px + (tv) / t1 * pw)
-#define PY(yv) (py + ph - ((yv) - lo) / (hi - lo) * ph)
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"14\">%s</text>\n",
-            px, py - 8, title);
-    /* Shading where shade[i] < 0 (negative g). */
-    if (shade) {
-        size_t i = 0;
-        while (i < n) {
-            if (shade[i] < 0) {
-                size_t j = i;
-                while (j + 1 < n && shade[j + 1] < 0)
-                    j++;
-                fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                           "fill=\"#f7c6f7\"/>\n", PX(t[i]), py, fmax(PX(t[j]) - PX(t[i]), 1.0), ph);
-                i = j + 1;
-            } else {
-                i++;
-            }
-        }
-    }
-    /* Grid and labels. */
-    if (log_y) {
-        for (double e = lo; e <= hi + 0.5; e += 1) {
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n"
-                       "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                       "text-anchor=\"end\">1e%d</text>\n",
-                    px, PY(e), px + pw, PY(e), px - 6, PY(e) + 4, (int)e);
-        }
-    } else {
-        double st = (hi - lo) / 5, p10 = pow(10, floor(log10(st))), r = st / p10;
-        st = (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p10;
-        for (double yv = ceil(lo / st) * st; yv <= hi; yv += st) {
-            double yy = fabs(yv) < 1e-9 * st ? 0.0 : yv;
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n"
-                       "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                       "text-anchor=\"end\">%g</text>\n",
-                    px, PY(yy), px + pw, PY(yy), yy == 0.0 ? "#888" : "#ddd", px - 6,
-                    PY(yy) + 4, yy);
-        }
-    }
-    double ts = t1 / 8, p10 = pow(10, floor(log10(ts))), r = ts / p10;
-    ts = (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p10;
-    for (double tv = 0; tv <= t1 + 1e-9; tv += ts)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"middle\">%g</text>\n", PX(tv), py + ph + 15, tv);
-    for (int k = 0; k < n_laps; k++)
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" "
-                   "stroke-dasharray=\"4,3\"/>\n", PX(laps[k]), py, PX(laps[k]), py + ph);
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"black\"/>\n", px, py, pw, ph);
-    size_t bin = n > 1500 ? n / 1500 : 1;
+    chart_panel_title(cp, "%s", title);
     for (size_t k = 0; k < ns; k++) {
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
-                   "stroke-linejoin=\"round\" points=\"", ss[k].color, ss[k].width);
-        for (size_t i = 0; i < n; i += bin) {
-            /* The bin's extreme values, in time order. */
-            size_t imin = i, imax = i;
-            for (size_t j = i; j < i + bin && j < n; j++) {
-                if (ss[k].y[j] < ss[k].y[imin])
-                    imin = j;
-                if (ss[k].y[j] > ss[k].y[imax])
-                    imax = j;
-            }
-            size_t pick[2] = {imin < imax ? imin : imax, imin < imax ? imax : imin};
-            for (int m = log_y ? 1 : 0; m < 2; m++) {
-                double y = ss[k].y[pick[m]] * ss[k].scale;
-                if (log_y)
-                    y = y > 0 ? log10(y) : lo;
-                fprintf(f, "%.1f,%.1f ", PX(t[pick[m]]), PY(fmin(fmax(y, lo), hi)));
-            }
-        }
-        fputs("\"/>\n", f);
-        double ly = py + 16 + 17 * (double)k;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"2.5\"/>\n<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" "
-                   "font-size=\"12\">%s</text>\n", px + pw + 12, ly - 4, px + pw + 40, ly - 4,
-                ss[k].color, px + pw + 46, ly, ss[k].label);
+        for (size_t i = 0; i < n; i++)
+            scratch[i] = ss[k].y[i] * ss[k].scale;
+        chart_line(cp, t, scratch, n, ss[k].label,
+                   &(chart_style){.color = ss[k].color, .width = ss[k].width});
     }
-#undef PX
-#undef PY
+    for (int k = 0; k < sm->laps_done; k++)
+        chart_vline(cp, sm->lap_time[k], k == 0 ? "end of a lap" : NULL,
+                    &(chart_style){.color = "#999", .width = 1, .dash = "4,3"});
 }
 
 static int write_energy_chart(const char *path, const ride *rd, const summary *sm,
                               const params *p)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
     double *tot = malloc(rd->n * sizeof *tot), *mag = malloc(rd->n * sizeof *mag);
-    if (!tot || !mag) {
-        free(tot);
-        free(mag);
-        fclose(f);
+    double *scratch = malloc(rd->n * sizeof *scratch);
+    if (!tot || !mag || !scratch) {
+        free(tot), free(mag), free(scratch);
         return -1;
     }
     for (size_t i = 0; i < rd->n; i++) {
         tot[i] = rd->ke[i] + rd->pe[i];
         mag[i] = hypot(rd->gv[i], rd->gl[i]);
     }
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" height=\"1000\" "
-               "viewBox=\"0 0 1200 1000\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"70\" y=\"28\" font-family=\"sans-serif\" font-size=\"16\">roller coaster "
-               "(%g kg, v0 = %g m/s, RK4, dt = %g s): energy and felt g against time (s); dashed: "
-               "laps</text>\n", p->mass, p->v0, p->dt);
+    chart *c = chart_create(1200, 1000);
+    chart_title(c, "Roller coaster (%g kg, v0 = %g m/s, RK4, dt = %g s): energy and felt g "
+                   "against time", p->mass, p->v0, p->dt);
     const series en[] = {
         {rd->ke, 1e-3, "kinetic", "#d62728", 1.8},
         {rd->pe, 1e-3, "potential (m g z)", "#1f77b4", 1.8},
-        {tot, 1e-3, "total", "#000000", 2.2},
+        {tot, 1e-3, "total = kinetic + potential", "#000000", 2.2},
     };
     const series gs[] = {
         {mag, 1.0, "|N| / (m g)", "#cdb5e8", 4.0},
@@ -1129,20 +987,31 @@ static int write_energy_chart(const char *path, const ride *rd, const summary *s
         {rd->gl, 1.0, "lateral (+: to the left)", "#ff7f0e", 1.4},
     };
     const series er[] = {
-        {rd->e_rel, 1.0, "|E - E0| / E0", "#000000", 1.2},
-        {rd->v_rel, 1.0, "|v - sqrt(v0^2 + 2g(h0 - h))| / that", "#d62728", 1.0},
+        {rd->e_rel, 1.0, "|E - E_{0}| / E_{0}", "#000000", 1.2},
+        {rd->v_rel, 1.0, "|v - (v_{0}^{2} + 2 g (h_{0} - h))^{1/2}| / that", "#d62728", 1.0},
     };
-    panel(f, 70, 70, 820, 250, "energy (kJ)", rd->t, rd->n, en, 3, 0, sm->lap_time,
-          sm->laps_done, NULL);
-    panel(f, 70, 380, 820, 300, "felt acceleration N / (m g) (g); pink: negative vertical g",
-          rd->t, rd->n, gs, 3, 0, sm->lap_time, sm->laps_done, rd->gv);
-    panel(f, 70, 740, 820, 200, "relative energy and speed errors (log scale)", rd->t, rd->n, er,
-          2, 1, sm->lap_time, sm->laps_done, NULL);
-    fprintf(f, "<text x=\"480\" y=\"985\" font-family=\"sans-serif\" font-size=\"12\" "
-               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
+    chart_panel *top = chart_panel_add(c, 1), *mid = chart_panel_add(c, 1.2);
+    chart_panel *bottom = chart_panel_add(c, 0.9);
+    panel(top, "energy (kJ)", rd->t, rd->n, en, 3, scratch, sm);
+    panel(mid, "felt acceleration N / (m g) (g)", rd->t, rd->n, gs, 3, scratch, sm);
+    for (size_t i = 0; i < rd->n;) { /* shade where riders feel negative vertical g */
+        size_t j = i;
+        while (j < rd->n && rd->gv[j] < 0)
+            j++;
+        if (j > i)
+            chart_vband(mid, rd->t[i], rd->t[j - 1], "#f7c6f7");
+        i = j + 1;
+    }
+    chart_key(mid, CHART_BOX, "negative vertical g", &(chart_style){.fill = "#f7c6f7"});
+    panel(bottom, "relative energy and speed errors", rd->t, rd->n, er, 2, scratch, sm);
+    chart_y(bottom, NULL, CHART_LOG);
+    chart_x(bottom, "time (s)", 0);
+    int bad = chart_save(c, path);
+    chart_free(c);
     free(tot);
     free(mag);
-    return fclose(f) == 0 ? 0 : -1;
+    free(scratch);
+    return bad;
 }
 
 /* The name of the piece of the track at unwrapped q. */

@@ -32,7 +32,7 @@
 #include <cdyn/cdyn.h>
 
 #include "cli.h"
-#include "svg.h"
+#include "chart.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -367,11 +367,12 @@ typedef struct snapshot {
     double marker[2][2]; /* centre of mass and the painted rim mass */
 } snapshot;
 
-static void draw_mesh(svg *s, const jelly *j, const double *x, const char *color)
+static void draw_mesh(chart_panel *p, const jelly *j, const double *x, const char *color)
 {
     for (size_t k = 0; k < j->n_springs; k++) {
         const spring_info *sp = &j->springs[k];
-        svg_line(s, x[2 * sp->a], x[2 * sp->a + 1], x[2 * sp->b], x[2 * sp->b + 1], color, 0.3);
+        chart_segment(p, x[2 * sp->a], x[2 * sp->a + 1], x[2 * sp->b], x[2 * sp->b + 1],
+                      &(chart_style){.color = color, .width = 0.3});
     }
 }
 
@@ -379,132 +380,43 @@ static int write_picture(const char *path, const jelly *j, const snapshot *snaps
                          const double *path_xy, size_t n_path, const double *x_first,
                          const double *x_last, const params *p)
 {
-    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-    for (int k = 0; k < n_snaps; k++)
-        for (size_t i = 0; i < j->n_outline; i++) {
-            x0 = fmin(x0, snaps[k].xy[2 * i]), x1 = fmax(x1, snaps[k].xy[2 * i]);
-            y0 = fmin(y0, snaps[k].xy[2 * i + 1]), y1 = fmax(y1, snaps[k].xy[2 * i + 1]);
-        }
-    for (size_t i = 0; i < n_path; i++) {
-        x0 = fmin(x0, path_xy[2 * i]), x1 = fmax(x1, path_xy[2 * i]);
-        y0 = fmin(y0, path_xy[2 * i + 1]), y1 = fmax(y1, path_xy[2 * i + 1]);
-    }
-    double pad = 0.08 * fmax(x1 - x0, y1 - y0);
-    svg s;
-    if (svg_open(&s, path, 1000, 700, x0 - pad, x1 + pad, y0 - pad, y1 + 2.5 * pad, 1))
-        return -1;
-    char buf[256];
-    snprintf(buf, sizeof buf,
-             "spring-dashpot jelly: %zu masses, %zu springs, thrown with spin %.3g rad/s "
-             "(%s, dt = %g s)",
-             j->n, j->n_springs, p->spin, p->integrator_name, p->dt);
-    svg_text(&s, 20, 28, 15, buf);
-    svg_text(&s, 20, 48, 12,
-             "outlines at equal time intervals, blue (launch) to red (end); dashed: path of the "
-             "centre of mass;");
-    svg_text(&s, 20, 64, 12,
-             "dot and line: the centre and a painted rim mass (shows the spin); thin lines: the "
-             "springs at launch and at the end");
-    double bx = s.x0 + 0.03 * (s.x1 - s.x0), by = s.y0 + 0.04 * (s.y1 - s.y0);
-    svg_line(&s, bx, by, bx + 1.0, by, "black", 2);
-    svg_text(&s, svg_px(&s, bx + 0.5) - 12, svg_py(&s, by) - 6, 12, "1 m");
-
-    draw_mesh(&s, j, x_first, "#8fa6d0");
-    draw_mesh(&s, j, x_last, "#d89a9a");
-
-    fprintf(s.f, "<polyline fill=\"none\" stroke=\"#444\" stroke-width=\"1.2\" "
-                 "stroke-dasharray=\"6,4\" points=\"");
-    for (size_t i = 0; i < n_path; i++)
-        fprintf(s.f, "%.2f,%.2f ", svg_px(&s, path_xy[2 * i]), svg_py(&s, path_xy[2 * i + 1]));
-    fputs("\"/>\n", s.f);
-
+    chart *c = chart_create(1000, 700);
+    chart_title(c, "Spring-dashpot jelly: %zu masses, %zu springs, thrown with a spin of %.3g "
+                   "rad/s (%s, dt = %g s)", j->n, j->n_springs, p->spin, p->integrator_name,
+                p->dt);
+    chart_caption(c, "outlines at equal time intervals; dot and line: the centre and a painted "
+                     "rim mass (they show the spin)");
+    chart_panel *panel = chart_panel_add(c, 1);
+    chart_scene(panel);
+    draw_mesh(panel, j, x_first, "#8fa6d0");
+    draw_mesh(panel, j, x_last, "#d89a9a");
+    const chart_style dashed = {.color = "#444", .width = 1.2, .dash = "6,4"};
+    chart_path(panel, path_xy, n_path, &dashed);
     for (int k = 0; k < n_snaps; k++) {
         char col[8];
-        svg_ramp(n_snaps > 1 ? (double)k / (double)(n_snaps - 1) : 0.0, col);
-        fprintf(s.f, "<polygon fill=\"%s\" fill-opacity=\"0.12\" stroke=\"%s\" "
-                     "stroke-width=\"2\" stroke-linejoin=\"round\" points=\"", col, col);
+        chart_ramp(n_snaps > 1 ? (double)k / (double)(n_snaps - 1) : 0.0, col);
+        const double(*m)[2] = snaps[k].marker;
+        chart_polygon(panel, snaps[k].xy, j->n_outline,
+                      &(chart_style){.color = col, .width = 2, .fill = col,
+                                     .fill_opacity = 0.12});
+        chart_segment(panel, m[0][0], m[0][1], m[1][0], m[1][1],
+                      &(chart_style){.color = col, .width = 1.5});
+        chart_marker(panel, m[0][0], m[0][1], &(chart_style){.color = col, .size = 3});
+        chart_marker(panel, m[1][0], m[1][1], &(chart_style){.color = col, .size = 3.5});
+        double top = -INFINITY, tx = m[0][0];
         for (size_t i = 0; i < j->n_outline; i++)
-            fprintf(s.f, "%.2f,%.2f ", svg_px(&s, snaps[k].xy[2 * i]),
-                    svg_py(&s, snaps[k].xy[2 * i + 1]));
-        fputs("\"/>\n", s.f);
-        svg_line(&s, snaps[k].marker[0][0], snaps[k].marker[0][1], snaps[k].marker[1][0],
-                 snaps[k].marker[1][1], col, 1.5);
-        svg_circle(&s, snaps[k].marker[0][0], snaps[k].marker[0][1], 3, col);
-        svg_circle(&s, snaps[k].marker[1][0], snaps[k].marker[1][1], 3.5, col);
-        double top = -INFINITY;
-        for (size_t i = 0; i < j->n_outline; i++)
-            top = fmax(top, snaps[k].xy[2 * i + 1]);
-        fprintf(s.f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\" "
-                     "fill=\"%s\" text-anchor=\"middle\">%.2f s</text>\n",
-                svg_px(&s, snaps[k].marker[0][0]), svg_py(&s, top) - 6, col, snaps[k].t);
+            if (snaps[k].xy[2 * i + 1] > top)
+                top = snaps[k].xy[2 * i + 1], tx = snaps[k].xy[2 * i];
+        chart_label(panel, tx, top, &(chart_style){.color = col}, "%.2f s", snaps[k].t);
     }
-    svg_close(&s);
-    return 0;
-}
-
-/* A tick step of 1, 2 or 5 times a power of ten giving about 5 ticks. */
-static double tick_step(double range)
-{
-    double raw = range / 5, p10 = pow(10, floor(log10(raw))), r = raw / p10;
-    return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p10;
-}
-
-typedef struct series {
-    const double *y;
-    const char *label;
-    const char *color;
-    double width;
-    const char *dash; /* NULL: solid */
-} series;
-
-/* One panel of a time chart at pixel box (px, py, pw, ph). */
-static void chart_panel(FILE *f, double px, double py, double pw, double ph, const char *title,
-                        const double *t, size_t n, const series *ss, size_t ns)
-{
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t k = 0; k < ns; k++)
-        for (size_t i = 0; i < n; i++)
-            lo = fmin(lo, ss[k].y[i]), hi = fmax(hi, ss[k].y[i]);
-    if (!(hi > lo))
-        lo -= 1, hi += 1;
-    double step = tick_step(hi - lo);
-    lo = floor(lo / step) * step, hi = ceil(hi / step) * step;
-    double t0 = t[0], t1 = t[n - 1] > t0 ? t[n - 1] : t0 + 1;
-#define PX(tv) (px + ((tv) - t0) / (t1 - t0) * pw)
-#define PY(yv) (py + ph - ((yv) - lo) / (hi - lo) * ph)
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-               "stroke=\"black\"/>\n", px, py, pw, ph);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"14\">%s</text>\n",
-            px, py - 8, title);
-    for (double yv = lo; yv <= hi + 0.5 * step; yv += step) {
-        double yy = PY(yv);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", px,
-                yy, px + pw, yy);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"end\">%g</text>\n", px - 6, yy + 4, fabs(yv) < 1e-9 * step ? 0.0 : yv);
-    }
-    double ts = tick_step(t1 - t0);
-    for (double tv = ceil(t0 / ts) * ts; tv <= t1 + 1e-9 * ts; tv += ts)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"11\" "
-                   "text-anchor=\"middle\">%g</text>\n", PX(tv), py + ph + 15, tv);
-    for (size_t k = 0; k < ns; k++) {
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%g\"%s%s%s points=\"",
-                ss[k].color, ss[k].width, ss[k].dash ? " stroke-dasharray=\"" : "",
-                ss[k].dash ? ss[k].dash : "", ss[k].dash ? "\"" : "");
-        size_t every = n > 2000 ? n / 1000 : 1;
-        for (size_t i = 0; i < n; i += every)
-            fprintf(f, "%.2f,%.2f ", PX(t[i]), PY(ss[k].y[i]));
-        fprintf(f, "%.2f,%.2f\"/>\n", PX(t[n - 1]), PY(ss[k].y[n - 1]));
-        double ly = py + 14 + 18 * (double)k;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                   "stroke-width=\"%g\"%s%s%s/>\n", px + pw + 15, ly - 4, px + pw + 45, ly - 4,
-                ss[k].color, ss[k].width, ss[k].dash ? " stroke-dasharray=\"" : "",
-                ss[k].dash ? ss[k].dash : "", ss[k].dash ? "\"" : "");
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" font-size=\"12\">%s</text>\n",
-                px + pw + 52, ly, ss[k].label);
-    }
-#undef PX
-#undef PY
+    chart_ramp_key(panel, "time (s)", 0, snaps[n_snaps - 1].t, CHART_RAMP_LINEAR, NULL);
+    chart_key(panel, CHART_LINE, "path of the centre of mass", &dashed);
+    chart_key(panel, CHART_LINE, "springs at launch", &(chart_style){.color = "#8fa6d0"});
+    chart_key(panel, CHART_LINE, "springs at the end", &(chart_style){.color = "#d89a9a"});
+    chart_scale_bar(panel, 1.0, "1 m");
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 enum { R_KIN, R_POT, R_ELASTIC, R_TOTAL, R_SUM, R_LOST, R_DASH, R_AIR, R_DISS, R_COUNT };
@@ -512,33 +424,32 @@ enum { R_KIN, R_POT, R_ELASTIC, R_TOTAL, R_SUM, R_LOST, R_DASH, R_AIR, R_DISS, R
 static int write_energy_chart(const char *path, const double *t, size_t n,
                               double *const rec[R_COUNT])
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"760\" "
-               "viewBox=\"0 0 1000 760\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"70\" y=\"28\" font-family=\"sans-serif\" font-size=\"16\">"
-               "Thrown jelly: energy (J) against time (s)</text>\n");
-    const series top[] = {
-        {rec[R_KIN], "kinetic", "#1f77b4", 1.5, NULL},
-        {rec[R_POT], "potential (gravity + elastic)", "#d62728", 1.5, NULL},
-        {rec[R_TOTAL], "total = kinetic + potential", "#2ca02c", 2, NULL},
-        {rec[R_SUM], "total + dissipated (constant)", "#000000", 1.5, "6,4"},
-    };
-    const series bottom[] = {
-        {rec[R_LOST], "loss of total energy", "#ff7f0e", 5, NULL},
-        {rec[R_DISS], "dissipated (dashpots + drag)", "#000000", 1.5, "6,4"},
-        {rec[R_DASH], "dissipated by dashpots", "#9467bd", 1.5, NULL},
-        {rec[R_AIR], "dissipated by drag", "#8c564b", 1.5, NULL},
-        {rec[R_ELASTIC], "elastic energy of the springs", "#17becf", 1.5, NULL},
-    };
-    chart_panel(f, 70, 60, 640, 300, "energies", t, n, top, sizeof top / sizeof top[0]);
-    chart_panel(f, 70, 420, 640, 300,
-                "where the energy goes: loss of total energy = dissipated energy", t, n, bottom,
-                sizeof bottom / sizeof bottom[0]);
-    fprintf(f, "<text x=\"390\" y=\"752\" font-family=\"sans-serif\" font-size=\"12\" "
-               "text-anchor=\"middle\">time (s)</text>\n</svg>\n");
-    return fclose(f) == 0 ? 0 : -1;
+    chart *c = chart_create(1000, 760);
+    chart_title(c, "Thrown jelly: where the energy goes");
+    chart_panel *top = chart_panel_add(c, 1), *bottom = chart_panel_add(c, 1);
+    chart_panel_title(top, "energies");
+    chart_y(top, "energy (J)", 0);
+    chart_line(top, t, rec[R_KIN], n, "kinetic", NULL);
+    chart_line(top, t, rec[R_POT], n, "potential (gravity + elastic)", NULL);
+    chart_line(top, t, rec[R_TOTAL], n, "total = kinetic + potential",
+               &(chart_style){.width = 2});
+    chart_line(top, t, rec[R_SUM], n, "total + dissipated (constant)",
+               &(chart_style){.color = "black", .dash = "6,4"});
+    chart_panel_title(bottom, "loss of total energy = dissipated energy");
+    chart_x(bottom, "time (s)", 0);
+    chart_y(bottom, "energy (J)", 0);
+    chart_line(bottom, t, rec[R_LOST], n, "loss of total energy",
+               &(chart_style){.color = "#ff7f0e", .width = 5});
+    chart_line(bottom, t, rec[R_DISS], n, "dissipated (dashpots + drag)",
+               &(chart_style){.color = "black", .dash = "6,4"});
+    chart_line(bottom, t, rec[R_DASH], n, "dissipated by dashpots",
+               &(chart_style){.color = "#9467bd"});
+    chart_line(bottom, t, rec[R_AIR], n, "dissipated by drag", &(chart_style){.color = "#8c564b"});
+    chart_line(bottom, t, rec[R_ELASTIC], n, "elastic energy of the springs",
+               &(chart_style){.color = "#17becf"});
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 /* ---- the run ------------------------------------------------------------ */

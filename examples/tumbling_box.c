@@ -34,7 +34,7 @@
 #include <cdyn/cdyn.h>
 
 #include "cli.h"
-#include "svg.h"
+#include "chart.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -157,25 +157,25 @@ static const double *corner(const double *x, int a, int b, int c)
     return x + 3 * idx(a * (NX - 1), b * (NY - 1), c * (NZ - 1));
 }
 
+enum { E_TRANS, E_ROT, E_POT, E_TOTAL, E_COUNT };
+
 /* One box: its shadow (straight down onto y = 0), then its faces, the ones
  * seen from behind first, lightly filled, and its masses. */
-static void draw_box(svg *s, const double *x, const char *color)
+static void draw_box(chart_panel *p, const double *x, const char *color)
 {
     /* Points along (-OBL cos, -OBL sin, 1) share a screen point; the viewer
      * is towards -z. The corner lists of FACES all turn so that
      * (c1 - c0) x (c3 - c0) points into the box: a face is seen from the
      * front when that inward normal points away from the viewer. */
     const double away[3] = {-OBL * cos(OBL_ANGLE), -OBL * sin(OBL_ANGLE), 1};
-    fprintf(s->f, "<polygon fill=\"#000000\" fill-opacity=\"0.07\" stroke=\"none\" points=\"");
-    /* the shadow: the convex hull of the 8 corners on the ground, here the
-     * 8-point hull found by the gift wrap */
-    double pts[8][2];
-    int np = 0;
+    /* the shadow: the convex hull of the 8 corners on the ground (gift wrap) */
+    double pts[8][2], hull[16];
+    int np = 0, nh = 0;
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++)
             for (int c = 0; c < 2; c++) {
-                const double *p = corner(x, a, b, c);
-                double g[3] = {p[0], 0, p[2]};
+                const double *q = corner(x, a, b, c);
+                double g[3] = {q[0], 0, q[2]};
                 project(g, &pts[np][0], &pts[np][1]);
                 np++;
             }
@@ -185,7 +185,7 @@ static void draw_box(svg *s, const double *x, const char *color)
             start = i;
     int cur = start;
     for (int guard = 0; guard < np; guard++) {
-        fprintf(s->f, "%.2f,%.2f ", svg_px(s, pts[cur][0]), svg_py(s, pts[cur][1]));
+        hull[2 * nh] = pts[cur][0], hull[2 * nh + 1] = pts[cur][1], nh++;
         int next = (cur + 1) % np;
         for (int i = 0; i < np; i++) {
             double cr = (pts[next][0] - pts[cur][0]) * (pts[i][1] - pts[cur][1]) -
@@ -197,13 +197,14 @@ static void draw_box(svg *s, const double *x, const char *color)
         if (cur == start)
             break;
     }
-    fputs("\"/>\n", s->f);
+    chart_polygon(p, hull, (size_t)nh,
+                  &(chart_style){.color = "none", .fill = "#000000", .fill_opacity = 0.07});
     for (int pass = 0; pass < 2; pass++) {
         for (int f = 0; f < 6; f++) {
             const double *c0 = corner(x, FACES[f][0][0], FACES[f][0][1], FACES[f][0][2]);
             const double *c1 = corner(x, FACES[f][1][0], FACES[f][1][1], FACES[f][1][2]);
             const double *c3 = corner(x, FACES[f][3][0], FACES[f][3][1], FACES[f][3][2]);
-            double e1[3], e2[3], nrm[3];
+            double e1[3], e2[3], nrm[3], face[8];
             for (int k = 0; k < 3; k++) {
                 e1[k] = c1[k] - c0[k];
                 e2[k] = c3[k] - c0[k];
@@ -211,62 +212,134 @@ static void draw_box(svg *s, const double *x, const char *color)
             nrm[0] = e1[1] * e2[2] - e1[2] * e2[1];
             nrm[1] = e1[2] * e2[0] - e1[0] * e2[2];
             nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
-            double facing = nrm[0] * away[0] + nrm[1] * away[1] + nrm[2] * away[2];
-            int front = facing > 0;
+            int front = nrm[0] * away[0] + nrm[1] * away[1] + nrm[2] * away[2] > 0;
             if (front != pass)
                 continue;
-            fprintf(s->f, "<polygon fill=\"%s\" fill-opacity=\"%s\" stroke=\"%s\" "
-                          "stroke-width=\"%s\" stroke-opacity=\"%s\" stroke-linejoin=\"round\" "
-                          "points=\"",
-                    color, front ? "0.18" : "0.05", color, front ? "1.4" : "0.7",
-                    front ? "1" : "0.45");
-            for (int v = 0; v < 4; v++) {
-                const double *p = corner(x, FACES[f][v][0], FACES[f][v][1], FACES[f][v][2]);
-                double px, py;
-                project(p, &px, &py);
-                fprintf(s->f, "%.2f,%.2f ", svg_px(s, px), svg_py(s, py));
-            }
-            fputs("\"/>\n", s->f);
+            for (int v = 0; v < 4; v++)
+                project(corner(x, FACES[f][v][0], FACES[f][v][1], FACES[f][v][2]),
+                        &face[2 * v], &face[2 * v + 1]);
+            chart_polygon(p, face, 4,
+                          &(chart_style){.color = color, .fill = color,
+                                         .fill_opacity = front ? 0.18 : 0.05,
+                                         .width = front ? 1.4 : 0.7,
+                                         .opacity = front ? 1 : 0.45});
         }
     }
     for (int i = 0; i < N; i++) {
         double px, py;
         project(x + 3 * i, &px, &py);
-        svg_circle(s, px, py, 1.8, color);
+        chart_marker(p, px, py, &(chart_style){.color = color, .size = 1.8});
     }
 }
 
-/* The ground: a grid of lines on y = 0 over [x0, x1] x [z0, z1]. */
-static void draw_ground(svg *s, double x0, double x1, double z0, double z1)
+/* The ground: a grid of lines on y = 0 over [x0, x1] x [z0, z1], labelled
+ * in metres along its front edge (@p below: a label's drop, world units). */
+static void draw_ground(chart_panel *p, double x0, double x1, double z0, double z1, double below)
 {
-    fprintf(s->f, "<polygon fill=\"#e8e2d0\" stroke=\"none\" points=\"");
     const double cz[4][2] = {{x0, z0}, {x1, z0}, {x1, z1}, {x0, z1}};
-    for (int i = 0; i < 4; i++) {
-        double p[3] = {cz[i][0], 0, cz[i][1]}, px, py;
-        project(p, &px, &py);
-        fprintf(s->f, "%.2f,%.2f ", svg_px(s, px), svg_py(s, py));
-    }
-    fputs("\"/>\n", s->f);
+    double poly[8];
+    for (int i = 0; i < 4; i++)
+        project((double[]){cz[i][0], 0, cz[i][1]}, &poly[2 * i], &poly[2 * i + 1]);
+    chart_polygon(p, poly, 4, &(chart_style){.color = "none", .fill = "#e8e2d0"});
+    const chart_style line = {.color = "#b8ae90", .width = 0.8};
     for (double gx = ceil(x0 * 2) / 2; gx <= x1 + 1e-9; gx += 0.5) {
-        double a[3] = {gx, 0, z0}, b[3] = {gx, 0, z1}, ax, ay, bx, by;
-        project(a, &ax, &ay);
-        project(b, &bx, &by);
-        svg_line(s, ax, ay, bx, by, "#b8ae90", 0.8);
-        char buf[32];
-        snprintf(buf, sizeof buf, "%g m", gx);
-        svg_text(s, svg_px(s, ax) - 10, svg_py(s, ay) + 14, 10, buf);
+        double ax, ay, bx, by;
+        project((double[]){gx, 0, z0}, &ax, &ay);
+        project((double[]){gx, 0, z1}, &bx, &by);
+        chart_segment(p, ax, ay, bx, by, &line);
+        chart_text(p, ax, ay - below, &(chart_style){.size = 10, .anchor = CHART_MIDDLE},
+                   "%g m", gx);
     }
     for (double gz = ceil(z0 * 2) / 2; gz <= z1 + 1e-9; gz += 0.5) {
-        double a[3] = {x0, 0, gz}, b[3] = {x1, 0, gz}, ax, ay, bx, by;
-        project(a, &ax, &ay);
-        project(b, &bx, &by);
-        svg_line(s, ax, ay, bx, by, "#b8ae90", 0.8);
+        double ax, ay, bx, by;
+        project((double[]){x0, 0, gz}, &ax, &ay);
+        project((double[]){x1, 0, gz}, &bx, &by);
+        chart_segment(p, ax, ay, bx, by, &line);
     }
+}
+
+/* The box at the snapshots snap[0..n_snap), each labelled with its time,
+ * over the ground and the path of the centre of mass. */
+static int write_picture(const char *path, const double *frames, const double *rec_t,
+                         const size_t *snap, int n_snap, const double *com_path,
+                         size_t n_frames, double t_draw, const params *p)
+{
+    double bx0 = INFINITY, bx1 = -INFINITY, by0 = INFINITY, by1 = -INFINITY;
+    double zmin = INFINITY, zmax = -INFINITY, xmin = INFINITY, xmax = -INFINITY;
+    for (int k = 0; k < n_snap; k++)
+        for (int i = 0; i < N; i++) {
+            double px, py;
+            const double *x = frames + snap[k] * 3 * N + 3 * i;
+            project(x, &px, &py);
+            bx0 = fmin(bx0, px), bx1 = fmax(bx1, px);
+            by0 = fmin(by0, py), by1 = fmax(by1, py);
+            zmin = fmin(zmin, x[2]), zmax = fmax(zmax, x[2]);
+            xmin = fmin(xmin, x[0]), xmax = fmax(xmax, x[0]);
+        }
+    double gx0 = floor(xmin * 2) / 2 - 0.5, gx1 = ceil(xmax * 2) / 2 + 0.5;
+    double gz0 = floor(zmin * 2) / 2 - 0.5, gz1 = ceil(zmax * 2) / 2 + 0.5;
+    double corners[4][3] = {{gx0, 0, gz0}, {gx1, 0, gz0}, {gx1, 0, gz1}, {gx0, 0, gz1}};
+    for (int i = 0; i < 4; i++) {
+        double px, py;
+        project(corners[i], &px, &py);
+        bx0 = fmin(bx0, px), bx1 = fmax(bx1, px);
+        by0 = fmin(by0, py), by1 = fmax(by1, py);
+    }
+    bx0 -= 0.05, bx1 += 0.05, by0 -= 0.12, by1 += 0.4;
+    const double width = 1100, scale = (width - 30) / (bx1 - bx0);
+    chart *c = chart_create(width, 70 + scale * (by1 - by0));
+    chart_title(c, "Rigid box of %d masses thrown onto a plane ground with friction (mu = %g), "
+                   "until it rests at %.2f s", N, p->mu, t_draw);
+    chart_caption(c, "oblique projection: x to the right, y up, z receding at 30 degrees "
+                     "(foreshortened by 1/2); shadows straight below");
+    chart_panel *panel = chart_panel_add(c, 1);
+    chart_scene(panel);
+    chart_x_range(panel, bx0, bx1);
+    chart_y_range(panel, by0, by1);
+    draw_ground(panel, gx0, gx1, gz0, gz1, 14 / scale);
+    const chart_style grey = {.color = "#555555", .width = 1, .opacity = 0.6};
+    chart_path(panel, com_path, n_frames, &grey);
+    for (int k = 0; k < n_snap; k++) {
+        char col[8];
+        chart_ramp((double)k / (n_snap - 1), col);
+        const double *x = frames + snap[k] * 3 * N;
+        draw_box(panel, x, col);
+        double hx = 0, hy = -INFINITY; /* the time by the box's highest point */
+        for (int i = 0; i < N; i++) {
+            double px, py;
+            project(x + 3 * i, &px, &py);
+            if (py > hy)
+                hx = px, hy = py;
+        }
+        chart_label(panel, hx, hy, &(chart_style){.color = col, .size = 11}, "%.2f s",
+                    rec_t[snap[k]]);
+    }
+    chart_ramp_key(panel, "time (s)", 0, t_draw, CHART_RAMP_LINEAR, NULL);
+    chart_key(panel, CHART_LINE, "path of the centre of mass", &grey);
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
+}
+
+static int write_energy_chart(const char *path, const double *t, double *const rec[E_COUNT],
+                              size_t n)
+{
+    static const char *const LABELS[E_COUNT] = {"kinetic, translational", "kinetic, rotational",
+                                                "potential (gravity + ground)",
+                                                "total = the three above"};
+    chart *c = chart_create(800, 450);
+    chart_title(c, "Tumbling box: energies");
+    chart_panel *p = chart_panel_add(c, 1);
+    chart_x(p, "time (s)", 0);
+    chart_y(p, "energy (J)", 0);
+    for (int k = 0; k < E_COUNT; k++)
+        chart_line(p, t, rec[k], n, LABELS[k], NULL);
+    int bad = chart_save(c, path);
+    chart_free(c);
+    return bad;
 }
 
 /* ---- the run ------------------------------------------------------------ */
-
-enum { E_TRANS, E_ROT, E_POT, E_TOTAL, E_COUNT };
 
 int main(int argc, char **argv)
 {
@@ -474,71 +547,10 @@ int main(int argc, char **argv)
         snap[k] = (size_t)r;
     }
     free(travel);
-    double bx0 = INFINITY, bx1 = -INFINITY, by0 = INFINITY, by1 = -INFINITY;
-    double zmin = INFINITY, zmax = -INFINITY, xmin = INFINITY, xmax = -INFINITY;
-    for (int k = 0; k < n_snap; k++)
-        for (int i = 0; i < N; i++) {
-            double px, py;
-            const double *x = frames + snap[k] * 3 * N + 3 * i;
-            project(x, &px, &py);
-            bx0 = fmin(bx0, px), bx1 = fmax(bx1, px);
-            by0 = fmin(by0, py), by1 = fmax(by1, py);
-            zmin = fmin(zmin, x[2]), zmax = fmax(zmax, x[2]);
-            xmin = fmin(xmin, x[0]), xmax = fmax(xmax, x[0]);
-        }
-    double gx0 = floor(xmin * 2) / 2 - 0.5, gx1 = ceil(xmax * 2) / 2 + 0.5;
-    double gz0 = floor(zmin * 2) / 2 - 0.5, gz1 = ceil(zmax * 2) / 2 + 0.5;
-    double corners[4][3] = {{gx0, 0, gz0}, {gx1, 0, gz0}, {gx1, 0, gz1}, {gx0, 0, gz1}};
-    for (int i = 0; i < 4; i++) {
-        double px, py;
-        project(corners[i], &px, &py);
-        bx0 = fmin(bx0, px), bx1 = fmax(bx1, px);
-        by0 = fmin(by0, py), by1 = fmax(by1, py);
-    }
-    svg s;
-    bx0 -= 0.05, bx1 += 0.05, by0 -= 0.12, by1 += 0.4;
-    const double width = 1100, height = 40 + (width - 40) * (by1 - by0) / (bx1 - bx0);
-    if (svg_open(&s, "tumbling_box.svg", width, height, bx0, bx1, by0, by1, 1)) {
-        fprintf(stderr, "tumbling_box: cannot write tumbling_box.svg\n");
-        goto done;
-    }
-    draw_ground(&s, gx0, gx1, gz0, gz1);
-    svg_polyline(&s, path, n_frames, 2, 0, "#555555", 1.0, 0.6);
-    for (int k = 0; k < n_snap; k++) {
-        char col[8], label[32];
-        svg_ramp((double)k / (n_snap - 1), col);
-        const double *x = frames + snap[k] * 3 * N;
-        draw_box(&s, x, col);
-        /* the time above the box's highest point */
-        double hx = 0, hy = -INFINITY;
-        for (int i = 0; i < N; i++) {
-            double px, py;
-            project(x + 3 * i, &px, &py);
-            if (py > hy)
-                hx = px, hy = py;
-        }
-        snprintf(label, sizeof label, "%.2f s", rec_t[snap[k]]);
-        fprintf(s.f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" "
-                     "font-size=\"10\" fill=\"%s\" text-anchor=\"middle\">%s</text>\n",
-                svg_px(&s, hx), svg_py(&s, hy) - 6 - 10 * (k % 2), col, label);
-    }
-    char title[200];
-    snprintf(title, sizeof title,
-             "rigid box of %d masses thrown onto a plane ground (mu = %g): %d snapshots from "
-             "t = 0 (blue) until it rests at %.2f s (red)",
-             N, p.mu, n_snap, t_draw);
-    svg_text(&s, 20, 22, 14, title);
-    svg_text(&s, 20, 40, 11,
-             "oblique projection: x right, y up, z receding at 30 deg (x 1/2); grey: path of "
-             "the centre of mass; shadows below");
-    svg_close(&s);
-
-    const double *ys[E_COUNT] = {rec[E_TRANS], rec[E_ROT], rec[E_POT], rec[E_TOTAL]};
-    const char *labels[E_COUNT] = {"kinetic, translational", "kinetic, rotational",
-                                   "potential (gravity + ground)", "total"};
-    if (svg_chart("tumbling_box_energy.svg", "tumbling box: energies (J)", "t (s)", rec_t, ys,
-                  labels, E_COUNT, n_frames, 0)) {
-        fprintf(stderr, "tumbling_box: cannot write tumbling_box_energy.svg\n");
+    if (write_picture("tumbling_box.svg", frames, rec_t, snap, n_snap, path, n_frames, t_draw,
+                      &p) ||
+        write_energy_chart("tumbling_box_energy.svg", rec_t, rec, n_frames)) {
+        fprintf(stderr, "tumbling_box: cannot write the pictures\n");
         goto done;
     }
     printf("wrote tumbling_box.svg and tumbling_box_energy.svg\n");

@@ -353,21 +353,12 @@ static void test_pendulum(void **state)
     assert_true(loss[1] / loss[2] > 1.9 && loss[1] / loss[2] < 2.1);
 }
 
-/* The standard chain (design.md section 11), N links. */
+/* The standard chain, N links. */
 static cdyn_system *chain(int n_links, cdyn_particle *p)
 {
     cdyn_system *sys;
-    cdyn_force g;
-    cdyn_constraint c;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
-    assert_int_equal(cdyn_particle_add(sys, 1.0, (double[]){0, 0}, NULL, &p[0]), CDYN_OK);
-    assert_int_equal(cdyn_particle_set_fixed(sys, p[0], true), CDYN_OK);
-    for (int i = 1; i <= n_links; i++) {
-        assert_int_equal(cdyn_particle_add(sys, 1.0, (double[]){0.1 * i, 0}, NULL, &p[i]),
-                         CDYN_OK);
-        assert_int_equal(cdyn_constraint_add_distance(sys, p[i - 1], p[i], 0.1, &c), CDYN_OK);
-    }
-    assert_int_equal(cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &g), CDYN_OK);
+    assert_int_equal(ts_standard_chain(sys, n_links, p, NULL), CDYN_OK);
     assert_int_equal(cdyn_system_set_integrator(sys, BE), CDYN_OK);
     return sys;
 }

@@ -24,18 +24,9 @@ static void standard_chain(scene *s, int n, cdyn_constraint_solver solver)
 {
     assert_int_equal(cdyn_system_create(2, &s->sys), CDYN_OK);
     cdyn_system_set_constraint_solver(s->sys, solver);
-    cdyn_particle prev, p;
-    cdyn_particle_add(s->sys, 1.0, (double[]){0, 0}, NULL, &prev);
-    cdyn_particle_set_fixed(s->sys, prev, true);
     s->rods = malloc((size_t)n * sizeof *s->rods);
     s->n_rods = (size_t)n;
-    for (int i = 1; i <= n; i++) {
-        cdyn_particle_add(s->sys, 1.0, (double[]){0.1 * i, 0}, NULL, &p);
-        assert_int_equal(cdyn_constraint_add_distance(s->sys, prev, p, 0.1, &s->rods[i - 1]), CDYN_OK);
-        prev = p;
-    }
-    cdyn_force g;
-    cdyn_force_add_gravity(s->sys, (double[]){0, -9.81}, &g);
+    assert_int_equal(ts_standard_chain(s->sys, n, NULL, s->rods), CDYN_OK);
 }
 
 /* N x N particles, rods along grid edges, two opposite corners fixed. (Two
@@ -98,18 +89,12 @@ static double rel_diff(const double *a, const double *b, size_t n)
  * with the same particles. */
 static double position_gap(const scene *a, const scene *b)
 {
-    size_t nn;
-    cdyn_system_get_index_count(a->sys, &nn);
-    size_t m = nn * (size_t)cdyn_system_get_dimension(a->sys);
-    double *xa = malloc(m * sizeof *xa), *xb = malloc(m * sizeof *xb);
-    assert_non_null(xa);
-    assert_non_null(xb);
-    cdyn_system_get_positions(a->sys, xa, m);
-    cdyn_system_get_positions(b->sys, xb, m);
-    double worst = 0;
-    for (size_t i = 0; i < m; i++)
-        worst = fmax(worst, fabs(xa[i] - xb[i]));
-    free(xa), free(xb);
+    ts_state sa, sb;
+    ts_state_capture(a->sys, &sa);
+    ts_state_capture(b->sys, &sb);
+    double worst = ts_state_max_diff(&sa, &sb, NULL);
+    ts_state_free(&sa);
+    ts_state_free(&sb);
     return worst;
 }
 

@@ -144,24 +144,11 @@ static void run(int dim, cdyn_integrator integ, double dt, int steps,
     cdyn_system_destroy(sys);
 }
 
-static uint64_t hash_doubles(const double *d, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t bits;
-        memcpy(&bits, &d[i], sizeof bits);
-        unsigned char le[8];
-        for (int b = 0; b < 8; b++)
-            le[b] = (unsigned char)(bits >> (8 * b));
-        h = ts_hash_bytes(le, sizeof le, h);
-    }
-    return h;
-}
-
 static uint64_t hash_result(const result *r)
 {
-    uint64_t h = hash_doubles(&r->time, 1, 0);
-    h = hash_doubles(r->x, r->n, h);
-    return hash_doubles(r->v, r->n, h);
+    uint64_t h = ts_hash_doubles(&r->time, 1, 0);
+    h = ts_hash_doubles(r->x, r->n, h);
+    return ts_hash_doubles(r->v, r->n, h);
 }
 
 static void check(int dim, cdyn_integrator integ, uint64_t pinned, const char *name)

@@ -14,56 +14,12 @@
 #include "core/alloc.h"
 #include "solver/ldlt.h"
 #include "solver/symmat.h"
+#include "sparse.h"
 #include "support.h"
 
 static uint64_t rng = 0x853c49e6748fea9bULL;
 
-static uint64_t next_u64(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static double next_unit(void)
-{
-    return (double)(next_u64() >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static uint32_t next_below(uint32_t n)
-{
-    return (uint32_t)(next_u64() % n);
-}
-
 /* ---- patterns ---------------------------------------------------------- */
-
-typedef struct pairs {
-    uint32_t *v;
-    size_t n, cap;
-} pairs;
-
-static void push(pairs *p, uint32_t a, uint32_t b)
-{
-    if (p->n == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 64;
-        p->v = realloc(p->v, 2 * p->cap * sizeof *p->v);
-    }
-    p->v[2 * p->n] = a;
-    p->v[2 * p->n + 1] = b;
-    p->n++;
-}
-
-static cdyn__symmat from_pairs(uint32_t n, pairs *p)
-{
-    cdyn_allocator al = cdyn__allocator_default();
-    cdyn__symmat m;
-    cdyn__symmat_init(&m);
-    assert_int_equal(cdyn__symmat_build(&m, &al, n, p->n, p->v), CDYN_OK);
-    free(p->v);
-    memset(p, 0, sizeof *p);
-    return m;
-}
 
 /* Rods: rod t joins particles ends[2t] and ends[2t + 1]. */
 typedef struct rods {
@@ -106,7 +62,7 @@ static rods random_rod_tree(uint32_t np)
 {
     rods r = {np, 0, NULL};
     for (uint32_t i = 1; i < np; i++)
-        rods_add(&r, i, next_below(i));
+        rods_add(&r, i, ts_below(&rng, i));
     return r;
 }
 
@@ -121,43 +77,6 @@ static rods cloth_rods(uint32_t n)
                 rods_add(&r, y * n + x, (y + 1) * n + x);
         }
     return r;
-}
-
-static cdyn__symmat chain(uint32_t n)
-{
-    pairs p = {0};
-    for (uint32_t i = 0; i + 1 < n; i++)
-        push(&p, i, i + 1);
-    return from_pairs(n, &p);
-}
-
-static cdyn__symmat random_tree(uint32_t n)
-{
-    pairs p = {0};
-    for (uint32_t i = 1; i < n; i++)
-        push(&p, i, next_below(i));
-    return from_pairs(n, &p);
-}
-
-static cdyn__symmat grid(uint32_t w, uint32_t h)
-{
-    pairs p = {0};
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            if (x + 1 < w)
-                push(&p, y * w + x, y * w + x + 1);
-            if (y + 1 < h)
-                push(&p, y * w + x, (y + 1) * w + x);
-        }
-    return from_pairs(w * h, &p);
-}
-
-static cdyn__symmat random_graph(uint32_t n, uint32_t edges)
-{
-    pairs p = {0};
-    for (uint32_t e = 0; e < edges; e++)
-        push(&p, next_below(n), next_below(n));
-    return from_pairs(n, &p);
 }
 
 static cdyn__symmat rod_graph(rods r)
@@ -175,12 +94,12 @@ static void fill_spd(cdyn__symmat *m)
     double *rs = calloc((size_t)m->n + 1, sizeof *rs);
     for (uint32_t j = 0; j < m->n; j++)
         for (uint32_t p = m->colptr[j] + 1; p < m->colptr[j + 1]; p++) {
-            m->val[p] = 2.0 * next_unit() - 1.0;
+            m->val[p] = 2.0 * ts_unit(&rng) - 1.0;
             rs[j] += fabs(m->val[p]);
             rs[m->rowind[p]] += fabs(m->val[p]);
         }
     for (uint32_t j = 0; j < m->n; j++)
-        m->val[m->colptr[j]] = rs[j] + 0.1 + next_unit();
+        m->val[m->colptr[j]] = rs[j] + 0.1 + ts_unit(&rng);
     free(rs);
 }
 
@@ -322,7 +241,7 @@ static void check_against_dense(cdyn__symmat *a)
     fill_spd(a);
     double *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
     for (uint32_t i = 0; i < n; i++)
-        b[i] = 2.0 * next_unit() - 1.0;
+        b[i] = 2.0 * ts_unit(&rng) - 1.0;
     double rel = solve_checked(a, NULL, b, x, NULL);
     assert_true(rel < 1e-14);
     double *d = to_dense(a, NULL), *xd = malloc(n * sizeof *xd);
@@ -347,9 +266,9 @@ static void test_against_dense_cholesky(void **state)
 {
     (void)state;
     cdyn__symmat mats[] = {
-        chain(1), chain(2), chain(3), chain(101), random_tree(150), random_tree(7),
-        rod_graph(random_rod_tree(120)), grid(12, 11), rod_graph(cloth_rods(9)),
-        random_graph(150, 400), random_graph(200, 120),
+        ts_symmat_chain(1), ts_symmat_chain(2), ts_symmat_chain(3), ts_symmat_chain(101), ts_symmat_random_tree(150, &rng, 0), ts_symmat_random_tree(7, &rng, 0),
+        rod_graph(random_rod_tree(120)), ts_symmat_grid(12, 11), rod_graph(cloth_rods(9)),
+        ts_symmat_random_graph(150, 400, &rng), ts_symmat_random_graph(200, 120, &rng),
     };
     cdyn_allocator al = cdyn__allocator_default();
     for (size_t t = 0; t < sizeof mats / sizeof mats[0]; t++) {
@@ -361,16 +280,16 @@ static void test_against_dense_cholesky(void **state)
 static void test_large_systems(void **state)
 {
     (void)state;
-    cdyn__symmat mats[] = {chain(200000), random_tree(50000),
+    cdyn__symmat mats[] = {ts_symmat_chain(200000), ts_symmat_random_tree(50000, &rng, 0),
                            rod_graph(random_rod_tree(30000)), rod_graph(cloth_rods(40)),
-                           random_graph(5000, 8000)};
+                           ts_symmat_random_graph(5000, 8000, &rng)};
     cdyn_allocator al = cdyn__allocator_default();
     for (size_t t = 0; t < sizeof mats / sizeof mats[0]; t++) {
         const uint32_t n = mats[t].n;
         fill_spd(&mats[t]);
         double *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
         for (uint32_t i = 0; i < n; i++)
-            b[i] = 2.0 * next_unit() - 1.0;
+            b[i] = 2.0 * ts_unit(&rng) - 1.0;
         assert_true(solve_checked(&mats[t], NULL, b, x, NULL) < 1e-14);
         free(b);
         free(x);
@@ -417,7 +336,7 @@ static void check_redundant(rods *r, const double *x, const double *winv,
     /* Consistent: b = A y. */
     double *y = malloc(n * sizeof *y), *b = malloc(n * sizeof *b), *s = malloc(n * sizeof *s);
     for (uint32_t i = 0; i < n; i++)
-        y[i] = 2.0 * next_unit() - 1.0;
+        y[i] = 2.0 * ts_unit(&rng) - 1.0;
     cdyn__symmat_mul(&a, NULL, y, b);
     memcpy(s, b, n * sizeof *s);
     assert_int_equal(cdyn__ldlt_solve(&f, s), CDYN_OK);
@@ -517,7 +436,7 @@ static void test_compliance(void **state)
 {
     (void)state;
     cdyn_allocator al = cdyn__allocator_default();
-    cdyn__symmat mats[] = {chain(300), rod_graph(cloth_rods(8)), random_graph(120, 300)};
+    cdyn__symmat mats[] = {ts_symmat_chain(300), rod_graph(cloth_rods(8)), ts_symmat_random_graph(120, 300, &rng)};
     for (size_t t = 0; t < 3; t++) {
         cdyn__symmat *a = &mats[t];
         const uint32_t n = a->n;
@@ -525,8 +444,8 @@ static void test_compliance(void **state)
         double *alpha = malloc(n * sizeof *alpha), *b = malloc(n * sizeof *b);
         double *x = malloc(n * sizeof *x), *x2 = malloc(n * sizeof *x2);
         for (uint32_t i = 0; i < n; i++) {
-            alpha[i] = (i % 3) ? 0.5 * next_unit() : 0.0;
-            b[i] = 2.0 * next_unit() - 1.0;
+            alpha[i] = (i % 3) ? 0.5 * ts_unit(&rng) : 0.0;
+            b[i] = 2.0 * ts_unit(&rng) - 1.0;
         }
         assert_true(solve_checked(a, alpha, b, x, NULL) < 1e-14);
         if (n <= 300) {
@@ -563,7 +482,7 @@ static void test_no_allocation_after_analysis(void **state)
     double *x = malloc(a.n * sizeof *x);
     for (int step = 0; step < 20; step++) {
         for (uint32_t i = 0; i < a.n; i++)
-            x[i] = next_unit();
+            x[i] = ts_unit(&rng);
         assert_int_equal(cdyn__ldlt_factor(&f, &a, NULL, 1e-12), CDYN_OK);
         assert_int_equal(cdyn__ldlt_solve(&f, x), CDYN_OK);
         assert_int_equal(cdyn__ldlt_factor_solve(&f, &a, NULL, 1e-12, x), CDYN_OK);
@@ -581,7 +500,7 @@ static void test_bad_input(void **state)
 {
     (void)state;
     cdyn_allocator al = cdyn__allocator_default();
-    cdyn__symmat a = chain(10), other = chain(11);
+    cdyn__symmat a = ts_symmat_chain(10), other = ts_symmat_chain(11);
     fill_spd(&a);
     fill_spd(&other);
     double x[11] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
@@ -636,7 +555,7 @@ static void test_zero_rows_are_dropped(void **state)
     cdyn_allocator al = cdyn__allocator_default();
     /* Rows 2 and 5 are all zero (a degenerate constraint): dropped, the rest
      * solved, their multipliers 0. */
-    cdyn__symmat a = chain(8);
+    cdyn__symmat a = ts_symmat_chain(8);
     fill_spd(&a);
     for (uint32_t j = 0; j < a.n; j++)
         for (uint32_t p = a.colptr[j]; p < a.colptr[j + 1]; p++)
@@ -678,14 +597,14 @@ static void test_out_of_memory(void **state)
 {
     (void)state;
     cdyn_allocator dal = cdyn__allocator_default();
-    cdyn__symmat mats[] = {rod_graph(cloth_rods(5)), chain(40), random_tree(60)};
+    cdyn__symmat mats[] = {rod_graph(cloth_rods(5)), ts_symmat_chain(40), ts_symmat_random_tree(60, &rng, 0)};
     for (size_t t = 0; t < 3; t++) {
         cdyn__symmat *a = &mats[t];
         const uint32_t n = a->n;
         fill_spd(a);
         double *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x), *x0 = malloc(n * sizeof *x0);
         for (uint32_t i = 0; i < n; i++)
-            b[i] = next_unit();
+            b[i] = ts_unit(&rng);
         int succeeded = 0;
         for (size_t fail = 1; !succeeded; fail++) {
             ts_counting_alloc ca = {0};

@@ -47,7 +47,7 @@ static cdyn__pair *pair_of(cdyn_system *sys, cdyn_force f)
     uint32_t slot;
     assert_int_equal(cdyn__slots_resolve(&sys->forces, f, CDYN__KIND_FORCE, sys->salt, &slot),
                      CDYN_OK);
-    assert_int_equal(sys->force[slot].kind, CDYN_FORCE_PAIR);
+    assert_int_equal(cdyn__force_kind(&sys->force[slot]), CDYN_FORCE_PAIR);
     return sys->force[slot].pair;
 }
 

@@ -55,23 +55,10 @@ static void sys_ok(cdyn_system *sys, cdyn_status st)
         fail_msg("status %d: %s", (int)st, cdyn_system_last_error(sys));
 }
 
-static uint64_t hash_doubles(const double *v, size_t n, uint64_t h)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t bits;
-        memcpy(&bits, &v[i], sizeof bits);
-        unsigned char b[8];
-        for (int k = 0; k < 8; k++)
-            b[k] = (unsigned char)(bits >> (8 * k));
-        h = ts_hash_bytes(b, 8, h);
-    }
-    return h;
-}
-
 static uint64_t hash_u64(uint64_t v, uint64_t h)
 {
     double d = (double)v;
-    return hash_doubles(&d, 1, h);
+    return ts_hash_doubles(&d, 1, h);
 }
 
 static uint64_t scene_hash(scene *s)
@@ -84,18 +71,18 @@ static uint64_t scene_hash(scene *s)
     uint64_t h = 0xcbf29ce484222325ull;
     double t;
     ok(cdyn_system_get_time(sys, &t));
-    h = hash_doubles(&t, 1, h);
+    h = ts_hash_doubles(&t, 1, h);
     ok(cdyn_system_get_positions(sys, buf, n * (size_t)dim));
-    h = hash_doubles(buf, n * (size_t)dim, h);
+    h = ts_hash_doubles(buf, n * (size_t)dim, h);
     ok(cdyn_system_get_velocities(sys, buf, n * (size_t)dim));
-    h = hash_doubles(buf, n * (size_t)dim, h);
+    h = ts_hash_doubles(buf, n * (size_t)dim, h);
     free(buf);
     for (size_t i = 0; i < s->nc; i++) {
         double lam[64] = {0};
         size_t rows;
         ok(cdyn_constraint_get_row_count(sys, s->c[i], &rows));
         ok(cdyn_constraint_get_multipliers(sys, s->c[i], lam, 64));
-        h = hash_doubles(lam, rows < 64 ? rows : 64, h);
+        h = ts_hash_doubles(lam, rows < 64 ? rows : 64, h);
     }
     uint64_t acc = 0, rej = 0;
     ok(cdyn_system_get_rk45_counts(sys, &acc, &rej));
@@ -378,8 +365,14 @@ static void pairs(scene *s, int dim)
         double x = 1.1 * (i % 3), y = 1.1 * ((i / 3) % 3), z = dim == 3 ? 1.1 * (i / 9) : 0;
         if (dim == 2)
             x += 3.3 * (i / 9);
-        p[i] = add(sys, 1, x + 0.05 * ts_rand_sym(&seed), y + 0.05 * ts_rand_sym(&seed), z);
-        double v[3] = {ts_rand_sym(&seed), ts_rand_sym(&seed), ts_rand_sym(&seed)};
+        /* One draw per statement: the order of calls within one expression
+         * is unspecified in C, and compilers differ. */
+        double jx = ts_rand_sym(&seed);
+        double jy = ts_rand_sym(&seed);
+        p[i] = add(sys, 1, x + 0.05 * jx, y + 0.05 * jy, z);
+        double v[3];
+        for (int k = 0; k < 3; k++)
+            v[k] = ts_rand_sym(&seed);
         sys_ok(sys, cdyn_particle_set_velocity(sys, p[i], v));
     }
     cdyn_pair_params pp;

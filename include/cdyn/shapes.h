@@ -137,7 +137,9 @@ typedef struct cdyn_curve_desc {
     const double *points; /**< spline: num_points points of dim doubles each,
                                copied; read during the call only */
     size_t num_points;    /**< spline: at least 4, no two consecutive equal
-                               (for a closed spline, last and first neither) */
+                               (for a closed spline, last and first neither);
+                               points and tangents so large that a segment's
+                               length overflows are refused */
     cdyn_spline_end spline_end; /**< spline: end conditions */
     double start_tangent[3]; /**< clamped spline: r'(0), finite, non-zero */
     double end_tangent[3];   /**< clamped spline: r'(num_points - 1) */
@@ -264,11 +266,16 @@ CDYN_API cdyn_status cdyn_curve_get_domain(const cdyn_curve_desc *desc, int dim,
  *  *@p length (negative when q_to < q_from), in length units. Closed forms for
  *  the analytic kinds; a spline uses its arc-length table (Gauss-Legendre,
  *  relative accuracy about 1e-12), a callback curve adaptive Gauss-Legendre
- *  quadrature of |r'|. Periodic curves are not wrapped: q_to - q_from may
+ *  quadrature of |r'|, whose work is bounded (at most 4096 bisections)
+ *  whatever the curve. Periodic curves are not wrapped: q_to - q_from may
  *  span several turns. Allocates for a spline.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (bad description, @p dim,
- *  non-finite q, NULL @p length); CDYN_ERR_CALLBACK; CDYN_ERR_NO_MEMORY.
- *  @since 0.1 */
+ *  non-finite q, NULL @p length, or a length beyond the range of a double:
+ *  an open spline's extrapolation far beyond its ends); CDYN_ERR_CALLBACK
+ *  (the callback failed or returned a non-finite value); CDYN_ERR_DIVERGED
+ *  (a callback curve's speed overflows); CDYN_ERR_NOT_CONVERGED (a callback
+ *  curve too irregular for the quadrature's tolerance within its bound);
+ *  CDYN_ERR_NO_MEMORY. @since 0.1 */
 CDYN_API cdyn_status cdyn_curve_arc_length(const cdyn_curve_desc *desc, int dim,
                                            double q_from, double q_to, double *length);
 

@@ -5,9 +5,12 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "parametric/parametric.h"
-#include "rigid/rigid.h"
+#include "generalized/generalized.h"
+#include "constraint/kind.h"
+#include "core/holders.h"
+#include "core/lookup.h"
 #include "core/system.h"
+#include "core/finite.h"
 
 cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
 {
@@ -31,18 +34,8 @@ cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
 
 cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot)
 {
-    if (!sys->cons)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_HANDLE,
-                          "constraint handle 0x%016llx is not a constraint of this system",
-                          (unsigned long long)h);
-    cdyn_status st = cdyn__slots_resolve(&sys->cons->slots, h, CDYN__KIND_CONSTRAINT, sys->salt, slot);
-    if (st == CDYN_ERR_STALE_HANDLE)
-        return cdyn__fail(sys, st, "constraint handle 0x%016llx refers to a removed constraint",
-                          (unsigned long long)h);
-    if (st)
-        return cdyn__fail(sys, st, "constraint handle 0x%016llx is not a constraint of this system",
-                          (unsigned long long)h);
-    return CDYN_OK;
+    return cdyn__resolve(sys, sys->cons ? &sys->cons->slots : NULL, h, CDYN__KIND_CONSTRAINT,
+                         slot);
 }
 
 void cdyn__constraints_touch(cdyn_system *sys)
@@ -51,6 +44,7 @@ void cdyn__constraints_touch(cdyn_system *sys)
         sys->cons->dirty = true;
 }
 
+/* Frees what @p c owns without touching the state (system destruction). */
 static void free_one(cdyn_system *sys, cdyn__constraint *c)
 {
     if (cdyn__constraint_is_shape(c))
@@ -84,7 +78,7 @@ cdyn_status cdyn__constraint_resolve_particles(cdyn_system *sys, const cdyn_part
 {
     for (size_t j = 0; j < n; j++) {
         cdyn_status st = cdyn__particle_slot(sys, ps[j], &slots[j]);
-        if (st || (st = cdyn__rigids_check_member(sys, slots[j], what)))
+        if (st || (st = cdyn__holders_refuse_body(sys, slots[j], what)))
             return st;
         for (size_t i = 0; i < j; i++)
             if (slots[i] == slots[j])
@@ -99,7 +93,7 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
                                     const char *what, uint32_t *slot_out)
 {
     cdyn_status st = cdyn__constraints_ensure(sys);
-    if (st)
+    if (st || (st = cdyn__holders_reserve(sys, 0, what)))
         return st;
     cdyn__constraints *k = sys->cons;
     uint32_t *owned = NULL;
@@ -126,6 +120,8 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
     else
         for (uint32_t j = 0; j < proto->n_particles; j++)
             k->c[i].u.particle[j] = slots[j];
+    for (uint32_t j = 0; j < proto->n_particles; j++)
+        cdyn__holders_count_constraint(sys, slots[j], +1);
     k->dirty = true;
     *out = cdyn__handle_make(CDYN__KIND_CONSTRAINT, sys->salt, k->slots.generation[i], i);
     if (slot_out)
@@ -133,144 +129,19 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
     return CDYN_OK;
 }
 
-static cdyn_status prologue(cdyn_system *sys, const void *out, const char *what)
+cdyn_status cdyn__constraint_add_prologue(cdyn_system *sys, const void *out, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, what);
-    if (st)
-        return st;
-    if (!out)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return CDYN_OK;
-}
-
-static bool valid_length(double l)
-{
-    return isfinite(l) && l > 0;
-}
-
-cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
-                                         double length, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_distance";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[2];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, (cdyn_particle[]){a, b}, 2, s, what)))
-        return st;
-    if (!valid_length(length))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
-                          what, length);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_DISTANCE, .n_particles = 2, .n_rows = 1,
-                          .d.p = {length}};
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p, const double *anchor,
-                                       double length, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_anchor";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[1];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
-        return st;
-    if (!anchor || !cdyn__all_finite(anchor, (size_t)sys->dim))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: anchor must be %d finite values",
-                          what, sys->dim);
-    if (!valid_length(length))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: length %g must be finite and > 0",
-                          what, length);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_ANCHOR, .n_particles = 1, .n_rows = 1};
-    memcpy(c.d.p, anchor, (size_t)sys->dim * sizeof(double));
-    c.d.p[3] = length;
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_pin(cdyn_system *sys, cdyn_particle p, const double *point,
-                                    cdyn_constraint *out)
-{
-    const char *what = "constraint_add_pin";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[1];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
-        return st;
-    if (!point || !cdyn__all_finite(point, (size_t)sys->dim))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: point must be %d finite values",
-                          what, sys->dim);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PIN, .n_particles = 1,
-                          .n_rows = (uint16_t)sys->dim};
-    memcpy(c.d.p, point, (size_t)sys->dim * sizeof(double));
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const double *normal,
-                                      double offset, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_plane";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[1];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
-        return st;
-    double len = 0;
-    if (normal && cdyn__all_finite(normal, (size_t)sys->dim))
-        for (int k = 0; k < sys->dim; k++)
-            len += normal[k] * normal[k];
-    len = sqrt(len);
-    if (!(len > 0) || !isfinite(len) || !isfinite(offset))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "%s: normal must be %d finite values, not all zero, and the offset "
-                          "finite", what, sys->dim);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_PLANE, .n_particles = 1, .n_rows = 1};
-    for (int k = 0; k < sys->dim; k++)
-        c.d.p[k] = normal[k] / len;
-    c.d.p[3] = offset / len;
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_particle *particles,
-                                     size_t n_particles, size_t n_rows, cdyn_constraint_fn fn,
-                                     void *user, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_user";
-    cdyn_status st = prologue(sys, out, what);
-    if (st)
-        return st;
-    if (!particles || !fn || n_particles == 0 || n_particles > CDYN__CONSTRAINT_MAX_PARTICLES ||
-        n_rows == 0 || n_rows > CDYN__CONSTRAINT_MAX_ROWS)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "%s: need a function and 1..%d particles and rows (got %zu, %zu)", what,
-                          CDYN__CONSTRAINT_MAX_PARTICLES, n_particles, n_rows);
-    uint32_t s[CDYN__CONSTRAINT_MAX_PARTICLES];
-    if ((st = cdyn__constraint_resolve_particles(sys, particles, n_particles, s, what)))
-        return st;
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_USER, .n_particles = (uint16_t)n_particles,
-                          .n_rows = (uint16_t)n_rows,
-                          .d.cb = {.fn.user = fn, .user = user}};
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
-}
-
-cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p, cdyn_implicit_fn fn,
-                                         void *user, cdyn_constraint *out)
-{
-    const char *what = "constraint_add_implicit";
-    cdyn_status st = prologue(sys, out, what);
-    uint32_t s[1];
-    if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
-        return st;
-    if (!fn)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL function", what);
-    cdyn__constraint c = {.kind = CDYN_CONSTRAINT_IMPLICIT, .n_particles = 1, .n_rows = 1,
-                          .d.cb = {.fn.implicit = fn, .user = user}};
-    return cdyn__constraint_insert(sys, &c, s, out, what, NULL);
+    return cdyn__enter_change(sys, out, what);
 }
 
 static void erase(cdyn_system *sys, uint32_t i)
 {
     cdyn__constraint *c = &sys->cons->c[i];
-    if (cdyn__constraint_is_shape(c)) {
-        cdyn__param_release(sys, c->d.param);
-        c->d.param = NULL;
-    }
+    for (uint32_t j = 0; j < c->n_particles; j++)
+        cdyn__holders_count_constraint(sys, cdyn__constraint_particle(c, j), -1);
+    const cdyn__constraint_kind *kind = cdyn__kind_of(c);
+    if (kind->release)
+        kind->release(sys, c);
     free_one(sys, c);
     cdyn__slots_release(&sys->cons->slots, i);
     sys->cons->dirty = true;
@@ -278,8 +149,6 @@ static void erase(cdyn_system *sys, uint32_t i)
 
 cdyn_status cdyn_constraint_remove(cdyn_system *sys, cdyn_constraint h)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "constraint_remove");
     uint32_t i;
     if (st || (st = cdyn__constraint_slot(sys, h, &i)))
@@ -315,11 +184,8 @@ bool cdyn_constraint_is_valid(const cdyn_system *sys, cdyn_constraint h)
 static cdyn_status lookup(const cdyn_system *sys, cdyn_constraint h, const void *out,
                           const char *what, uint32_t *slot)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return cdyn__constraint_slot(sys, h, slot);
+    return cdyn__enter_object(sys, out, what, sys && sys->cons ? &sys->cons->slots : NULL, h,
+                              CDYN__KIND_CONSTRAINT, slot);
 }
 
 cdyn_status cdyn_constraint_get_kind(const cdyn_system *sys, cdyn_constraint h,
@@ -340,16 +206,13 @@ cdyn_status cdyn_constraint_get_row_count(const cdyn_system *sys, cdyn_constrain
         return st;
     const cdyn__constraint *c = &sys->cons->c[i];
     /* A shape removes dim - k degrees of freedom without rows of its own. */
-    *out = c->kind == CDYN_CONSTRAINT_CURVE     ? (size_t)sys->dim - 1
-           : c->kind == CDYN_CONSTRAINT_SURFACE ? (size_t)sys->dim - 2
-                                                : c->n_rows;
+    const cdyn__constraint_kind *kind = cdyn__kind_of(c);
+    *out = kind->shape ? (size_t)(sys->dim - kind->coordinates) : c->n_rows;
     return CDYN_OK;
 }
 
 cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint h, bool enabled)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "constraint_set_enabled");
     uint32_t i;
     if (st || (st = cdyn__constraint_slot(sys, h, &i)))
@@ -377,8 +240,6 @@ cdyn_status cdyn_constraint_get_enabled(const cdyn_system *sys, cdyn_constraint 
 
 cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint h, double compliance)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "constraint_set_compliance");
     uint32_t i;
     if (st || (st = cdyn__constraint_slot(sys, h, &i)))
@@ -411,4 +272,15 @@ cdyn_status cdyn_constraint_get_compliance(const cdyn_system *sys, cdyn_constrai
     if (!st)
         *out = sys->cons->c[i].compliance;
     return st;
+}
+
+int cdyn__constraint_is_shape(const cdyn__constraint *c)
+{
+    return cdyn__kind_of(c)->shape;
+}
+
+cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
+                                  const double *v, double *g, double *jac, double *bias)
+{
+    return cdyn__kind_of(c)->eval(sys, c, x, v, g, jac, bias);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cdyn/constraint.h"
+#include "constraint/kind.h"
 #include "core/handle.h"
 #include "solver/cg.h"
 #include "solver/ldlt.h"
@@ -88,12 +89,13 @@ typedef struct cdyn__constraints {
     bool has_compliance; /* some row of the current solve is compliant */
     bool any_compliance; /* some constraint was ever given a compliance */
     bool evaluated;        /* lambda holds a solve of the current topology */
-    bool jac_lazy;         /* with evaluated: by RATTLE's rod-chain kernel, which does
-                            * not store G(x1): every row is a rod whose blocks are
-                            * -+(x_b - x_a) at the committed positions (written by
-                            * cdyn__constraints_materialize_jac before they move);
-                            * every other evaluation clears it */
-    uint64_t serial;       /* bumped at every topology rebuild (projection.c keys on it) */
+    /* With evaluated: lambda was solved without storing the Jacobian
+     * blocks. Every row is then a rod, whose blocks are -+(x_b - x_a) at
+     * the committed positions: they are formed when asked for, and written
+     * out by cdyn__constraints_materialize_jac before anything moves the
+     * positions. A solve that stores the blocks clears it. */
+    bool blocks_unstored;
+    uint64_t serial;       /* bumped at every topology rebuild (caches key on it) */
 
     /* report */
     cdyn_solver_stats stats;
@@ -130,19 +132,21 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
 bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const double *v,
                                    double *acc);
 
-/* g, J and G'v of constraint @p c at (x, v) into the row arrays g, bias
- * and the Jacobian blocks. */
-cdyn_status cdyn__constraint_eval(cdyn_system *sys, cdyn__constraint *c, const double *x,
-                                  const double *v, double *g, double *jac, double *bias);
 
-/* Writes the Jacobian blocks that jac_lazy leaves out, from the committed
- * positions, and clears it: called before anything moves them. */
+/* Writes the Jacobian blocks that blocks_unstored leaves out, from the
+ * committed positions, and clears it: called before anything moves them. */
 void cdyn__constraints_materialize_jac(cdyn_system *sys);
 
 /* Slot of particle j of constraint c. */
 static inline uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint32_t j)
 {
     return c->n_particles > 2 ? c->u.particles[j] : c->u.particle[j];
+}
+
+/* The row of @p c's kind in the table of kinds. */
+static inline const cdyn__constraint_kind *cdyn__kind_of(const cdyn__constraint *c)
+{
+    return cdyn__constraint_kind_of(c->kind);
 }
 
 /* The constraint slot that owns @p row of the current topology. */
@@ -159,11 +163,14 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
                                     const uint32_t *slots, cdyn_constraint *out,
                                     const char *what, uint32_t *slot_out);
 
-/* Curves and surfaces: held in generalized coordinates, no rows in the solve. */
-static inline int cdyn__constraint_is_shape(const cdyn__constraint *c)
-{
-    return c->kind == CDYN_CONSTRAINT_CURVE || c->kind == CDYN_CONSTRAINT_SURFACE;
-}
+/* Curves and surfaces: held in generalized coordinates, no rows in the
+ * solve (a fact of the kind's row, constraint/kind.h). */
+int cdyn__constraint_is_shape(const cdyn__constraint *c);
+
+/* g, J and G'v of constraint @p c at (x, v) into the row arrays g, bias
+ * and the Jacobian blocks, by its kind's evaluator. */
+cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
+                                  const double *v, double *g, double *jac, double *bias);
 
 /* Resolves a constraint handle, recording the message on failure. */
 cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot);

@@ -1,5 +1,5 @@
-/* The multiplier solve of a chain of rods in two sweeps (design.md
- * section 4: a chain factors with no fill). When every row is a rod's and
+/* The multiplier solve of a chain of rods in two sweeps (a chain factors
+ * with no fill; docs/constraints.md). When every row is a rod's and
  * each row couples at most to the row before it (k->tridiagonal), A = G W
  * G^T is tridiagonal in row order, and the row pass, the factorization
  * A = L D L^T and the forward solve are one loop down the chain; the

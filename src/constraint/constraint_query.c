@@ -3,8 +3,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
-#include "dynamics/dynamics.h"
+#include "generalized/generalized.h"
 #include "core/system.h"
 
 cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constraint h,
@@ -70,7 +69,7 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
     for (uint32_t r = 0; r < c->n_rows; r++) {
         const double *jb = k->jac + ((size_t)c->blk + (size_t)r * c->n_particles + j) * d;
         double formed[3];
-        if (k->jac_lazy) { /* a rod of RATTLE's chain kernel: from the positions */
+        if (k->blocks_unstored) { /* a rod, whose blocks follow from the positions */
             rod_block(sys, c, j, sys->x, formed);
             jb = formed;
         }
@@ -82,8 +81,6 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
 
 cdyn_status cdyn_system_set_constraint_gains(cdyn_system *sys, double ks, double kd)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_constraint_gains");
     if (st)
         return st;
@@ -110,8 +107,6 @@ cdyn_status cdyn_system_get_constraint_gains(const cdyn_system *sys, double *ks,
 
 cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys, cdyn_constraint_solver solver)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_constraint_solver");
     if (st)
         return st;
@@ -129,8 +124,6 @@ cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys, cdyn_constraint_
 
 cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_t max_iterations)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_cg_options");
     if (st)
         return st;
@@ -146,39 +139,8 @@ cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
+static cdyn_status residuals(cdyn_system *sys, double *position, double *velocity)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, "evaluate");
-    if (st)
-        return st;
-    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    if (accelerations && capacity < n)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "evaluate: capacity %zu < %zu doubles needed", capacity, n);
-    if (n == 0)
-        return CDYN_OK;
-    if ((st = cdyn__workspace_ensure(sys)) || (st = cdyn__constraints_prepare(sys)))
-        return st;
-    /* The acceleration lands in the candidate-state buffer, which no one
-     * reads between steps. */
-    double *a = sys->x_new;
-    sys->in_step = true;
-    st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
-    sys->in_step = false;
-    if (!st && sys->param_of)
-        cdyn__params_cartesian_accel(sys, a);
-    if (!st && accelerations)
-        memcpy(accelerations, a, n * sizeof *a);
-    return st;
-}
-
-cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
-                                                 double *velocity)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "get_constraint_residuals");
     if (st || (st = cdyn__constraints_prepare(sys)))
         return st;
@@ -220,6 +182,14 @@ cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *posit
     return CDYN_OK;
 }
 
+cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
+                                                 double *velocity)
+{
+    const uint64_t mark = cdyn__failure_mark(sys);
+    return cdyn__blame(sys, residuals(sys, position, velocity), mark, "get_constraint_residuals",
+                       NULL);
+}
+
 cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys, cdyn_solver_stats *out)
 {
     if (!sys)
@@ -240,12 +210,12 @@ cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys, cdyn_solver_sta
 void cdyn__constraints_materialize_jac(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
-    if (!k || !k->jac_lazy)
+    if (!k || !k->blocks_unstored)
         return;
     /* A topology changed since (dirty) reads no multiplier or block of the
      * old one, and its constraints may be gone: nothing to write. */
     if (k->dirty || !k->evaluated) {
-        k->jac_lazy = false;
+        k->blocks_unstored = false;
         return;
     }
     const size_t d = (size_t)sys->dim;
@@ -254,5 +224,5 @@ void cdyn__constraints_materialize_jac(cdyn_system *sys)
         for (uint32_t j = 0; j < 2; j++)
             rod_block(sys, c, j, sys->x, k->jac + ((size_t)c->blk + j) * d);
     }
-    k->jac_lazy = false;
+    k->blocks_unstored = false;
 }

@@ -1,4 +1,4 @@
-/* The multiplier solve of one force evaluation (design.md sections 3-4):
+/* The multiplier solve of one force evaluation (docs/constraints.md):
  * evaluate g, G and G'v; assemble A = G W G^T and the right-hand side
  * -G'v - G a_free - feedback, with a_free the accelerations without
  * implicit constraints; solve; add W G^T lambda to the accelerations.
@@ -14,7 +14,8 @@
 
 #include "core/compiler.h"
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
+#include "constraint/kind.h"
+#include "generalized/generalized.h"
 #include "constraint/row_rhs.h"
 #include "core/system.h"
 
@@ -153,20 +154,20 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        switch (fused ? c->kind : 0) {
-        case CDYN_CONSTRAINT_DISTANCE:
+        switch (fused ? cdyn__kind_of(c)->path : CDYN__ROWS_GENERIC) {
+        case CDYN__ROWS_ROD:
             if (D == 2)
                 rod_row(k, c, &rc, x, v, acc, w, 2);
             else
                 rod_row(k, c, &rc, x, v, acc, w, 3);
             break;
-        case CDYN_CONSTRAINT_ANCHOR:
+        case CDYN__ROWS_ANCHOR:
             if (D == 2)
                 anchor_row(k, c, &rc, x, v, acc, w, 2);
             else
                 anchor_row(k, c, &rc, x, v, acc, w, 3);
             break;
-        default: {
+        case CDYN__ROWS_GENERIC: {
             cdyn_status st = generic_rows(sys, &k->c[k->active[a]], &rc, x, v, acc);
             if (st)
                 return st;
@@ -207,6 +208,8 @@ static void assemble_coupling(cdyn_system *sys)
     double *val = k->a.val;
     const cdyn__aterm *t = k->terms;
     size_t n = k->n_terms, nf = k->n_first;
+    if (n == 0)
+        return; /* no coupled rows (k->terms is NULL then) */
     if (sys->param_of) {
         for (size_t i = 0; i < n; i++) {
             double wb[3];
@@ -364,7 +367,7 @@ static void add_accel(cdyn_system *sys, const double *x, double *acc)
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        if (!fused || c->kind != CDYN_CONSTRAINT_DISTANCE)
+        if (!fused || cdyn__kind_of(c)->path != CDYN__ROWS_ROD)
             generic_accel(sys, c, acc, d);
         else if (d == 2)
             rod_accel(k, c, w, acc, 2);
@@ -383,7 +386,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
         k->stats.rows = k->n_rows;
         k->stats.solves++;
         k->evaluated = true;
-        k->jac_lazy = false;
+        k->blocks_unstored = false;
         return CDYN_OK;
     }
     cdyn_status st = rows_pass(sys, x, v, acc);
@@ -397,7 +400,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
     if (st)
         return st;
     k->evaluated = true;
-    k->jac_lazy = false;
+    k->blocks_unstored = false;
     add_accel(sys, x, acc);
     return CDYN_OK;
 }

@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "core/system.h"
 
 typedef struct topology {
@@ -226,7 +227,7 @@ static cdyn_status layout(cdyn_system *sys, topology *t)
     for (uint32_t i = 0; i < k->slots.count; i++)
         if (k->slots.alive[i] && k->c[i].enabled && !cdyn__constraint_is_shape(&k->c[i])) {
             const cdyn__constraint *c = &k->c[i];
-            t->all_rods &= c->kind == CDYN_CONSTRAINT_DISTANCE;
+            t->all_rods &= cdyn__kind_of(c)->path == CDYN__ROWS_ROD;
             t->n_active++;
             t->n_rows += c->n_rows;
             t->n_blocks += (uint32_t)c->n_rows * c->n_particles;

@@ -12,8 +12,6 @@
 /* A redundant row whose residual stays above this (relative, see
  * cdyn__symmat_residual) means the constraints conflict. */
 #define CDYN__CONFLICT_RESIDUAL 1e-8
-/* Pivots below this fraction of their diagonal mark a row as redundant. */
-#define CDYN__REDUNDANT_PIVOT 1e-10
 
 /* Coefficients of a row's right-hand side, rigid (feedback) or compliant
  * (implicit spring over the step). */

@@ -4,7 +4,7 @@
  * The salt is per system, so a handle from another system is refused with
  * high probability; the generation makes a handle of a removed object stale.
  * A pool only tracks slots; the owner keeps the per-slot data in arrays of
- * the pool's capacity and grows them together (cdyn__grow_arrays).
+ * the pool's capacity and grows them together (cdyn__slots_grow).
  */
 #ifndef CDYN__HANDLE_H
 #define CDYN__HANDLE_H

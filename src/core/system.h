@@ -1,19 +1,26 @@
-/* The system object: storage of particles and forces, the workspace of the
- * integrators, the error message. Internal to the library. */
-#ifndef CDYN__SYSTEM_H
-#define CDYN__SYSTEM_H
+/* The system's struct: the base every module of the physics core includes.
+ *
+ * It holds the particles (per-slot arrays), the clock, the workspace of the
+ * step and a pointer to each module's store. The stores' types are
+ * incomplete here: a module that reads another store includes that store's
+ * header, so the base depends on no module. The system's lifetime and bulk
+ * API (src/system/) sit above every module. Internal. */
+#ifndef CDYN__CORE_SYSTEM_H
+#define CDYN__CORE_SYSTEM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "cdyn/force.h"
 #include "cdyn/system.h"
-#include "force/force.h"
+#include "core/error.h"
 #include "core/handle.h"
 
-#define CDYN__ERROR_LEN 256
+/* One state block per integrator, indexed by its cdyn_integrator value
+ * (step/integrator.h): its options and counters. */
+#define CDYN__INTEGRATOR_SLOTS 8
 
-/* Scratch arrays of the integrators, each cap_len doubles (capacity * dim). */
+/* Scratch arrays of the step, each cap_len doubles (capacity * dim). */
 typedef struct cdyn__workspace {
     double *block;
     size_t n_arrays;
@@ -26,17 +33,14 @@ typedef struct cdyn__workspace {
 
 struct cdyn_system {
     cdyn_allocator alloc;
+    size_t alloc_size; /* bytes of this struct and the integrator states after it */
     int dim;
     uint16_t salt;
     bool in_step;
 
     double time;
     cdyn_integrator integrator;
-    double rk45_abs_tol, rk45_rel_tol;
-    double rk45_h;        /* next internal step size; 0 = choose afresh */
-    uint64_t rk45_accepted, rk45_rejected;
-    double newton_tol;        /* backward Euler: Newton tolerance */
-    uint32_t newton_max_iter; /* backward Euler: Newton iteration cap */
+    void *integrator_state[CDYN__INTEGRATOR_SLOTS];
 
     /* particles: per-slot arrays, x and v hold dim doubles per slot */
     cdyn__slots particles;
@@ -46,14 +50,21 @@ struct cdyn_system {
      * put on a shape; from then on separate arrays in which a shape's slot
      * holds q, q' while x, v keep every particle's Cartesian state. */
     double *u, *ud;
-    uint32_t *param_of; /* per slot: shape constraint slot + 1, or 0; NULL without shapes */
+    struct cdyn__param **param_of; /* per slot: its record on a shape, or NULL; the array is
+                                    * NULL without shapes (generalized/generalized.h) */
     uint32_t n_param;
     double *mass, *inv_mass; /* inv_mass is 0 for fixed and removed slots */
     uint8_t *fixed;
+    /* What holds a particle besides forces (core/holders.h): per slot, its
+     * rigid body (body slot + 1, or 0) and the number of constraints on it.
+     * Each array covers the slots below its cap; slots beyond are held by
+     * nothing. */
+    uint32_t *body_of, body_of_cap;
+    uint32_t *constraints_of, constraints_of_cap;
 
-    /* force generators */
+    /* force generators (force/force.h) */
     cdyn__slots forces;
-    cdyn__force *force;
+    struct cdyn__force *force;
     uint32_t n_velocity_dependent;
 
     cdyn__workspace ws;
@@ -65,25 +76,9 @@ struct cdyn_system {
     struct cdyn__grounds *grounds; /* NULL until the first ground */
     struct cdyn__rigids *rigids; /* NULL until the first rigid body */
 
-    struct cdyn__be *be; /* backward Euler's Newton system; NULL until its first step */
-
     char error[CDYN__ERROR_LEN];
+    uint64_t n_failures; /* messages recorded (core/error.h: cdyn__blame) */
 };
-
-/* Records a formatted message as the system's last error and returns
- * @p status. Takes a const system: the message is the one mutable part of a
- * query (one thread per system, as documented). */
-cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-/* Refuses changes from inside a step (a callback calling back in). */
-cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what);
-
-/* All values finite. */
-bool cdyn__all_finite(const double *v, size_t n);
 
 /* Resolves a particle handle, recording the error message on failure. */
 cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot);
@@ -91,8 +86,4 @@ cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_
 /* Makes room for one more particle slot. */
 cdyn_status cdyn__particles_reserve(cdyn_system *sys);
 
-/* Sizes the workspace for the current capacity and integrator. */
-cdyn_status cdyn__workspace_ensure(cdyn_system *sys);
-void cdyn__workspace_free(cdyn_system *sys);
-
-#endif /* CDYN__SYSTEM_H */
+#endif /* CDYN__CORE_SYSTEM_H */

@@ -1,4 +1,4 @@
-/* One evaluation of the equations of motion (design.md section 3): map the
+/* One evaluation of the equations of motion (docs/concepts.md): map the
  * generalized state to Cartesian space, apply force generators and grounds,
  * turn forces into unconstrained accelerations (through the shapes' mass
  * blocks for particles on curves and surfaces), add the implicit
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "ground/ground.h"
 #include "force/force.h"
 #include "core/system.h"
@@ -51,7 +51,7 @@ static int gravity_only(const cdyn_system *sys, double *a)
     for (uint32_t i = 0; i < sys->forces.count; i++) {
         if (!sys->forces.alive[i])
             continue;
-        if (sys->force[i].kind != CDYN_FORCE_GRAVITY || ng == GRAVITY_FAST_MAX)
+        if (sys->force[i].ops != &cdyn__gravity_ops || ng == GRAVITY_FAST_MAX)
             return 0;
         g[ng++] = sys->force[i].p;
     }

@@ -1,22 +1,85 @@
-/* Force generators: storage and evaluation. Internal. */
+/* Force generators: the store, and the operations every kind provides.
+ * Internal; the public side is include/cdyn/force.h (pair potentials:
+ * include/cdyn/pair.h).
+ *
+ * A generator carries a pointer to the operations of its kind (one
+ * cdyn__force_ops per kind, defined in the kind's own file: gravity.c,
+ * drag.c, spring.c, callback.c; pair potentials in pair/pair_force.c). The
+ * store never names a kind: adding one is its file with its ops and add
+ * function, its value in cdyn_force_kind, and a line in the list of kinds
+ * that tests/test_force_kind.c walks. */
 #ifndef CDYN__FORCE_H
 #define CDYN__FORCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cdyn/force.h"
 
-typedef struct cdyn__force {
-    uint8_t kind;               /* cdyn_force_kind */
+typedef struct cdyn__force cdyn__force;
+
+/* Receives Jacobian blocks: for particle slots i, j the dim x dim blocks
+ * (row-major, entry [r * dim + c]) dF_i[r]/dx_j[c] and dF_i[r]/dv_j[c] to
+ * be added; either may be NULL (zero). The same (i, j) may come several
+ * times; the receiver sums. */
+typedef void (*cdyn__jacobian_add_fn)(void *ctx, uint32_t i, uint32_t j, const double *block_dx,
+                                      const double *block_dv);
+
+typedef struct cdyn__force_ops {
+    cdyn_force_kind kind;
+    /* Adds the generator's force at the state (t, x, v) into f (per
+     * particle slot, dim values each). CDYN_ERR_CALLBACK (message set) when
+     * a user function fails. Allocates nothing. */
+    cdyn_status (*apply)(const cdyn_system *sys, const cdyn__force *g, uint32_t slot, double t,
+                         const double *x, const double *v, double *f);
+    /* Potential energy at positions x (0 for dissipative and user forces). */
+    double (*energy)(const cdyn_system *sys, const cdyn__force *g, const double *x);
+    /* The Jacobian of the force at (x, v) through @p add. With
+     * @p definite, terms that make an implicit integrator's matrix
+     * indefinite under compression are left out. NULL: the kind has no
+     * Jacobian of its own (user callbacks: the integrator asks the user's
+     * Jacobian or differentiates apply). */
+    void (*jacobian)(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                     const double *v, bool definite, cdyn__jacobian_add_fn add, void *ctx);
+    /* Whether the pairs of slots the Jacobian couples change with the state
+     * (pair sets find their contacts anew): implicit integrators then probe
+     * them at every step instead of once. */
+    bool dynamic_pattern;
+    /* Calls @p pair for every pair of slots whose forces always depend on
+     * each other's state (a spring's ends, a pair list's pairs). NULL:
+     * none. */
+    void (*coupled_pairs)(const cdyn__force *g, void (*pair)(void *ctx, uint32_t i, uint32_t j),
+                          void *ctx);
+    /* Forgets particle slot @p slot (being removed): returns true when the
+     * generator must go with it (a spring on it). NULL: it names no
+     * particle. */
+    bool (*detach)(const cdyn_system *sys, cdyn__force *g, uint32_t slot);
+    /* Frees what the generator owns. NULL: nothing. */
+    void (*release)(const cdyn_system *sys, cdyn__force *g);
+} cdyn__force_ops;
+
+struct cdyn__force {
+    const cdyn__force_ops *ops;
     uint8_t velocity_dependent;
-    uint32_t a, b;              /* particle slots (springs) */
-    double p[3];                /* gravity: g; spring: S, D, R0; drag: b */
-    cdyn_force_fn fn;
-    cdyn_force_jacobian_fn jac; /* callbacks: user Jacobian, or NULL */
-    void *user;
-    struct cdyn__pair *pair; /* pair potentials: owned */
-} cdyn__force;
+    union { /* the kind's parameters */
+        struct {
+            uint32_t a, b; /* spring: particle slots */
+            double p[3];   /* gravity: g; spring: S, D, R0; drag: b */
+        };
+        struct {
+            cdyn_force_fn fn;
+            cdyn_force_jacobian_fn jac; /* user Jacobian, or NULL */
+            void *user;
+        };
+        struct cdyn__pair *pair; /* pair potentials: owned */
+    };
+};
+
+/* The kinds of this folder (pair potentials: pair/pair.h), for the tests
+ * that check every kind is complete. */
+extern const cdyn__force_ops cdyn__gravity_ops, cdyn__drag_ops, cdyn__spring_ops,
+    cdyn__callback_ops;
 
 /* Adds the force of every live generator at state (x, v) into f (zeroed by
  * the caller). Returns CDYN_ERR_CALLBACK (message set) if a callback fails. */
@@ -26,18 +89,37 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
 /* Potential energy of one generator at state x. */
 double cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x);
 
-/* Spring: adds its force on a and b into f. */
-void cdyn__spring_apply(const cdyn__force *s, int dim, const double *x, const double *v,
-                        double *f);
-/* Spring tension T at state (x, v). */
-double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, const double *v);
-double cdyn__spring_energy(const cdyn__force *s, int dim, const double *x);
+/* The kind of a generator. */
+static inline cdyn_force_kind cdyn__force_kind(const cdyn__force *g)
+{
+    return g->ops->kind;
+}
 
-/* Spring Jacobian at state (x, v) for implicit integrators: writes
- * K = dF_a/dx_b and C = dF_a/dv_b (dim x dim row-major, entry [r * dim + c]).
- * The other blocks follow from F_b = -F_a and d = x_b - x_a:
- * dF_a/dx_a = dF_b/dx_b = -K, dF_b/dx_a = K, and likewise for C. With
- * n = d / l, w = v_b - v_a, T the tension:
+/* Stores generator @p g in a new slot (the pool grows before anything is
+ * taken, so CDYN_ERR_NO_MEMORY changes nothing) and hands out its handle. */
+cdyn_status cdyn__force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_force *out,
+                               const char *what);
+
+/* Resolves a force handle into its slot, recording the message on failure. */
+cdyn_status cdyn__force_slot(const cdyn_system *sys, cdyn_force f, uint32_t *slot);
+
+/* The first checks of an add: system present and not in a step, out given. */
+cdyn_status cdyn__force_add_prologue(cdyn_system *sys, const void *out, const char *what);
+
+/* Forgets particle slot @p slot in every generator, removing those that
+ * must go with it. */
+void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot);
+
+/* Frees every generator and the store (system destruction). */
+void cdyn__forces_destroy(cdyn_system *sys);
+
+/* Spring internals used by the tests and the tension query (spring.c). */
+double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, const double *v);
+
+/* Spring Jacobian at state (x, v): writes K = dF_a/dx_b and C = dF_a/dv_b
+ * (dim x dim row-major, entry [r * dim + c]). The other blocks follow from
+ * F_b = -F_a and d = x_b - x_a: dF_a/dx_a = dF_b/dx_b = -K, dF_b/dx_a = K,
+ * and likewise for C. With n = d / l, w = v_b - v_a, T the tension:
  *     K = n (S n + D g)^T + (T / l) (I - n n^T),  g = (I - n n^T) w / l,
  *     C = D n n^T.
  * K is not symmetric when D w has a component across the spring. With
@@ -46,21 +128,5 @@ double cdyn__spring_energy(const cdyn__force *s, int dim, const double *x);
  * Returns 0 (blocks zero) when the ends coincide, 1 otherwise. */
 int cdyn__spring_jacobian(const cdyn__force *s, int dim, const double *x, const double *v,
                           int definite, double *k, double *c);
-
-/* Uniform fields on all particles. */
-void cdyn__gravity_apply(const cdyn_system *sys, const cdyn__force *g, double *f);
-double cdyn__gravity_energy(const cdyn_system *sys, const cdyn__force *g, const double *x);
-void cdyn__drag_apply(const cdyn_system *sys, const cdyn__force *g, const double *v, double *f);
-/* Drag Jacobian: dF_i/dv_i = -b I for every particle (written into the
- * dim x dim block @p dfdv), dF/dx = 0; gravity's Jacobian is zero. */
-void cdyn__drag_jacobian(const cdyn__force *g, int dim, double *dfdv);
-
-/* Stores generator @p g in a new slot (the pool grows before anything is
- * taken, so CDYN_ERR_NO_MEMORY changes nothing) and hands out its handle. */
-cdyn_status cdyn__force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_force *out,
-                               const char *what);
-
-/* Removes every spring attached to particle slot @p slot. */
-void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot);
 
 #endif /* CDYN__FORCE_H */

@@ -1,6 +1,9 @@
-/* The spring-dashpot of seed 001, eq. (6). */
+/* The spring with a dashpot: with d = x_b - x_a, l = |d|, the tension
+ * T = S (l - R0) + D (d . (v_b - v_a)) / l pulls the ends together,
+ * F_a = T d / l = -F_b. */
 #include <math.h>
 
+#include "core/system.h"
 #include "force/force.h"
 
 /* d = x_b - x_a and its length; returns the length. */
@@ -24,13 +27,15 @@ static double tension(const cdyn__force *s, int dim, const double *v, const doub
     return s->p[0] * (l - s->p[2]) + s->p[1] * rate / l;
 }
 
-void cdyn__spring_apply(const cdyn__force *s, int dim, const double *x, const double *v,
-                        double *f)
+static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t slot, double t,
+                         const double *x, const double *v, double *f)
 {
+    (void)slot, (void)t;
+    const int dim = sys->dim;
     double d[3];
     double l = separation(s, dim, x, d);
     if (!(l > 0))
-        return; /* coincident ends: no direction, no force */
+        return CDYN_OK; /* coincident ends: no direction, no force */
     double t_over_l = tension(s, dim, v, d, l) / l;
     double *fa = f + (size_t)s->a * (size_t)dim, *fb = f + (size_t)s->b * (size_t)dim;
     for (int k = 0; k < dim; k++) {
@@ -38,6 +43,7 @@ void cdyn__spring_apply(const cdyn__force *s, int dim, const double *x, const do
         fa[k] += fk;
         fb[k] -= fk;
     }
+    return CDYN_OK;
 }
 
 double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, const double *v)
@@ -47,8 +53,9 @@ double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, cons
     return l > 0 ? tension(s, dim, v, d, l) : s->p[0] * (0.0 - s->p[2]);
 }
 
-double cdyn__spring_energy(const cdyn__force *s, int dim, const double *x)
+static double energy(const cdyn_system *sys, const cdyn__force *s, const double *x)
 {
+    const int dim = sys->dim;
     double d[3];
     double stretch = separation(s, dim, x, d) - s->p[2];
     return 0.5 * s->p[0] * stretch * stretch;
@@ -83,4 +90,78 @@ int cdyn__spring_jacobian(const cdyn__force *s, int dim, const double *x, const 
             c[r * dim + q] = damp * nn;
         }
     return 1;
+}
+
+/* J_aa = J_bb from -K, -C and J_ab = J_ba from K, C (force.h). */
+static void jacobian(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                     const double *v, bool definite, cdyn__jacobian_add_fn add, void *ctx)
+{
+    double kb[9], cb[9], nk[9], nc[9];
+    const int dd = sys->dim * sys->dim;
+    if (!cdyn__spring_jacobian(s, sys->dim, x, v, definite, kb, cb))
+        return;
+    for (int q = 0; q < dd; q++) {
+        nk[q] = -kb[q];
+        nc[q] = -cb[q];
+    }
+    add(ctx, s->a, s->a, nk, nc);
+    add(ctx, s->b, s->b, nk, nc);
+    add(ctx, s->a, s->b, kb, cb);
+    add(ctx, s->b, s->a, kb, cb);
+}
+
+static void coupled_pairs(const cdyn__force *s, void (*pair)(void *ctx, uint32_t i, uint32_t j),
+                          void *ctx)
+{
+    pair(ctx, s->a, s->b);
+}
+
+/* A spring goes with either end. */
+static bool detach(const cdyn_system *sys, cdyn__force *s, uint32_t slot)
+{
+    (void)sys;
+    return s->a == slot || s->b == slot;
+}
+
+const cdyn__force_ops cdyn__spring_ops = {.kind = CDYN_FORCE_SPRING,
+                                          .apply = apply,
+                                          .energy = energy,
+                                          .jacobian = jacobian,
+                                          .coupled_pairs = coupled_pairs,
+                                          .detach = detach};
+
+cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
+                                  double stiffness, double damping, double rest_length,
+                                  cdyn_force *out)
+{
+    cdyn_status st = cdyn__force_add_prologue(sys, out, "force_add_spring");
+    if (st)
+        return st;
+    uint32_t ia, ib;
+    if ((st = cdyn__particle_slot(sys, a, &ia)) || (st = cdyn__particle_slot(sys, b, &ib)))
+        return st;
+    if (ia == ib)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "force_add_spring: both ends are the same particle");
+    if (!isfinite(stiffness) || stiffness < 0 || !isfinite(damping) || damping < 0 ||
+        !isfinite(rest_length) || rest_length < 0)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "force_add_spring: stiffness %g, damping %g and rest length %g "
+                          "must be finite and >= 0", stiffness, damping, rest_length);
+    cdyn__force f = {.ops = &cdyn__spring_ops, .velocity_dependent = damping > 0,
+                     .a = ia, .b = ib, .p = {stiffness, damping, rest_length}};
+    return cdyn__force_insert(sys, &f, out, "force_add_spring");
+}
+
+cdyn_status cdyn_force_get_spring_tension(const cdyn_system *sys, cdyn_force f, double *out)
+{
+    uint32_t i;
+    cdyn_status st = cdyn__enter_query(sys, out, "force_get_spring_tension");
+    if (st || (st = cdyn__force_slot(sys, f, &i)))
+        return st;
+    if (sys->force[i].ops != &cdyn__spring_ops)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "force_get_spring_tension: force is not a spring");
+    *out = cdyn__spring_tension(&sys->force[i], sys->dim, sys->x, sys->v);
+    return CDYN_OK;
 }

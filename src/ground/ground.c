@@ -7,19 +7,13 @@
 
 #include "core/alloc.h"
 #include "core/system.h"
+#include "core/finite.h"
+#include "core/lookup.h"
 
 cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, uint32_t *slot)
 {
-    cdyn_status st = sys->grounds ? cdyn__slots_resolve(&sys->grounds->slots, h, CDYN__KIND_GROUND,
-                                                        sys->salt, slot)
-                                  : CDYN_ERR_INVALID_HANDLE;
-    if (st == CDYN_ERR_STALE_HANDLE)
-        return cdyn__fail(sys, st, "ground handle 0x%016llx refers to a removed ground",
-                          (unsigned long long)h);
-    if (st)
-        return cdyn__fail(sys, st, "ground handle 0x%016llx is not a ground of this system",
-                          (unsigned long long)h);
-    return CDYN_OK;
+    return cdyn__resolve(sys, sys->grounds ? &sys->grounds->slots : NULL, h, CDYN__KIND_GROUND,
+                         slot);
 }
 
 static bool velocity_dependent(const cdyn__ground *g)
@@ -95,14 +89,7 @@ oom:
 
 static cdyn_status prologue(cdyn_system *sys, const void *out, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, what);
-    if (st)
-        return st;
-    if (!out)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return CDYN_OK;
+    return cdyn__enter_change(sys, out, what);
 }
 
 cdyn_status cdyn_ground_add_plane(cdyn_system *sys, const double *normal, double offset,
@@ -242,8 +229,6 @@ cdyn_status cdyn_ground_add_callback(cdyn_system *sys, cdyn_ground_fn fn, void *
 
 cdyn_status cdyn_ground_remove(cdyn_system *sys, cdyn_ground ground)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "ground_remove");
     uint32_t i;
     if (st || (st = cdyn__ground_slot(sys, ground, &i)))
@@ -267,11 +252,8 @@ bool cdyn_ground_is_valid(const cdyn_system *sys, cdyn_ground ground)
 static cdyn_status lookup(const cdyn_system *sys, cdyn_ground h, const void *out,
                           const char *what, uint32_t *slot)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return cdyn__ground_slot(sys, h, slot);
+    return cdyn__enter_object(sys, out, what, sys && sys->grounds ? &sys->grounds->slots : NULL,
+                              h, CDYN__KIND_GROUND, slot);
 }
 
 cdyn_status cdyn_ground_get_kind(const cdyn_system *sys, cdyn_ground ground,
@@ -304,8 +286,6 @@ static double *setting_field(cdyn__ground *g, enum setting which)
 static cdyn_status set_value(cdyn_system *sys, cdyn_ground ground, enum setting which,
                              double value, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     uint32_t i;
     if (st || (st = cdyn__ground_slot(sys, ground, &i)))

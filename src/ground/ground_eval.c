@@ -8,30 +8,12 @@
 #include <string.h>
 
 #include "core/system.h"
+#include "core/finite.h"
+#include "core/vec.h"
 
 /* Step of the central differences of a callback's gradient, relative to
  * max(1, |x_k|): cbrt(DBL_EPSILON) balances truncation and round-off. */
 #define CDYN__GROUND_FD_STEP 6.0554544523933395e-06
-
-/* |v| for dim <= 3 values; rescaled when the squares would overflow or
- * underflow. */
-static double norm(const double *v, int dim)
-{
-    double s2 = 0;
-    for (int k = 0; k < dim; k++)
-        s2 += v[k] * v[k];
-    if (s2 > 1e-290 && s2 < 1e290)
-        return sqrt(s2);
-    double m = 0;
-    for (int k = 0; k < dim; k++)
-        m = fmax(m, fabs(v[k]));
-    if (!(m > 0) || !isfinite(m))
-        return m;
-    double s = 0;
-    for (int k = 0; k < dim; k++)
-        s += (v[k] / m) * (v[k] / m);
-    return m * sqrt(s);
-}
 
 static void plane_eval(const cdyn__ground *g, int dim, const double *x, double *h, double *grad)
 {
@@ -51,7 +33,7 @@ static void sphere_eval(const cdyn__ground *g, int dim, const double *x, double 
     double e[3] = {0, 0, 0}, sgn = g->inside ? -1.0 : 1.0;
     for (int k = 0; k < dim; k++)
         e[k] = x[k] - g->p[k];
-    double r = norm(e, dim);
+    double r = cdyn__vec_norm(e, dim);
     *h = sgn * (r - g->p[3]);
     if (!(r > 0)) {
         grad[dim - 1] = sgn; /* the centre: a fixed, documented direction */
@@ -101,7 +83,7 @@ static cdyn_status callback_call(const cdyn_system *sys, const cdyn__ground *g, 
         return cdyn__fail(sys, CDYN_ERR_CALLBACK, "ground callback returned %d", rc);
     if (!isfinite(hv) || !cdyn__all_finite(grad, (size_t)dim))
         return cdyn__fail(sys, CDYN_ERR_CALLBACK, "ground callback gave a non-finite H or grad H");
-    if (below_needs_normal && hv < 0 && !(norm(grad, dim) > 0))
+    if (below_needs_normal && hv < 0 && !(cdyn__vec_norm(grad, dim) > 0))
         return cdyn__fail(sys, CDYN_ERR_CALLBACK,
                           "ground callback gave grad H = 0 below the ground (H = %g): the "
                           "normal is undefined", hv);
@@ -203,7 +185,7 @@ typedef struct contact {
 static void contact_setup(const cdyn__ground *g, int dim, double h, const double *grad,
                           const double *u, contact *c)
 {
-    c->q = norm(grad, dim);
+    c->q = cdyn__vec_norm(grad, dim);
     double inv_q = 1.0 / c->q;
     c->d = -h * inv_q;
     c->vn = 0;
@@ -400,7 +382,7 @@ cdyn_status cdyn__ground_energy(const cdyn_system *sys, const cdyn__ground *g, c
         if (st)
             return st;
         if (h < 0) {
-            double depth = -h / norm(grad, sys->dim);
+            double depth = -h / cdyn__vec_norm(grad, sys->dim);
             e += 0.5 * g->stiffness * depth * depth;
         }
     }

@@ -6,16 +6,16 @@
 #include <string.h>
 
 #include "core/system.h"
+#include "core/finite.h"
+#include "core/lookup.h"
 
 /* System, handle, output present; the ground's slot. */
 static cdyn_status prologue(const cdyn_system *sys, cdyn_ground ground, bool out_present,
                             const char *what, uint32_t *slot)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out_present)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return cdyn__ground_slot(sys, ground, slot);
+    return cdyn__enter_object(sys, out_present ? sys : NULL, what,
+                              sys && sys->grounds ? &sys->grounds->slots : NULL, ground,
+                              CDYN__KIND_GROUND, slot);
 }
 
 cdyn_status cdyn_ground_evaluate(const cdyn_system *sys, cdyn_ground ground, const double *x,

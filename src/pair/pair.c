@@ -6,6 +6,7 @@
 #include "core/alloc.h"
 #include "pair/pair.h"
 #include "core/system.h"
+#include "force/force.h"
 
 /* Largest count of pairs or particles of one generator. */
 #define MAX_COUNT ((size_t)1 << 30)
@@ -163,11 +164,8 @@ void cdyn__pair_detach_particle(const cdyn_system *sys, cdyn__pair *p, uint32_t 
 static cdyn_status insert_force(cdyn_system *sys, cdyn__pair *p, cdyn_force *out,
                                 const char *what)
 {
-    cdyn__force g;
-    memset(&g, 0, sizeof g);
-    g.kind = CDYN_FORCE_PAIR;
-    g.velocity_dependent = p->alpha > 0;
-    g.pair = p;
+    cdyn__force g = {.ops = p->is_set ? &cdyn__pair_set_ops : &cdyn__pair_ops,
+                     .velocity_dependent = p->alpha > 0, .pair = p};
     return cdyn__force_insert(sys, &g, out, what);
 }
 
@@ -176,8 +174,6 @@ static cdyn_status create(cdyn_system *sys, const cdyn_pair_params *pp,
                           const cdyn_particle *handles, size_t count, int is_set,
                           cdyn_force *out, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st)
         return st;
@@ -262,14 +258,10 @@ static cdyn_status pair_of(const cdyn_system *sys, cdyn_force f, const char *wha
                            cdyn__pair **out)
 {
     uint32_t i;
-    cdyn_status st = cdyn__slots_resolve(&sys->forces, f, CDYN__KIND_FORCE, sys->salt, &i);
-    if (st == CDYN_ERR_STALE_HANDLE)
-        return cdyn__fail(sys, st, "%s: force handle 0x%016llx refers to a removed force", what,
-                          (unsigned long long)f);
+    cdyn_status st = cdyn__force_slot(sys, f, &i);
     if (st)
-        return cdyn__fail(sys, st, "%s: force handle 0x%016llx is not a force of this system",
-                          what, (unsigned long long)f);
-    if (sys->force[i].kind != CDYN_FORCE_PAIR)
+        return st;
+    if (cdyn__force_kind(&sys->force[i]) != CDYN_FORCE_PAIR)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: force is not a pair generator",
                           what);
     *out = sys->force[i].pair;
@@ -299,8 +291,6 @@ cdyn_status cdyn_force_set_pair_radius(cdyn_system *sys, cdyn_force f, cdyn_part
                                        double radius)
 {
     const char *what = "force_set_pair_radius";
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     cdyn__pair *p = NULL;
     uint32_t slot = 0, e = 0;

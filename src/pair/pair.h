@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cdyn/pair.h"
+#include "force/force.h"
 #include "pair/cell_list.h"
 
 /* One generator. A pair list holds n = 2 n_pairs endpoints, pair p being
@@ -25,6 +26,9 @@ typedef struct cdyn__pair {
     cdyn__cell_list cells; /* pair sets only */
 } cdyn__pair;
 
+/* The force operations of pair lists and of pair sets (pair_force.c). */
+extern const cdyn__force_ops cdyn__pair_ops, cdyn__pair_set_ops;
+
 /* Adds the forces of @p p at state (x, v) into f. Allocates nothing. */
 void cdyn__pair_apply(const cdyn_system *sys, cdyn__pair *p, const double *x, const double *v,
                       double *f);
@@ -39,13 +43,6 @@ void cdyn__pair_free(const cdyn_system *sys, cdyn__pair *p);
  * that contains it. Allocates nothing. */
 void cdyn__pair_detach_particle(const cdyn_system *sys, cdyn__pair *p, uint32_t slot);
 
-/* Accumulator of Jacobian blocks: called with the particle slots i and j and
- * the dim x dim blocks (row-major, entry [r * dim + c]) dF_i[r]/dx_j[c] and
- * dF_i[r]/dv_j[c] to be added; block_dv is NULL when the generator has no
- * velocity dependence. The same (i, j) may come several times (once per
- * pair); the accumulator sums. */
-typedef void (*cdyn__jacobian_add_fn)(void *ctx, uint32_t i, uint32_t j, const double *block_dx,
-                                      const double *block_dv);
 
 /* Adds the Jacobian of the forces of @p p at state (x, v): for every pair
  * (a, b) in contact, the blocks (a, a), (a, b), (b, a), (b, b), in the

@@ -4,49 +4,12 @@
 
 #include "cdyn/particle.h"
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
-#include "rigid/rigid.h"
+#include "generalized/generalized.h"
+#include "core/holders.h"
 #include "core/system.h"
-
-cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot)
-{
-    cdyn_status st = cdyn__slots_resolve(&sys->particles, p, CDYN__KIND_PARTICLE, sys->salt, slot);
-    if (st == CDYN_ERR_STALE_HANDLE)
-        return cdyn__fail(sys, st, "particle handle 0x%016llx refers to a removed particle",
-                          (unsigned long long)p);
-    if (st)
-        return cdyn__fail(sys, st,
-                          "particle handle 0x%016llx is not a particle of this system",
-                          (unsigned long long)p);
-    return CDYN_OK;
-}
-
-cdyn_status cdyn__particles_reserve(cdyn_system *sys)
-{
-    if (!cdyn__slots_full(&sys->particles))
-        return CDYN_OK;
-    if (sys->particles.capacity >= UINT32_MAX - 1u)
-        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "particle_add: too many particles");
-    size_t pd = (size_t)sys->dim * sizeof(double);
-    void **arrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
-                       (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
-                       (void **)&sys->fixed,    (void **)&sys->u,    (void **)&sys->ud,
-                       (void **)&sys->param_of};
-    size_t sizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t),
-                      pd, pd, sizeof(uint32_t)};
-    /* The generalized state has arrays of its own only while particles are
-     * on shapes; otherwise it aliases x, v. */
-    size_t n_arrays = sys->param_of ? 10 : 7;
-    uint32_t cap = cdyn__grown_capacity(sys->particles.capacity, sys->particles.capacity + 1u);
-    cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, n_arrays, arrays, sizes);
-    if (st)
-        return cdyn__fail(sys, st, "particle_add: out of memory growing to %u particles", cap);
-    if (!sys->param_of) {
-        sys->u = sys->x;
-        sys->ud = sys->v;
-    }
-    return CDYN_OK;
-}
+#include "force/force.h"
+#include "core/finite.h"
+#include "core/lookup.h"
 
 static bool valid_mass(double m)
 {
@@ -56,8 +19,6 @@ static bool valid_mass(double m)
 cdyn_status cdyn_particle_add(cdyn_system *sys, double mass, const double *position,
                               const double *velocity, cdyn_particle *out)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "particle_add");
     if (st)
         return st;
@@ -89,14 +50,12 @@ cdyn_status cdyn_particle_add(cdyn_system *sys, double mass, const double *posit
 
 cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "particle_remove");
     if (st)
         return st;
     uint32_t i;
     if ((st = cdyn__particle_slot(sys, p, &i)) ||
-        (st = cdyn__rigids_check_member(sys, i, "particle_remove")))
+        (st = cdyn__holders_refuse_body(sys, i, "particle_remove")))
         return st;
     cdyn__forces_detach_particle(sys, i);
     cdyn__constraints_detach_particle(sys, i);
@@ -122,21 +81,16 @@ bool cdyn_particle_is_valid(const cdyn_system *sys, cdyn_particle p)
 static cdyn_status lookup(const cdyn_system *sys, cdyn_particle p, const void *ptr,
                           const char *what, uint32_t *slot)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!ptr)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return cdyn__particle_slot(sys, p, slot);
+    return cdyn__enter_object(sys, ptr, what, sys ? &sys->particles : NULL, p,
+                              CDYN__KIND_PARTICLE, slot);
 }
 
 /* Prologue of the setters: also refuses changes from inside a step. */
 static cdyn_status lookup_mut(cdyn_system *sys, cdyn_particle p, const void *ptr,
                               const char *what, uint32_t *slot)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, what);
-    return st ? st : lookup(sys, p, ptr, what, slot);
+    return cdyn__enter_object_change(sys, ptr, what, sys ? &sys->particles : NULL, p,
+                                     CDYN__KIND_PARTICLE, slot);
 }
 
 cdyn_status cdyn_particle_get_index(const cdyn_system *sys, cdyn_particle p, size_t *out)
@@ -169,15 +123,17 @@ cdyn_status cdyn_particle_get_velocity(const cdyn_system *sys, cdyn_particle p, 
 static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *in, double *dst,
                               const char *what)
 {
+    const uint64_t mark = cdyn__failure_mark(sys);
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, in, what, &i);
-    if (st || (st = cdyn__rigids_check_member(sys, i, what)))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, what)))
         return st;
     size_t d = (size_t)sys->dim;
     if (!cdyn__all_finite(in, d))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: non-finite value", what);
-    if (dst == sys->x)
-        cdyn__constraints_materialize_jac(sys);
+    /* Positions may move (a particle on a shape is placed anew even when
+     * only its velocity is set): lazily stored Jacobians are written first. */
+    cdyn__constraints_materialize_jac(sys);
     double old[3];
     memcpy(old, dst + (size_t)i * d, d * sizeof(double));
     memcpy(dst + (size_t)i * d, in, d * sizeof(double));
@@ -185,7 +141,7 @@ static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *i
      * shape) puts the old value back. */
     if ((st = cdyn__params_sync_slot(sys, i)))
         memcpy(dst + (size_t)i * d, old, d * sizeof(double));
-    return st;
+    return cdyn__blame(sys, st, mark, what, NULL);
 }
 
 cdyn_status cdyn_particle_set_position(cdyn_system *sys, cdyn_particle p, const double *position)
@@ -211,7 +167,7 @@ cdyn_status cdyn_particle_set_mass(cdyn_system *sys, cdyn_particle p, double mas
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, &mass, "particle_set_mass", &i);
-    if (st || (st = cdyn__rigids_check_member(sys, i, "particle_set_mass")))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, "particle_set_mass")))
         return st;
     if (!valid_mass(mass))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -225,7 +181,7 @@ cdyn_status cdyn_particle_set_fixed(cdyn_system *sys, cdyn_particle p, bool fixe
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, &fixed, "particle_set_fixed", &i);
-    if (st || (st = cdyn__rigids_check_member(sys, i, "particle_set_fixed")))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, "particle_set_fixed")))
         return st;
     if (sys->fixed[i] != (uint8_t)fixed)
         cdyn__constraints_touch(sys); /* fixed particles couple no rows */

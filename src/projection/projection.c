@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "core/system.h"
 
 #define DEFAULT_TOLERANCE 1e-10
@@ -65,16 +66,16 @@ static void set_chain_rows(cdyn__projection *pr, void *block, size_t rows)
 {
     size_t m = rows + 1;
     double *d = block;
-    pr->clen = d;
-    pr->jcy = d + m;
-    pr->a1d = d + 3 * m;
-    pr->a1l = d + 4 * m;
-    pr->cz = d + 5 * m;
+    pr->chain.row_length = d;
+    pr->chain.elimination = d + m;
+    pr->chain.a1_pivot_inv = d + 3 * m;
+    pr->chain.a1_lower = d + 4 * m;
+    pr->chain.refine_z = d + 5 * m;
     uint32_t *u = (uint32_t *)(void *)(d + 6 * m);
-    pr->ca = u;
-    pr->cb = u + m;
-    pr->crow = u + 2 * m;
-    pr->cpath = u + 3 * m;
+    pr->chain.row_from = u;
+    pr->chain.row_to = u + m;
+    pr->chain.row_of = u + 2 * m;
+    pr->chain.path_start = u + 3 * m;
 }
 
 void cdyn__projection_destroy(cdyn_system *sys)
@@ -83,7 +84,7 @@ void cdyn__projection_destroy(cdyn_system *sys)
     if (!pr)
         return;
     const cdyn_allocator *al = &sys->alloc;
-    cdyn__free_array(al, pr->nu, pr->cap_rows, sizeof *pr->nu);
+    cdyn__free_array(al, pr->nu, 2 * pr->cap_rows, sizeof *pr->nu);
     cdyn__free_array(al, pr->len, pr->cap_rows, sizeof *pr->len);
     cdyn__free_array(al, pr->ends, 2 * pr->cap_rows, sizeof *pr->ends);
     if (pr->ready)
@@ -93,8 +94,8 @@ void cdyn__projection_destroy(cdyn_system *sys)
     cdyn__free_array(al, pr->xs, pr->cap_len, sizeof *pr->xs);
     cdyn__free_array(al, pr->xcopy, pr->cap_len, sizeof *pr->xcopy);
     cdyn__free_array(al, pr->wcopy, pr->cap_particles, sizeof *pr->wcopy);
-    free_chain_rows(al, pr->clen, pr->cap_rows);
-    free_chain_particles(al, pr->cfree, pr->cap_particles);
+    free_chain_rows(al, pr->chain.row_length, pr->cap_rows);
+    free_chain_particles(al, pr->chain.free_particles, pr->cap_particles);
     cdyn__free_array(al, pr, 1, sizeof *pr);
     sys->proj = NULL;
 }
@@ -113,12 +114,12 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
         return CDYN_OK;
     double *nu = pr->nu, *lens = pr->len, *aval = pr->aval, *dx = pr->dx, *xs = pr->xs;
     double *wcopy = pr->wcopy, *xcopy = pr->xcopy;
-    uint32_t *ends = pr->ends, *ready = pr->ready, *cpart = pr->cfree;
-    void *crows = pr->clen;
+    uint32_t *ends = pr->ends, *ready = pr->ready, *cpart = pr->chain.free_particles;
+    void *crows = pr->chain.row_length;
     bool grow_rows = rows > pr->cap_rows, grow_nnz = nnz > pr->cap_nnz;
     bool grow_len = len > pr->cap_len, grow_np = np > pr->cap_particles;
     if (grow_rows) {
-        nu = cdyn__calloc_array(al, rows, sizeof *nu);
+        nu = cdyn__calloc_array(al, 2 * rows, sizeof *nu); /* nu, then resid */
         lens = cdyn__calloc_array(al, rows, sizeof *lens);
         ends = cdyn__calloc_array(al, 2 * rows, sizeof *ends);
         ready = cdyn__calloc_array(al, rows + 1, sizeof *ready);
@@ -138,7 +139,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     if (!nu || !lens || !ends || !ready || !aval || !dx || !xs || !xcopy || !wcopy || !crows ||
         !cpart) {
         if (grow_rows) {
-            cdyn__free_array(al, nu, rows, sizeof *nu);
+            cdyn__free_array(al, nu, 2 * rows, sizeof *nu);
             cdyn__free_array(al, lens, rows, sizeof *lens);
             cdyn__free_array(al, ends, 2 * rows, sizeof *ends);
             cdyn__free_array(al, ready, rows + 1, sizeof *ready);
@@ -159,15 +160,16 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
                           "%s: out of memory for the projection of %zu rows", who, rows);
     }
     if (grow_rows) {
-        cdyn__free_array(al, pr->nu, pr->cap_rows, sizeof *pr->nu);
+        cdyn__free_array(al, pr->nu, 2 * pr->cap_rows, sizeof *pr->nu);
         cdyn__free_array(al, pr->len, pr->cap_rows, sizeof *pr->len);
         cdyn__free_array(al, pr->ends, 2 * pr->cap_rows, sizeof *pr->ends);
         cdyn__free_array(al, pr->ready, pr->cap_rows + 1, sizeof *pr->ready);
         pr->nu = nu;
+        pr->resid = nu + rows;
         pr->len = lens;
         pr->ends = ends;
         pr->ready = ready;
-        free_chain_rows(al, pr->clen, pr->cap_rows);
+        free_chain_rows(al, pr->chain.row_length, pr->cap_rows);
         set_chain_rows(pr, crows, rows);
         pr->cap_rows = rows;
         pr->built = false;
@@ -192,9 +194,9 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     if (grow_np) {
         cdyn__free_array(al, pr->wcopy, pr->cap_particles, sizeof *pr->wcopy);
         pr->wcopy = wcopy;
-        free_chain_particles(al, pr->cfree, pr->cap_particles);
-        pr->cfree = cpart;
-        pr->chubs = cpart + np;
+        free_chain_particles(al, pr->chain.free_particles, pr->cap_particles);
+        pr->chain.free_particles = cpart;
+        pr->chain.fixed_hubs = cpart + np;
         pr->cap_particles = np;
         pr->built = false;
         pr->valid = false;
@@ -214,9 +216,9 @@ static void build(cdyn_system *sys)
     const cdyn__constraints *k = sys->cons;
     bool rods = k->n_rows == k->n_active, pure = true;
     for (uint32_t a = 0; a < k->n_active; a++) {
-        uint8_t kind = k->c[k->active[a]].kind;
-        rods = rods && kind == CDYN_CONSTRAINT_DISTANCE;
-        pure = pure && kind != CDYN_CONSTRAINT_USER && kind != CDYN_CONSTRAINT_IMPLICIT;
+        const cdyn__constraint_kind *kind = cdyn__kind_of(&k->c[k->active[a]]);
+        rods = rods && kind->path == CDYN__ROWS_ROD;
+        pure = pure && kind->pure;
     }
     if (rods) {
         double *last = pr->xs;
@@ -251,6 +253,7 @@ cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
     cdyn_status st = cdyn__projection_ensure(sys);
     if (st)
         return st;
+    sys->proj->who = who;
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
         return CDYN_OK;
@@ -282,17 +285,14 @@ cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
     return CDYN_OK;
 }
 
-bool cdyn__projection_runs_after_step(const cdyn_system *sys)
+bool cdyn__projection_enabled(const cdyn_system *sys)
 {
     const cdyn__projection *pr = sys->proj;
-    return pr && pr->opt.enabled && sys->integrator != CDYN_INTEGRATOR_RATTLE && sys->cons &&
-           sys->cons->n_rows > 0;
+    return pr && pr->opt.enabled && sys->cons && sys->cons->n_rows > 0;
 }
 
 cdyn_status cdyn__projection_after_step(cdyn_system *sys)
 {
-    if (!cdyn__projection_runs_after_step(sys))
-        return CDYN_OK;
     cdyn_status st = cdyn__projection_begin(sys, "step (projection)");
     if (st)
         return st;
@@ -335,8 +335,6 @@ static cdyn_status check_options(const cdyn_system *sys, const cdyn_projection_o
 
 cdyn_status cdyn_system_set_projection(cdyn_system *sys, const cdyn_projection_options *options)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_projection");
     if (st)
         return st;

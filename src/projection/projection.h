@@ -24,14 +24,41 @@
 #include "cdyn/projection.h"
 #include "cdyn/system.h"
 
+/* The rod-chain kernel (projection_chain.c), for topologies in which every
+ * row is a rod, every particle that moves is in at most two rows and no
+ * rows form a loop. The rows are laid out along their paths: path q holds
+ * rows path_start[q] .. path_start[q + 1] - 1 (in path order, not row
+ * order); the row at position r joins particle row_from[r] (row_to[r - 1]
+ * past a path's first row) to row_to[r]. Per row in path order: */
+typedef struct cdyn__chain {
+    bool usable;                /* the current topology has the shape above */
+    uint32_t planned_particles; /* the particle count the plan was made for */
+    uint32_t n_free, n_hubs, n_paths;
+    uint32_t *row_from, *row_to;
+    uint32_t *row_of;         /* its constraint row, CDYN__CHAIN_FLIP set when row_from is
+                               * the row's second particle */
+    uint32_t *path_start;     /* n_paths + 1 entries */
+    uint32_t *free_particles; /* the particles in no row (n_free) */
+    uint32_t *fixed_hubs;     /* fixed particles in several rows (n_hubs): the plan holds
+                               * while they stay fixed */
+    double *row_length;       /* the rod's length */
+    double *elimination;      /* the Newton step's elimination, two per row (c_r, y_r) */
+    double *a1_pivot_inv;     /* the factor of A1 = G(x1) W G(x1)^T: inverse pivots */
+    double *a1_lower;         /* ... and L(r, r - 1) */
+    double *refine_z;         /* the forward solve of a velocity refinement */
+} cdyn__chain;
+
 typedef struct cdyn__projection {
     cdyn_projection_options opt;
     cdyn_projection_stats stats;
+    const char *who; /* the caller named in messages (cdyn__projection_begin) */
 
     /* Arrays grown on demand: per row, per value of A, per coordinate, per
      * particle. */
     size_t cap_rows, cap_nnz, cap_len, cap_particles;
     double *nu;       /* cap_rows: velocity multipliers of the projection in progress */
+    double *resid;    /* cap_rows (in nu's block): g(x1) of RATTLE's committed positions,
+                       * whose share the reported multipliers leave out */
     double *len;      /* cap_rows: rod lengths (when rods is set) */
     uint32_t *ends;   /* 2 cap_rows: rod particles (when rods is set) */
     uint32_t *ready;  /* cap_rows + 1: the last row that moves a particle of this row
@@ -65,24 +92,11 @@ typedef struct cdyn__projection {
     bool dv_valid;
     double dv_h;
 
-    /* Rod chains (projection_chain.c): every row a rod, every particle that
-     * moves in at most two rows, no loop. The rows in path order: path q
-     * holds rows cpath[q] .. cpath[q + 1] - 1; row r joins particle ca[r]
-     * (equal to cb[r - 1] past a path's first row) to cb[r];
-     * crow[r] is its row, with CHAIN_FLIP set when ca[r] is the row's
-     * second particle. cfree lists the particles in no row, chubs the fixed
-     * ones in several rows (the plan holds while they stay fixed),
-     * chain_np the particle count planned for. Per row in path order:
-     * clen its length, jcy the Newton elimination (in pairs), a1d, a1l
-     * the factor of G(x1) W G(x1)^T (inverse pivots, L(r, r - 1)) and cz
-     * the forward solve of a velocity refinement. */
-    bool chain;
-    uint32_t chain_np, n_free, n_hubs, n_paths;
-    uint32_t *ca, *cb, *crow, *cpath, *cfree, *chubs;
-    double *clen, *jcy, *a1d, *a1l, *cz;
+    cdyn__chain chain; /* the rod-chain kernel's plan and per-row state */
 } cdyn__projection;
 
-#define CHAIN_FLIP UINT32_C(0x80000000)
+/* The flag of cdyn__chain.row_of. */
+#define CDYN__CHAIN_FLIP UINT32_C(0x80000000)
 
 /* Creates sys->proj with the default options on first use. */
 cdyn_status cdyn__projection_ensure(cdyn_system *sys);
@@ -115,9 +129,9 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
 /* Plans the rod-chain kernel for the current topology (sets chain). */
 void cdyn__projection_chain_plan(cdyn_system *sys);
 
-/* RATTLE's step for rod chains with the Newton method and forces that do
- * not depend on velocity: true when it applies (replans when particles
- * were added or a shared fixed particle was freed). */
+/* RATTLE's step for rod chains with the Newton method (the caller checks
+ * that no force depends on velocity): true when it applies (replans when
+ * particles were added or a shared fixed particle was freed). */
 bool cdyn__projection_chain_usable(cdyn_system *sys);
 
 /* Positions of a RATTLE step on a chain from (@p x0, @p v0) with the
@@ -132,16 +146,18 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
 /* Velocities of a RATTLE step on a chain: the closing kick
  * vn += h/2 @p a1 (every particle) and the projection onto G(x1) v = 0,
  * with the factorization made by cdyn__projection_chain_positions; sets
- * the multipliers (2 nu / h), and k->jac_lazy for G(x1). *finite: on success,
+ * the multipliers (2 nu / h), and k->blocks_unstored for G(x1). *finite: on success,
  * every coordinate of @p xn and @p vn was found finite on the way. */
 cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn, double *vn,
                                               const double *a1, double h, bool *finite);
 
-/* Whether cdyn__projection_after_step moves the state of a step. */
-bool cdyn__projection_runs_after_step(const cdyn_system *sys);
+/* Whether the post-step projection is enabled and the system has
+ * constraint rows to project onto. */
+bool cdyn__projection_enabled(const cdyn_system *sys);
 
-/* The post-step projection of the other integrators: when enabled and the
- * system has constraint rows, projects sys->x_new and sys->v_new. */
+/* The post-step projection of the integrators that do not project
+ * themselves (the step driver asks cdyn__projection_enabled first):
+ * projects sys->x_new and sys->v_new. */
 cdyn_status cdyn__projection_after_step(cdyn_system *sys);
 
 #endif /* CDYN__PROJECTION_H */

@@ -13,14 +13,14 @@
 #include "core/compiler.h"
 
 /* The round-off floor of the tests, in units of eps times the magnitude. */
-#define FLOOR (4.0 * DBL_EPSILON)
+#define CDYN__FLOOR (4.0 * DBL_EPSILON)
 
-static CDYN__ALWAYS_INLINE double maxd(double a, double b)
+static CDYN__ALWAYS_INLINE double cdyn__maxd(double a, double b)
 {
     return a > b ? a : b;
 }
 
-static CDYN__ALWAYS_INLINE double absd(double a)
+static CDYN__ALWAYS_INLINE double cdyn__absd(double a)
 {
     return a < 0 ? -a : a;
 }
@@ -33,15 +33,15 @@ static CDYN__ALWAYS_INLINE double absd(double a)
  * residual is a ratio num / den: (g^2) / (b^2 s^2) for positions,
  * (G v)^2 / (b^2 S^2) for velocities; the largest ones are tracked by
  * cross-multiplying, without a division per row. */
-typedef struct pass {
+typedef struct cdyn__pass {
     double wn, wd;     /* largest ratio over all rows */
     double bn, bd;     /* largest ratio among the rows above their threshold */
     uint32_t worst_row, bad_row;
     uint32_t n_bad;    /* rows above their threshold */
     int finite;        /* every numerator was finite */
-} pass;
+} cdyn__pass;
 
-static inline void pass_init(pass *p)
+static inline void cdyn__pass_init(cdyn__pass *p)
 {
     p->wn = 0;
     p->wd = 1;
@@ -52,12 +52,12 @@ static inline void pass_init(pass *p)
     p->finite = 1;
 }
 
-static inline double pass_worst(const pass *p)
+static inline double cdyn__pass_worst(const cdyn__pass *p)
 {
     return sqrt(p->wn / p->wd);
 }
 
-static inline double pass_bad(const pass *p)
+static inline double cdyn__pass_bad(const cdyn__pass *p)
 {
     return sqrt(p->bn / p->bd);
 }
@@ -65,7 +65,7 @@ static inline double pass_bad(const pass *p)
 /* Records row @p row of ratio num / den (den > 0); ok: within threshold. A
  * NaN or infinite num fails every comparison, so it is never ok: finiteness
  * is checked on that (rare) branch only. */
-static CDYN__ALWAYS_INLINE void note(pass *p, uint32_t row, double num, double den, int ok)
+static CDYN__ALWAYS_INLINE void cdyn__pass_note(cdyn__pass *p, uint32_t row, double num, double den, int ok)
 {
     if (num * p->wd > p->wn * den) {
         p->wn = num;
@@ -84,41 +84,41 @@ static CDYN__ALWAYS_INLINE void note(pass *p, uint32_t row, double num, double d
 }
 
 /* Position test of a row evaluated without rounding (rods, anchors):
- * |g| / b <= max(tol, FLOOR) s; tol2 = max(tol, FLOOR)^2. */
-static CDYN__ALWAYS_INLINE int check_exact(pass *p, uint32_t row, double g, double b2, double s,
+ * |g| / b <= max(tol, CDYN__FLOOR) s; tol2 = max(tol, CDYN__FLOOR)^2. */
+static CDYN__ALWAYS_INLINE int cdyn__check_exact(cdyn__pass *p, uint32_t row, double g, double b2, double s,
                                            double tol2)
 {
     double num = g * g, den = (b2 > 0 ? b2 : 1.0) * (s * s);
     int ok = num <= tol2 * den;
-    note(p, row, num, den, ok);
+    cdyn__pass_note(p, row, num, den, ok);
     return ok;
 }
 
 /* Position test of a row evaluated at rounded positions (other kinds):
- * |g| / b <= max(tol s, FLOOR (X + s)), X the coordinate magnitude. */
-static inline int check_rounded(pass *p, uint32_t row, double g, double b2, double s,
+ * |g| / b <= max(tol s, CDYN__FLOOR (X + s)), X the coordinate magnitude. */
+static inline int cdyn__check_rounded(cdyn__pass *p, uint32_t row, double g, double b2, double s,
                                 double xmag, double tol2)
 {
-    double num = g * g, bb = b2 > 0 ? b2 : 1.0, den = bb * (s * s), fl = FLOOR * (xmag + s);
+    double num = g * g, bb = b2 > 0 ? b2 : 1.0, den = bb * (s * s), fl = CDYN__FLOOR * (xmag + s);
     int ok = num <= tol2 * den || num <= (fl * fl) * bb;
-    note(p, row, num, den, ok);
+    cdyn__pass_note(p, row, num, den, ok);
     return ok;
 }
 
-/* Velocity test: |G v| / b <= tol S, s2 = S^2, tol2 = max(tol, FLOOR)^2. A
+/* Velocity test: |G v| / b <= tol S, s2 = S^2, tol2 = max(tol, CDYN__FLOOR)^2. A
  * row whose particles are all at rest has G v = 0 and passes. */
-static CDYN__ALWAYS_INLINE int check_velocity(pass *p, uint32_t row, double gv, double b2,
+static CDYN__ALWAYS_INLINE int cdyn__check_velocity(cdyn__pass *p, uint32_t row, double gv, double b2,
                                               double s2, double tol2)
 {
     double num = gv * gv, den = (b2 > 0 ? b2 : 1.0) * s2;
     int ok = num <= tol2 * den;
-    note(p, row, num, den > 0 ? den : 1.0, ok);
+    cdyn__pass_note(p, row, num, den > 0 ? den : 1.0, ok);
     return ok;
 }
 
-static inline double tol2_of(double tol)
+static inline double cdyn__tol2_of(double tol)
 {
-    double t = maxd(tol, FLOOR);
+    double t = cdyn__maxd(tol, CDYN__FLOOR);
     return t * t;
 }
 
@@ -126,7 +126,7 @@ static inline double tol2_of(double tol)
 /* Fails the step with CDYN_ERR_NOT_CONVERGED: the message names the
  * constraint of @p p's worst row above tolerance (@p p: the last pass with
  * finite residuals; @p diverged: the next one was not finite). */
-cdyn_status cdyn__projection_not_converged(cdyn_system *sys, const pass *p, const char *what,
+cdyn_status cdyn__projection_not_converged(cdyn_system *sys, const cdyn__pass *p, const char *what,
                                            size_t iterations, double tol, bool diverged);
 
 /* Fails the step with CDYN_ERR_DIVERGED (non-finite state). */

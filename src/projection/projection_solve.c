@@ -24,48 +24,18 @@
 #include <string.h>
 
 #include "core/compiler.h"
+#include "core/vec.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "projection/projection.h"
 #include "projection/projection_pass.h"
 #include "core/system.h"
 
-/* A pivot below this fraction of its diagonal drops a redundant row (as in
- * the multiplier solve). */
-#define REDUNDANT_PIVOT 1e-10
-
 /* In 2-D a particle's coordinates fill one 16-byte vector: with GCC and
- * Clang the rod kernels use vector extensions for them (elementwise IEEE
- * operations in the same order as the scalar loops, so the results are the
- * same bits). */
-#if defined(__GNUC__)
-#define V2 1
-typedef double v2d __attribute__((vector_size(16)));
-
-static CDYN__ALWAYS_INLINE v2d ld2(const double *p)
-{
-    v2d r;
-    memcpy(&r, p, sizeof r);
-    return r;
-}
-
-static CDYN__ALWAYS_INLINE void st2(double *p, v2d v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
-static CDYN__ALWAYS_INLINE double sum2(v2d v)
-{
-    return v[0] + v[1];
-}
-#endif
-
+ * Clang the rod kernels use the vector type of core/vec.h for them. */
 static double length_scale(const cdyn__constraint *c)
 {
-    if (c->kind == CDYN_CONSTRAINT_DISTANCE)
-        return c->d.p[0];
-    if (c->kind == CDYN_CONSTRAINT_ANCHOR)
-        return c->d.p[3];
-    return 1.0;
+    return cdyn__kind_of(c)->length_scale(c);
 }
 
 /* Largest coordinate magnitude among the particles of @p c at @p x (and its
@@ -78,11 +48,13 @@ static double coordinate_magnitude(const cdyn_system *sys, const cdyn__constrain
     for (uint32_t j = 0; j < c->n_particles; j++) {
         const double *xp = x + (size_t)cdyn__constraint_particle(c, j) * d;
         for (size_t q = 0; q < d; q++)
-            m = maxd(m, absd(xp[q]));
+            m = cdyn__maxd(m, cdyn__absd(xp[q]));
     }
-    if (c->kind == CDYN_CONSTRAINT_ANCHOR || c->kind == CDYN_CONSTRAINT_PIN)
+    const cdyn__constraint_kind *kind = cdyn__kind_of(c);
+    const double *fixed = kind->fixed_point ? kind->fixed_point(c) : NULL;
+    if (fixed)
         for (size_t q = 0; q < d; q++)
-            m = maxd(m, absd(c->d.p[q]));
+            m = cdyn__maxd(m, cdyn__absd(fixed[q]));
     return m;
 }
 
@@ -96,7 +68,7 @@ static double speed2(const cdyn_system *sys, const cdyn__constraint *c, const do
         double s = 0;
         for (size_t q = 0; q < d; q++)
             s += vp[q] * vp[q];
-        m = maxd(m, s);
+        m = cdyn__maxd(m, s);
     }
     return m;
 }
@@ -110,7 +82,7 @@ static double row_block2(const double *jac, uint32_t np, uint32_t r, size_t d)
         double s = 0;
         for (size_t q = 0; q < d; q++)
             s += jb[q] * jb[q];
-        b2 = maxd(b2, s);
+        b2 = cdyn__maxd(b2, s);
     }
     return b2;
 }
@@ -140,14 +112,14 @@ static CDYN__ALWAYS_INLINE void rod_jac(cdyn__constraints *k, uint32_t row, uint
     const double *xa = x + ia * D, *xb = x + ib * D;
     double *ja = k->jac + (size_t)blk * D;
     double d2 = 0, gv = 0;
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
     if (D == 2) {
-        v2d dq = ld2(xb) - ld2(xa);
-        st2(ja, -dq);
-        st2(ja + 2, dq);
-        d2 = sum2(dq * dq);
+        cdyn__v2d dq = cdyn__v2d_load(xb) - cdyn__v2d_load(xa);
+        cdyn__v2d_store(ja, -dq);
+        cdyn__v2d_store(ja + 2, dq);
+        d2 = cdyn__v2d_sum(dq * dq);
         if (v)
-            gv = sum2(dq * (ld2(v + ib * 2) - ld2(v + ia * 2)));
+            gv = cdyn__v2d_sum(dq * (cdyn__v2d_load(v + ib * 2) - cdyn__v2d_load(v + ia * 2)));
     } else
 #endif
         for (size_t q = 0; q < D; q++) {
@@ -232,9 +204,10 @@ static CDYN__ALWAYS_INLINE cdyn_status assemble_rows(cdyn_system *sys, const dou
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
-        if (c->kind == CDYN_CONSTRAINT_DISTANCE) {
+        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        if (path == CDYN__ROWS_ROD) {
             rod_jac(k, c->row, c->blk, c->u.particle[0], c->u.particle[1], x, v, w, matrix, D);
-        } else if (c->kind == CDYN_CONSTRAINT_ANCHOR) {
+        } else if (path == CDYN__ROWS_ANCHOR) {
             anchor_jac(k, c, x, v, w, matrix, D);
         } else {
             cdyn_status st = generic_jac(sys, c, x, v, matrix);
@@ -286,8 +259,8 @@ static cdyn_status factor(cdyn_system *sys, const double *x, double *rhs, const 
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
-    cdyn_status st = rhs ? cdyn__ldlt_factor_solve(&k->ldlt, &k->a, NULL, REDUNDANT_PIVOT, rhs)
-                         : cdyn__ldlt_factor(&k->ldlt, &k->a, NULL, REDUNDANT_PIVOT);
+    cdyn_status st = rhs ? cdyn__ldlt_factor_solve(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT, rhs)
+                         : cdyn__ldlt_factor(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT);
     pr->stats.factorizations++;
     if (st)
         return cdyn__fail(sys, CDYN_ERR_DIVERGED, "%s: non-finite constraint matrix", who);
@@ -349,7 +322,7 @@ static unsigned long long row_handle(const cdyn_system *sys, uint32_t row)
 
 /* @p p is the last pass with finite residuals; @p diverged: the next one
  * was not finite. */
-static cdyn_status not_converged(cdyn_system *sys, const pass *p, const char *who,
+static cdyn_status not_converged(cdyn_system *sys, const cdyn__pass *p, const char *who,
                                  const char *what, size_t iterations, double tol, bool diverged)
 {
     cdyn__projection *pr = sys->proj;
@@ -360,7 +333,7 @@ static cdyn_status not_converged(cdyn_system *sys, const pass *p, const char *wh
                       "0x%016llx (row %u) has relative residual %.3g > tolerance %.3g "
                       "(%u rows above); state kept",
                       who, what, diverged ? "diverged" : "not converged", iterations, h,
-                      p->bad_row, pass_bad(p), tol, p->n_bad);
+                      p->bad_row, cdyn__pass_bad(p), tol, p->n_bad);
 }
 
 static cdyn_status non_finite(cdyn_system *sys, const char *who, const char *what)
@@ -371,10 +344,10 @@ static cdyn_status non_finite(cdyn_system *sys, const char *who, const char *wha
 
 static const char *who_of(const cdyn_system *sys)
 {
-    return sys->integrator == CDYN_INTEGRATOR_RATTLE ? "step (RATTLE)" : "step (projection)";
+    return sys->proj->who;
 }
 
-cdyn_status cdyn__projection_not_converged(cdyn_system *sys, const pass *p, const char *what,
+cdyn_status cdyn__projection_not_converged(cdyn_system *sys, const cdyn__pass *p, const char *what,
                                            size_t iterations, double tol, bool diverged)
 {
     return not_converged(sys, p, who_of(sys), what, iterations, tol, diverged);
@@ -394,18 +367,50 @@ cdyn_constraint cdyn__projection_row_handle(const cdyn_system *sys, uint32_t row
  * Positions
  * ------------------------------------------------------------------------ */
 
+/* g of every row at the positions @p x (no displacement, no test) into
+ * @p out. */
+static cdyn_status rows_g(cdyn_system *sys, const double *x, double *out)
+{
+    cdyn__constraints *k = sys->cons;
+    const size_t d = (size_t)sys->dim;
+    for (uint32_t a = 0; a < k->n_active; a++) {
+        const cdyn__constraint *c = &k->c[k->active[a]];
+        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        if (path != CDYN__ROWS_GENERIC) {
+            /* g = (|e|^2 - L^2) / 2, e = x_b - x_a or x - anchor. */
+            const bool rod = path == CDYN__ROWS_ROD;
+            const double *xa = x + (size_t)c->u.particle[0] * d;
+            const double *xb = rod ? x + (size_t)c->u.particle[1] * d : c->d.p;
+            double e2 = 0;
+            for (size_t q = 0; q < d; q++) {
+                double e = rod ? xb[q] - xa[q] : xa[q] - xb[q];
+                e2 += e * e;
+            }
+            double l = cdyn__kind_of(c)->length_scale(c);
+            out[c->row] = 0.5 * (e2 - l * l);
+            continue;
+        }
+        double *g = k->scratch, *bias = g + c->n_rows, *jac = bias + c->n_rows;
+        cdyn_status st = cdyn__constraint_eval(sys, c, x, sys->v, g, jac, bias);
+        if (st)
+            return st;
+        memcpy(out + c->row, g, c->n_rows * sizeof *g);
+    }
+    return CDYN_OK;
+}
+
 /* Rod residual at x + dx into rhs = -g, tested. */
 static CDYN__ALWAYS_INLINE void rod_g(double *rhs, uint32_t row, size_t ia, size_t ib, double l,
                                       const double *restrict x, const double *restrict dx,
-                                      pass *p, double tol2, size_t D)
+                                      cdyn__pass *p, double tol2, size_t D)
 {
     ia *= D;
     ib *= D;
     double d2 = 0;
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
     if (D == 2) {
-        v2d dq = (ld2(x + ib) - ld2(x + ia)) + (ld2(dx + ib) - ld2(dx + ia));
-        d2 = sum2(dq * dq);
+        cdyn__v2d dq = (cdyn__v2d_load(x + ib) - cdyn__v2d_load(x + ia)) + (cdyn__v2d_load(dx + ib) - cdyn__v2d_load(dx + ia));
+        d2 = cdyn__v2d_sum(dq * dq);
     } else
 #endif
         for (size_t q = 0; q < D; q++) {
@@ -414,11 +419,11 @@ static CDYN__ALWAYS_INLINE void rod_g(double *rhs, uint32_t row, size_t ia, size
         }
     double g = 0.5 * (d2 - l * l);
     rhs[row] = -g;
-    check_exact(p, row, g, d2, l, tol2);
+    cdyn__check_exact(p, row, g, d2, l, tol2);
 }
 
 static CDYN__ALWAYS_INLINE void anchor_g(cdyn__constraints *k, const cdyn__constraint *c,
-                                         const double *x, const double *dx, pass *p,
+                                         const double *x, const double *dx, cdyn__pass *p,
                                          double tol2, size_t D)
 {
     size_t ip = c->u.particle[0] * D;
@@ -429,12 +434,12 @@ static CDYN__ALWAYS_INLINE void anchor_g(cdyn__constraints *k, const cdyn__const
     }
     double l = c->d.p[3], g = 0.5 * (d2 - l * l);
     k->rhs[c->row] = -g;
-    check_exact(p, c->row, g, d2, l, tol2);
+    cdyn__check_exact(p, c->row, g, d2, l, tol2);
 }
 
 /* Residuals of constraint c at x + dx (its Jacobian there into scratch). */
 static cdyn_status generic_g(cdyn_system *sys, cdyn__constraint *c, const double *x,
-                             const double *dx, pass *p, double tol2)
+                             const double *dx, cdyn__pass *p, double tol2)
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
@@ -447,22 +452,22 @@ static cdyn_status generic_g(cdyn_system *sys, cdyn__constraint *c, const double
     double s = length_scale(c), m = coordinate_magnitude(sys, c, xs);
     for (uint32_t r = 0; r < c->n_rows; r++) {
         k->rhs[c->row + r] = -g[r];
-        check_rounded(p, c->row + r, g[r], row_block2(jac, c->n_particles, r, d), s, m, tol2);
+        cdyn__check_rounded(p, c->row + r, g[r], row_block2(jac, c->n_particles, r, d), s, m, tol2);
     }
     return CDYN_OK;
 }
 
 /* rhs = -g(x + dx) for every row, tested against the position tolerance. */
 static CDYN__ALWAYS_INLINE cdyn_status position_pass_d(cdyn_system *sys, const double *x,
-                                                       const double *dx, pass *p, size_t D)
+                                                       const double *dx, cdyn__pass *p, size_t D)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn__projection *pr = sys->proj;
-    const double tol = pr->opt.position_tolerance, tol2 = tol2_of(tol);
-    pass_init(p);
+    const double tol = pr->opt.position_tolerance, tol2 = cdyn__tol2_of(tol);
+    cdyn__pass_init(p);
     if (pr->rods) {
         /* A local copy, so that its fields stay in registers. */
-        pass q = *p;
+        cdyn__pass q = *p;
         const uint32_t *restrict e = pr->ends;
         const double *restrict len = pr->len;
         double *restrict rhs = k->rhs;
@@ -474,10 +479,11 @@ static CDYN__ALWAYS_INLINE cdyn_status position_pass_d(cdyn_system *sys, const d
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
-        if (c->kind == CDYN_CONSTRAINT_DISTANCE) {
+        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        if (path == CDYN__ROWS_ROD) {
             rod_g(k->rhs, c->row, c->u.particle[0], c->u.particle[1], c->d.p[0], x, dx, p, tol2,
                   D);
-        } else if (c->kind == CDYN_CONSTRAINT_ANCHOR) {
+        } else if (path == CDYN__ROWS_ANCHOR) {
             anchor_g(k, c, x, dx, p, tol2, D);
         } else {
             cdyn_status st = generic_g(sys, c, x, dx, p, tol * tol);
@@ -488,7 +494,7 @@ static CDYN__ALWAYS_INLINE cdyn_status position_pass_d(cdyn_system *sys, const d
     return CDYN_OK;
 }
 
-static cdyn_status position_pass(cdyn_system *sys, const double *x, const double *dx, pass *p)
+static cdyn_status position_pass(cdyn_system *sys, const double *x, const double *dx, cdyn__pass *p)
 {
     return sys->dim == 2 ? position_pass_d(sys, x, dx, p, 2) : position_pass_d(sys, x, dx, p, 3);
 }
@@ -509,11 +515,11 @@ static CDYN__ALWAYS_INLINE void scatter_d(cdyn_system *sys, const double *z, dou
             size_t ia = e[2 * (size_t)r], ib = e[2 * (size_t)r + 1];
             const double *jb = jac + (2 * (size_t)r + 1) * D;
             double zr = scale * zz[r], za = zr * ww[ia], zb = zr * ww[ib];
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
             if (D == 2) {
-                v2d j = ld2(jb);
-                st2(yy + ia * 2, ld2(yy + ia * 2) - za * j);
-                st2(yy + ib * 2, ld2(yy + ib * 2) + zb * j);
+                cdyn__v2d j = cdyn__v2d_load(jb);
+                cdyn__v2d_store(yy + ia * 2, cdyn__v2d_load(yy + ia * 2) - za * j);
+                cdyn__v2d_store(yy + ib * 2, cdyn__v2d_load(yy + ib * 2) + zb * j);
                 continue;
             }
 #endif
@@ -556,27 +562,27 @@ static void scatter(cdyn_system *sys, const double *z, double scale, double *y)
  * s <= ready[s]) before its residual overwrites it when z is rhs. */
 static CDYN__ALWAYS_INLINE void rod_fused_d(cdyn_system *sys, const double *z, double scale,
                                             const double *restrict x, double *restrict dx,
-                                            pass *p, size_t D)
+                                            cdyn__pass *p, size_t D)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn__projection *pr = sys->proj;
     const uint32_t *restrict e = pr->ends, *restrict ready = pr->ready;
     const double *restrict len = pr->len, *restrict jac = k->jac, *restrict w = sys->inv_mass;
     double *rhs = k->rhs;
-    const double tol2 = tol2_of(pr->opt.position_tolerance);
+    const double tol2 = cdyn__tol2_of(pr->opt.position_tolerance);
     const uint32_t n = k->n_rows;
-    pass q;
-    pass_init(&q);
+    cdyn__pass q;
+    cdyn__pass_init(&q);
     uint32_t s = 0;
     for (uint32_t r = 0; r < n; r++) {
         size_t ia = e[2 * (size_t)r], ib = e[2 * (size_t)r + 1];
         const double *jb = jac + (2 * (size_t)r + 1) * D;
         double zr = scale * z[r], za = zr * w[ia], zb = zr * w[ib];
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
         if (D == 2) {
-            v2d j = ld2(jb);
-            st2(dx + ia * 2, ld2(dx + ia * 2) - za * j);
-            st2(dx + ib * 2, ld2(dx + ib * 2) + zb * j);
+            cdyn__v2d j = cdyn__v2d_load(jb);
+            cdyn__v2d_store(dx + ia * 2, cdyn__v2d_load(dx + ia * 2) - za * j);
+            cdyn__v2d_store(dx + ib * 2, cdyn__v2d_load(dx + ib * 2) + zb * j);
         } else
 #endif
             for (size_t c = 0; c < D; c++) {
@@ -593,7 +599,7 @@ static CDYN__ALWAYS_INLINE void rod_fused_d(cdyn_system *sys, const double *z, d
 }
 
 static void rod_fused(cdyn_system *sys, const double *z, double scale, const double *x,
-                      double *dx, pass *p)
+                      double *dx, cdyn__pass *p)
 {
     if (sys->dim == 2)
         rod_fused_d(sys, z, scale, x, dx, p, 2);
@@ -633,21 +639,22 @@ static void shake_row(cdyn_system *sys, const cdyn__constraint *c, uint32_t r, d
 
 /* One SHAKE sweep over the rows in order; corrects each row above its
  * threshold alone, so that the next rows see the correction. */
-static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, double *dx, pass *p)
+static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, double *dx, cdyn__pass *p)
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
-    const double tol = sys->proj->opt.position_tolerance, tol2 = tol2_of(tol);
+    const double tol = sys->proj->opt.position_tolerance, tol2 = cdyn__tol2_of(tol);
     const double *w = sys->inv_mass;
     double *xs = sys->proj->xs;
-    pass_init(p);
+    cdyn__pass_init(p);
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
         double s = length_scale(c);
-        if (c->kind == CDYN_CONSTRAINT_DISTANCE || c->kind == CDYN_CONSTRAINT_ANCHOR) {
+        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        if (path != CDYN__ROWS_GENERIC) {
             /* g = (|e|^2 - L^2) / 2 with e = x_b - x_a (or x - anchor);
              * correction along W G_ref^T, G_ref = (-e0, e0) (or e0). */
-            bool rod = c->kind == CDYN_CONSTRAINT_DISTANCE;
+            bool rod = path == CDYN__ROWS_ROD;
             size_t ia = (size_t)c->u.particle[0] * d, ib = rod ? (size_t)c->u.particle[1] * d : 0;
             const double *e0 = k->jac + ((size_t)c->blk + (rod ? 1 : 0)) * d;
             double e[3], d2 = 0, dot = 0;
@@ -660,7 +667,7 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
             double g = 0.5 * (d2 - s * s);
             double wa = w[c->u.particle[0]], wb = rod ? w[c->u.particle[1]] : 0;
             double den = (wa + wb) * dot;
-            if (check_exact(p, c->row, g, d2, s, tol2) || !(den > 0))
+            if (cdyn__check_exact(p, c->row, g, d2, s, tol2) || !(den > 0))
                 continue;
             double dl = -g / den;
             for (size_t q = 0; q < d; q++) {
@@ -681,7 +688,7 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
             if (st)
                 return st;
             double m = coordinate_magnitude(sys, c, xs);
-            if (check_rounded(p, c->row + r, g[r], row_block2(jac, c->n_particles, r, d), s, m,
+            if (cdyn__check_rounded(p, c->row + r, g[r], row_block2(jac, c->n_particles, r, d), s, m,
                               tol * tol))
                 continue;
             shake_row(sys, c, r, g[r], jac + (size_t)r * c->n_particles * d, dx);
@@ -723,9 +730,14 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
     pr->stats.projections++;
     pr->stats.position_iterations = 0;
     pr->stats.velocity_iterations = 0;
+    /* RATTLE: the residual of the step's start, g(x0), to leave the change
+     * of the residual over the step out of the reported multipliers
+     * (cdyn__projection_velocities). */
+    cdyn_status st = v && newton ? rows_g(sys, x_ref, pr->resid) : CDYN_OK;
+    if (st)
+        return st;
     bool same = false;
-    cdyn_status st =
-        newton ? position_matrix(sys, x_ref, who, &same) : assemble(sys, x_ref, NULL, 0);
+    st = newton ? position_matrix(sys, x_ref, who, &same) : assemble(sys, x_ref, NULL, 0);
     /* RATTLE starts from the constraint impulse of the multipliers at x_ref
      * (those of the previous step's closing kick), mu = h^2/2 lambda, which
      * leaves an O(h^3) residual instead of O(h^2). When the previous step's
@@ -744,11 +756,11 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
     }
     pr->dv_valid = false;
     size_t it = 0;
-    pass p;
-    pass_init(&p);
+    cdyn__pass p;
+    cdyn__pass_init(&p);
     if (!st)
         st = newton ? position_pass(sys, x, dx, &p) : shake_position_sweep(sys, x, dx, &p);
-    pass last = p; /* the last pass with finite residuals */
+    cdyn__pass last = p; /* the last pass with finite residuals */
     while (!st) {
         if (!p.finite) {
             /* From finite positions, an iteration that leaves them has
@@ -783,7 +795,7 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
     pr->stats.position_iterations = it;
     pr->stats.position_iterations_total += it;
     if (st == CDYN_OK || st == CDYN_ERR_NOT_CONVERGED) {
-        pr->stats.position_residual = pass_worst(&p);
+        pr->stats.position_residual = cdyn__pass_worst(&p);
         pr->stats.worst = row_handle(sys, st ? p.bad_row : p.worst_row);
     }
     if (st) {
@@ -791,6 +803,14 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
         return st;
     }
     finish_positions(sys, x, v, inv_h);
+    if (v && newton) {
+        /* resid = g(x1) - g(x0), the change of the residual over the step. */
+        double *g1 = k->rhs;
+        if ((st = rows_g(sys, x, g1)))
+            return st;
+        for (uint32_t r = 0; r < k->n_rows; r++)
+            pr->resid[r] = g1[r] - pr->resid[r];
+    }
     return CDYN_OK;
 }
 
@@ -801,18 +821,18 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
 /* Rod velocity residual: rhs = -G v with G = (-d, d) from the blocks. */
 static CDYN__ALWAYS_INLINE void rod_gv(const double *restrict jac, double *restrict rhs,
                                        uint32_t row, uint32_t blk, size_t ia, size_t ib,
-                                       const double *restrict v, pass *p, double tol2, size_t D)
+                                       const double *restrict v, cdyn__pass *p, double tol2, size_t D)
 {
     const double *jb = jac + ((size_t)blk + 1) * D;
     const double *va = v + ia * D, *vb = v + ib * D;
     double gv = 0, b2 = 0, sa = 0, sb = 0;
-#ifdef V2
+#ifdef CDYN__HAVE_V2D
     if (D == 2) {
-        v2d j = ld2(jb), a = ld2(va), b = ld2(vb);
-        gv = sum2(j * (b - a));
-        b2 = sum2(j * j);
-        sa = sum2(a * a);
-        sb = sum2(b * b);
+        cdyn__v2d j = cdyn__v2d_load(jb), a = cdyn__v2d_load(va), b = cdyn__v2d_load(vb);
+        gv = cdyn__v2d_sum(j * (b - a));
+        b2 = cdyn__v2d_sum(j * j);
+        sa = cdyn__v2d_sum(a * a);
+        sb = cdyn__v2d_sum(b * b);
     } else
 #endif
         for (size_t q = 0; q < D; q++) {
@@ -822,20 +842,20 @@ static CDYN__ALWAYS_INLINE void rod_gv(const double *restrict jac, double *restr
             sb += vb[q] * vb[q];
         }
     rhs[row] = -gv;
-    check_velocity(p, row, gv, b2, maxd(sa, sb), tol2);
+    cdyn__check_velocity(p, row, gv, b2, cdyn__maxd(sa, sb), tol2);
 }
 
 /* rhs = -G v for every row (G in k->jac), tested against the velocity
  * tolerance. */
-static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *v, pass *p,
+static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *v, cdyn__pass *p,
                                                 size_t D)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn__projection *pr = sys->proj;
-    const double tol2 = tol2_of(pr->opt.velocity_tolerance);
-    pass_init(p);
+    const double tol2 = cdyn__tol2_of(pr->opt.velocity_tolerance);
+    cdyn__pass_init(p);
     if (pr->rods) {
-        pass q = *p;
+        cdyn__pass q = *p;
         const uint32_t *restrict e = pr->ends;
         const uint32_t n = k->n_rows;
         for (uint32_t r = 0; r < n; r++)
@@ -846,7 +866,7 @@ static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        if (c->kind == CDYN_CONSTRAINT_DISTANCE) {
+        if (cdyn__kind_of(c)->path == CDYN__ROWS_ROD) {
             rod_gv(k->jac, k->rhs, c->row, c->blk, c->u.particle[0], c->u.particle[1], v, p, tol2,
                    D);
             continue;
@@ -863,12 +883,12 @@ static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *
                     gv += jb[q] * vp[q];
             }
             k->rhs[c->row + r] = -gv;
-            check_velocity(p, c->row + r, gv, row_block2(jac, np, r, D), s2, tol2);
+            cdyn__check_velocity(p, c->row + r, gv, row_block2(jac, np, r, D), s2, tol2);
         }
     }
 }
 
-static void velocity_pass(cdyn_system *sys, const double *v, pass *p)
+static void velocity_pass(cdyn_system *sys, const double *v, cdyn__pass *p)
 {
     if (sys->dim == 2)
         velocity_pass_d(sys, v, p, 2);
@@ -878,13 +898,13 @@ static void velocity_pass(cdyn_system *sys, const double *v, pass *p)
 
 /* One SHAKE (RATTLE) velocity sweep: each row above its threshold is
  * corrected alone, v += W G_r^T dl with dl = -G_r v / (G_r W G_r^T). */
-static void shake_velocity_sweep(cdyn_system *sys, double *v, pass *p)
+static void shake_velocity_sweep(cdyn_system *sys, double *v, cdyn__pass *p)
 {
     cdyn__constraints *k = sys->cons;
     const size_t d = (size_t)sys->dim;
-    const double tol2 = tol2_of(sys->proj->opt.velocity_tolerance);
+    const double tol2 = cdyn__tol2_of(sys->proj->opt.velocity_tolerance);
     double *nu = sys->proj->nu;
-    pass_init(p);
+    cdyn__pass_init(p);
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
         const double *jac = k->jac + (size_t)c->blk * d;
@@ -901,7 +921,7 @@ static void shake_velocity_sweep(cdyn_system *sys, double *v, pass *p)
                 }
                 den += sys->inv_mass[s] * b2;
             }
-            if (check_velocity(p, c->row + r, gv, row_block2(jac, np, r, d), speed2(sys, c, v),
+            if (cdyn__check_velocity(p, c->row + r, gv, row_block2(jac, np, r, d), speed2(sys, c, v),
                                tol2) ||
                 !(den > 0))
                 continue;
@@ -922,7 +942,7 @@ static void shake_velocity_sweep(cdyn_system *sys, double *v, pass *p)
  * correction of a projection goes through dx (zero before), which keeps it
  * (dv of cdyn__projection_positions); later ones, rare refinements, are
  * added to v and dx alike. */
-static void velocity_apply(cdyn_system *sys, double *v, bool first, pass *p)
+static void velocity_apply(cdyn_system *sys, double *v, bool first, cdyn__pass *p)
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
@@ -951,7 +971,7 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
     const bool newton = pr->opt.method == CDYN_PROJECTION_NEWTON;
     const size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     size_t it = 0;
-    pass p, last;
+    cdyn__pass p, last;
     cdyn_status st = CDYN_OK;
     memset(pr->nu, 0, k->n_rows * sizeof *pr->nu);
     if (pr->dv_valid)
@@ -998,7 +1018,7 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
     }
     pr->stats.velocity_iterations += it;
     pr->stats.velocity_iterations_total += it;
-    pr->stats.velocity_residual = pass_worst(&p);
+    pr->stats.velocity_residual = cdyn__pass_worst(&p);
     if (!st && newton && lambda_scale > 0) {
         /* dx keeps dv = W G(x)^T nu for the next step's start. */
         pr->dv_valid = true;
@@ -1009,10 +1029,24 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
     if (st)
         return st;
     if (lambda_scale > 0) {
+        /* The multipliers of the closing half kick, lambda = 2 nu / h,
+         * without the share of the position projection's tolerance: the
+         * residual changed by dr = g(x1) - g(x0) over the step, which exact
+         * projections would not have left, and the half-step velocity
+         * carries dr / h along the rows; nu answers it with -A1^-1 dr / h.
+         * Left in, that share is O(tol / h^2) and grows as the step
+         * shrinks (docs/rattle.md section 7). */
+        const double *corr = NULL;
+        if (newton) {
+            for (uint32_t r = 0; r < k->n_rows; r++)
+                k->rhs[r] = pr->resid[r] * (0.5 * lambda_scale);
+            cdyn__ldlt_solve(&k->ldlt, k->rhs);
+            corr = k->rhs;
+        }
         for (uint32_t r = 0; r < k->n_rows; r++)
-            k->lambda[r] = lambda_scale * pr->nu[r];
+            k->lambda[r] = lambda_scale * (corr ? pr->nu[r] + corr[r] : pr->nu[r]);
         k->evaluated = true;
-        k->jac_lazy = false;
+        k->blocks_unstored = false;
     }
     return CDYN_OK;
 }

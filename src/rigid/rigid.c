@@ -7,38 +7,20 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "constraint/constraint.h"
-#include "parametric/parametric.h"
+#include "core/holders.h"
+#include "core/lookup.h"
+#include "generalized/generalized.h"
 #include "rigid/rigid_math.h"
 #include "core/system.h"
+#include "core/vec.h"
 
-/* A mark put in body_of while cdyn_rigid_add validates its list. */
+/* A mark put as a particle's holder body while cdyn_rigid_add validates its
+ * list. */
 #define PENDING UINT32_MAX
 
 cdyn_status cdyn__rigid_slot(const cdyn_system *sys, cdyn_rigid h, uint32_t *slot)
 {
-    cdyn_status st = sys->rigids ? cdyn__slots_resolve(&sys->rigids->slots, h, CDYN__KIND_RIGID,
-                                                       sys->salt, slot)
-                                 : CDYN_ERR_INVALID_HANDLE;
-    if (st == CDYN_ERR_STALE_HANDLE)
-        return cdyn__fail(sys, st, "rigid body handle 0x%016llx refers to a dissolved body",
-                          (unsigned long long)h);
-    if (st)
-        return cdyn__fail(sys, st, "rigid body handle 0x%016llx is not a rigid body of this system",
-                          (unsigned long long)h);
-    return CDYN_OK;
-}
-
-cdyn_status cdyn__rigids_check_member(const cdyn_system *sys, uint32_t slot, const char *what)
-{
-    const cdyn__rigids *k = sys->rigids;
-    if (!k || slot >= k->body_of_cap || !k->body_of[slot])
-        return CDYN_OK;
-    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                      "%s: particle index %u is part of a rigid body; dissolve the body first "
-                      "(cdyn_rigid_remove) or move the body (cdyn_rigid_set_velocity, "
-                      "cdyn_rigid_set_angular_velocity)",
-                      what, slot);
+    return cdyn__resolve(sys, sys->rigids ? &sys->rigids->slots : NULL, h, CDYN__KIND_RIGID, slot);
 }
 
 static void free_one(cdyn_system *sys, cdyn__rigid *r)
@@ -59,7 +41,6 @@ void cdyn__rigids_destroy(cdyn_system *sys)
     void **arrays[] = {(void **)&k->r};
     size_t sizes[] = {sizeof(cdyn__rigid)};
     cdyn__slots_free(&k->slots, &sys->alloc, 1, arrays, sizes);
-    cdyn__free_array(&sys->alloc, k->body_of, k->body_of_cap, sizeof *k->body_of);
     cdyn__free_array(&sys->alloc, k, 1, sizeof *k);
     sys->rigids = NULL;
 }
@@ -73,9 +54,9 @@ void cdyn__rigid_omega(int dim, const cdyn__rigid *r, const double q[9], const d
         return;
     }
     double lb[3], wb[3];
-    cdyn__mat3_apply_t(q, l, lb);
-    cdyn__mat3_apply(r->ib_inv, lb, wb);
-    cdyn__mat3_apply(q, wb, omega);
+    cdyn__m3_apply_t(q, l, lb);
+    cdyn__m3_apply(r->ib_inv, lb, wb);
+    cdyn__m3_apply(q, wb, omega);
 }
 
 void cdyn__rigid_state(const cdyn_system *sys, const cdyn__rigid *r, const double *x,
@@ -109,7 +90,7 @@ void cdyn__rigid_state(const cdyn_system *sys, const cdyn__rigid *r, const doubl
                 rel[c] = x[i * d + c] - X[c];
                 dv[c] = v[i * d + c] - U[c];
             }
-            cdyn__cross3(rel, dv, c3);
+            cdyn__v3_cross(c3, rel, dv);
             for (int c = 0; c < 3; c++)
                 acc[c] += m * c3[c];
         }
@@ -147,46 +128,40 @@ void cdyn__rigid_state(const cdyn_system *sys, const cdyn__rigid *r, const doubl
     q[8] = 1;
 }
 
-/* Validation of a new body's list, with the members marked PENDING in
- * body_of (which covers every particle slot). On failure the marks of the
- * slots resolved so far are cleared by the caller through @p *n_marked. */
+/* Validation of a new body's list, with the members marked PENDING as
+ * their holder body (the holders cover every particle slot). On failure
+ * the marks of the slots resolved so far are cleared by the caller through
+ * @p *n_marked. */
 static cdyn_status check_members(cdyn_system *sys, const cdyn_particle *ps, size_t n,
                                  uint32_t *slots, size_t *n_marked, const char *what)
 {
-    cdyn__rigids *k = sys->rigids;
     for (size_t j = 0; j < n; j++) {
         uint32_t s;
         cdyn_status st = cdyn__particle_slot(sys, ps[j], &s);
         if (st)
             return st;
-        if (k->body_of[s] == PENDING)
+        uint32_t body = cdyn__holder_body(sys, s);
+        if (body == PENDING)
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                               "%s: particle %zu appears twice in the list", what, j);
-        if (k->body_of[s])
+        if (body)
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                               "%s: particle %zu is already in another rigid body", what, j);
         if (sys->fixed[s])
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                               "%s: particle %zu is fixed; a rigid body moves all its particles",
                               what, j);
-        k->body_of[s] = PENDING;
+        cdyn__holders_set_body(sys, s, PENDING);
         slots[j] = s;
         *n_marked = j + 1;
     }
     /* No member may be held by a constraint (implicit rows or a shape). */
-    const cdyn__constraints *c = sys->cons;
-    for (uint32_t ci = 0; c && ci < c->slots.count; ci++) {
-        if (!c->slots.alive[ci])
-            continue;
-        for (uint32_t j = 0; j < c->c[ci].n_particles; j++) {
-            uint32_t s = cdyn__constraint_particle(&c->c[ci], j);
-            if (k->body_of[s] == PENDING)
-                return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                                  "%s: particle index %u is in a constraint; a rigid body's "
-                                  "particles cannot be constrained",
-                                  what, s);
-        }
-    }
+    for (size_t j = 0; j < n; j++)
+        if (cdyn__holder_constraints(sys, slots[j]))
+            return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                              "%s: particle index %u is in a constraint; a rigid body's "
+                              "particles cannot be constrained",
+                              what, slots[j]);
     return CDYN_OK;
 }
 
@@ -267,29 +242,21 @@ static void make_velocities_rigid(cdyn_system *sys, const cdyn__rigid *r)
         double rel[3] = {0, 0, 0}, wr[3];
         for (size_t c = 0; c < d; c++)
             rel[c] = sys->x[i * d + c] - X[c];
-        cdyn__cross3(w, rel, wr);
+        cdyn__v3_cross(wr, w, rel);
         for (size_t c = 0; c < d; c++)
             sys->v[i * d + c] = U[c] + wr[c];
         (void)cdyn__params_sync_slot(sys, (uint32_t)i); /* a free particle: a copy */
     }
 }
 
-/* Makes room in the store for one more body and for every particle slot
- * in body_of. New blocks only replace old ones when all were obtained. */
+/* Makes room in the store for one more body and in the holders for every
+ * particle slot. */
 static cdyn_status reserve(cdyn_system *sys, const char *what)
 {
     cdyn__rigids *k = sys->rigids;
-    uint32_t need = sys->particles.capacity;
-    if (k->body_of_cap < need) {
-        uint32_t *nb = cdyn__calloc_array(&sys->alloc, need, sizeof *nb);
-        if (!nb)
-            return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory", what);
-        if (k->body_of_cap)
-            memcpy(nb, k->body_of, k->body_of_cap * sizeof *nb);
-        cdyn__free_array(&sys->alloc, k->body_of, k->body_of_cap, sizeof *k->body_of);
-        k->body_of = nb;
-        k->body_of_cap = need;
-    }
+    cdyn_status st = cdyn__holders_reserve(sys, 1, what);
+    if (st)
+        return st;
     if (cdyn__slots_full(&k->slots)) {
         void **arrays[] = {(void **)&k->r};
         size_t sizes[] = {sizeof(cdyn__rigid)};
@@ -304,8 +271,6 @@ cdyn_status cdyn_rigid_add(cdyn_system *sys, const cdyn_particle *particles, siz
                            cdyn_rigid *out)
 {
     const char *what = "rigid_add";
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st)
         return st;
@@ -339,14 +304,14 @@ cdyn_status cdyn_rigid_add(cdyn_system *sys, const cdyn_particle *particles, siz
     size_t n_marked = 0;
     st = check_members(sys, particles, n, r.member, &n_marked, what);
     for (size_t j = 0; j < n_marked; j++)
-        k->body_of[r.member[j]] = 0;
+        cdyn__holders_set_body(sys, r.member[j], 0);
     if (st || (st = build_body(sys, &r, what)))
         goto fail;
 
     uint32_t i = cdyn__slots_take(&k->slots);
     k->r[i] = r;
     for (uint32_t j = 0; j < r.n; j++) {
-        k->body_of[r.member[j]] = i + 1;
+        cdyn__holders_set_body(sys, r.member[j], i + 1);
         sys->inv_mass[r.member[j]] = 0; /* moved by the body, not the integrator */
     }
     make_velocities_rigid(sys, &k->r[i]);
@@ -363,8 +328,6 @@ fail:
 
 cdyn_status cdyn_rigid_remove(cdyn_system *sys, cdyn_rigid body)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "rigid_remove");
     uint32_t i;
     if (st || (st = cdyn__rigid_slot(sys, body, &i)))
@@ -373,7 +336,7 @@ cdyn_status cdyn_rigid_remove(cdyn_system *sys, cdyn_rigid body)
     cdyn__rigid *r = &k->r[i];
     for (uint32_t j = 0; j < r->n; j++) {
         uint32_t s = r->member[j];
-        k->body_of[s] = 0;
+        cdyn__holders_set_body(sys, s, 0);
         sys->inv_mass[s] = 1.0 / sys->mass[s];
     }
     free_one(sys, r);
@@ -399,20 +362,13 @@ cdyn_status cdyn_rigid_find(const cdyn_system *sys, cdyn_particle particle, cdyn
     cdyn_status st = cdyn__particle_slot(sys, particle, &s);
     if (st)
         return st;
-    const cdyn__rigids *k = sys->rigids;
-    if (!k || s >= k->body_of_cap || !k->body_of[s]) {
-        *out = 0;
-        return CDYN_OK;
-    }
-    uint32_t b = k->body_of[s] - 1;
-    *out = cdyn__handle_make(CDYN__KIND_RIGID, sys->salt, k->slots.generation[b], b);
+    uint32_t body = cdyn__holder_body(sys, s);
+    *out = body ? cdyn__handle_of(sys, &sys->rigids->slots, CDYN__KIND_RIGID, body - 1) : 0;
     return CDYN_OK;
 }
 
 cdyn_status cdyn_rigid_set_scheme(cdyn_system *sys, cdyn_rigid body, cdyn_rigid_scheme scheme)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "rigid_set_scheme");
     uint32_t i;
     if (st || (st = cdyn__rigid_slot(sys, body, &i)))

@@ -43,18 +43,11 @@ typedef struct cdyn__rigid {
 typedef struct cdyn__rigids {
     cdyn__slots slots;
     cdyn__rigid *r;
-    uint32_t *body_of; /* per particle slot: body slot + 1, or 0 */
-    uint32_t body_of_cap; /* length of body_of; slots beyond it are in no body */
 } cdyn__rigids;
 
 /* Frees every body and the store; sys->rigids becomes NULL. Does not touch
  * the particles (system destruction). */
 void cdyn__rigids_destroy(cdyn_system *sys);
-
-/* CDYN_ERR_INVALID_ARGUMENT, with a message naming @p what and saying to
- * dissolve the body first, when particle slot @p slot is in a rigid body;
- * CDYN_OK otherwise. */
-cdyn_status cdyn__rigids_check_member(const cdyn_system *sys, uint32_t slot, const char *what);
 
 /* The step hook: after the integrator has written x_new, v_new, overwrites
  * the members' entries with the rigid update of every body over @p dt.

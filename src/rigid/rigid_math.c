@@ -7,46 +7,12 @@
 
 #include "cdyn/rigid.h"
 #include "core/system.h"
-
-void cdyn__cross3(const double a[3], const double b[3], double c[3])
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-void cdyn__mat3_apply(const double a[9], const double x[3], double y[3])
-{
-    for (int i = 0; i < 3; i++)
-        y[i] = a[i * 3] * x[0] + a[i * 3 + 1] * x[1] + a[i * 3 + 2] * x[2];
-}
-
-void cdyn__mat3_apply_t(const double a[9], const double x[3], double y[3])
-{
-    for (int i = 0; i < 3; i++)
-        y[i] = a[i] * x[0] + a[3 + i] * x[1] + a[6 + i] * x[2];
-}
-
-void cdyn__mat3_mul(const double a[9], const double b[9], double c[9])
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            c[i * 3 + j] = a[i * 3] * b[j] + a[i * 3 + 1] * b[3 + j] + a[i * 3 + 2] * b[6 + j];
-}
-
-/* |v| without overflow or underflow in the squares. */
-static double norm3(const double v[3])
-{
-    double s = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
-    if (s == 0 || !isfinite(s))
-        return s;
-    double a = v[0] / s, b = v[1] / s, c = v[2] / s;
-    return s * sqrt(a * a + b * b + c * c);
-}
+#include "core/finite.h"
+#include "core/vec.h"
 
 void cdyn__rotation(const double omega[3], double dt, double r[9])
 {
-    double w = norm3(omega);
+    double w = cdyn__v3_norm(omega);
     double th = w * dt;
     memset(r, 0, 9 * sizeof *r);
     if (w == 0 || th == 0) {

@@ -1,23 +1,13 @@
-/* Small dense linear algebra for rigid bodies: 3-vectors, 3 x 3 matrices
- * (row-major), seed 001's rotation R(Omega, dt), a Jacobi eigensolver for
+/* The rigid bodies' own linear algebra (3-vectors and 3 x 3 matrices are
+ * in core/vec.h): the exact rotation R(Omega, dt), a Jacobi eigensolver for
  * symmetric matrices up to 4 x 4 and the least-squares rotation fit.
  * Internal; pure functions, no allocation. */
 #ifndef CDYN__RIGID_MATH_H
 #define CDYN__RIGID_MATH_H
 
-/* c = a x b (c may not alias a or b). */
-void cdyn__cross3(const double a[3], const double b[3], double c[3]);
-
-/* y = A x and y = A^T x (y may not alias x). */
-void cdyn__mat3_apply(const double a[9], const double x[3], double y[3]);
-void cdyn__mat3_apply_t(const double a[9], const double x[3], double y[3]);
-
-/* C = A B (C may not alias A or B). */
-void cdyn__mat3_mul(const double a[9], const double b[9], double c[9]);
-
 /* R(Omega, dt) = 1 - h (1 - a a^T) + s [a]x with a = Omega / |Omega|,
  * s = sin(|Omega| dt), h = 1 - cos(|Omega| dt) computed as
- * 2 sin^2(|Omega| dt / 2): seed 001's Rodrigues form, written so that the
+ * 2 sin^2(|Omega| dt / 2): the Rodrigues form, written so that the
  * axis direction is kept exactly (R a = a to round-off, and R[8] = 1 exactly
  * for Omega along z). The identity when Omega = 0. */
 void cdyn__rotation(const double omega[3], double dt, double r[9]);

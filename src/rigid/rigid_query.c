@@ -3,21 +3,22 @@
 #include <math.h>
 #include <string.h>
 
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "rigid/rigid.h"
 #include "rigid/rigid_math.h"
 #include "core/system.h"
+#include "core/vec.h"
+#include "core/finite.h"
+#include "core/lookup.h"
 
 /* Arguments present, handle live. */
 static cdyn_status lookup(const cdyn_system *sys, cdyn_rigid body, const void *ptr,
                           const char *what, const cdyn__rigid **r)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!ptr)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
     uint32_t i;
-    cdyn_status st = cdyn__rigid_slot(sys, body, &i);
+    cdyn_status st = cdyn__enter_object(sys, ptr, what,
+                                        sys && sys->rigids ? &sys->rigids->slots : NULL, body,
+                                        CDYN__KIND_RIGID, &i);
     if (!st)
         *r = &sys->rigids->r[i];
     return st;
@@ -185,7 +186,7 @@ static void write_velocities(cdyn_system *sys, const cdyn__rigid *r, const doubl
         double rel[3] = {0, 0, 0}, wr[3];
         for (size_t c = 0; c < d; c++)
             rel[c] = sys->x[i * d + c] - X[c];
-        cdyn__cross3(w, rel, wr);
+        cdyn__v3_cross(wr, w, rel);
         for (size_t c = 0; c < d; c++)
             sys->v[i * d + c] = U[c] + wr[c];
         (void)cdyn__params_sync_slot(sys, (uint32_t)i); /* a free particle: a copy */
@@ -196,8 +197,6 @@ static void write_velocities(cdyn_system *sys, const cdyn__rigid *r, const doubl
 static cdyn_status lookup_set(cdyn_system *sys, cdyn_rigid body, const double *in, size_t n_in,
                               const char *what, const cdyn__rigid **r)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st || (st = lookup(sys, body, in, what, r)))
         return st;

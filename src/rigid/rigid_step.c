@@ -14,13 +14,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "parametric/parametric.h"
+#include "generalized/generalized.h"
 #include "ground/ground.h"
 #include "dynamics/dynamics.h"
 #include "force/force.h"
 #include "rigid/rigid.h"
 #include "rigid/rigid_math.h"
 #include "core/system.h"
+#include "core/vec.h"
 
 enum { AT_START = 0, AT_END = 1 };
 
@@ -65,7 +66,7 @@ static cdyn_status eval(cdyn_system *sys, double t, const double *x, const doubl
                     for (size_t c = 0; c < d; c++)
                         fk[c] += fn[c] + ff[c];
             }
-            cdyn__cross3(rel, fk, c3);
+            cdyn__v3_cross(c3, rel, fk);
             for (int c = 0; c < 3; c++) {
                 F[c] += fk[c];
                 T[c] += c3[c];
@@ -104,8 +105,8 @@ static void write_members(cdyn_system *sys, const cdyn__rigid *r, const double X
     for (uint32_t j = 0; j < r->n; j++) {
         size_t i = r->member[j];
         double qb[3], wr[3];
-        cdyn__mat3_apply(Q, r->b + (size_t)j * 3, qb);
-        cdyn__cross3(w, qb, wr);
+        cdyn__m3_apply(Q, r->b + (size_t)j * 3, qb);
+        cdyn__v3_cross(wr, w, qb);
         for (size_t c = 0; c < d; c++) {
             if (positions)
                 sys->x_new[i * d + c] = X[c] + qb[c];
@@ -115,7 +116,7 @@ static void write_members(cdyn_system *sys, const cdyn__rigid *r, const double X
 }
 
 /* Q1 = R(Omega, dt) Q0 for the angular momentum L held constant over the
- * drift: seed 001 takes Omega at the start orientation; the second-order
+ * drift: the first-order scheme takes Omega at the start orientation; the second-order
  * scheme takes it at the orientation half-way (explicit midpoint on the
  * rotation group). */
 static void rotate(int dim, const cdyn__rigid *r, const double q0[9], const double l[3],
@@ -126,11 +127,11 @@ static void rotate(int dim, const cdyn__rigid *r, const double q0[9], const doub
     if (midpoint) {
         double qm[9];
         cdyn__rotation(w, 0.5 * dt, rot);
-        cdyn__mat3_mul(rot, q0, qm);
+        cdyn__m3_mul(rot, q0, qm);
         cdyn__rigid_omega(dim, r, qm, l, w);
     }
     cdyn__rotation(w, dt, rot);
-    cdyn__mat3_mul(rot, q0, q1);
+    cdyn__m3_mul(rot, q0, q1);
 }
 
 cdyn_status cdyn__rigids_step(cdyn_system *sys, double dt)

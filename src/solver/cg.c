@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec.h"
 
 void cdyn__cg_init(cdyn__cg *cg)
 {
@@ -44,14 +45,6 @@ cdyn_status cdyn__cg_reserve(cdyn__cg *cg, const cdyn_allocator *alloc, uint32_t
     cdyn__cg_destroy(cg, alloc);
     *cg = out;
     return CDYN_OK;
-}
-
-static double dot(const double *u, const double *v, uint32_t n)
-{
-    double s = 0.0;
-    for (uint32_t i = 0; i < n; i++)
-        s += u[i] * v[i];
-    return s;
 }
 
 /* q = (A + D) p, returning p . q: q_j is final once column j is done (later
@@ -115,7 +108,7 @@ cdyn_status cdyn__cg_solve(cdyn__cg *cg, const cdyn__symmat *a, const double *di
                      *restrict q = cg->q, *restrict minv = cg->minv;
     cdyn__cg_report rep = {0, 0.0};
 
-    double bb = dot(b, b, n);
+    double bb = cdyn__dotn(b, b, n);
     double rr = residual(a, diag_add, b, x, r);
     /* Any non-finite entry of A, diag_add, b or x reaches rr or bb (0 * inf
      * is NaN), so this one test guards the whole input. */

@@ -40,6 +40,11 @@
 #include "solver/symbolic.h"
 #include "solver/symmat.h"
 
+/* A pivot at or below this fraction of its diagonal marks its row as
+ * redundant: the factorization drops it (the multiplier solve, the
+ * projections and their chain kernels all use this one threshold). */
+#define CDYN__REDUNDANT_PIVOT 1e-10
+
 typedef struct cdyn__ldlt {
     cdyn__symbolic sym; /* pattern-only data, see symbolic.h */
     double *lx;         /* sym.lnz values of L; by rows for a forest (entry t

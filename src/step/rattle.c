@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
-#include "projection/projection.h"
-#include "dynamics/dynamics.h"
-#include "step/integrators.h"
 #include "core/system.h"
+#include "dynamics/dynamics.h"
+#include "projection/projection.h"
+#include "step/integrator.h"
 
 static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
 {
@@ -27,7 +27,8 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
 
     if ((st = cdyn__dynamics_accel(sys, sys->time, x, v, a)))
         return st;
-    if (constrained && cdyn__projection_chain_usable(sys)) {
+    const bool velocity_dependent = cdyn__dynamics_velocity_dependent(sys);
+    if (constrained && !velocity_dependent && cdyn__projection_chain_usable(sys)) {
         /* Rod chains: the kernel of projection_chain.c, which also makes
          * the predictor and the closing kick. */
         if ((st = cdyn__projection_chain_positions(sys, x, v, a, xn, vn, dt)) ||
@@ -43,7 +44,7 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
         return st;
     if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
         return st;
-    if (!cdyn__dynamics_velocity_dependent(sys)) {
+    if (!velocity_dependent) {
         for (size_t i = 0; i < n; i++)
             vn[i] += h2 * a[i];
         return constrained ? cdyn__projection_velocities(sys, xn, vn, false, 2.0 / dt) : CDYN_OK;
@@ -66,7 +67,6 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
 
 cdyn_status cdyn__step_rattle(cdyn_system *sys, double dt, bool *checked)
 {
-    *checked = false;
     cdyn_status st = cdyn__projection_begin(sys, "step (RATTLE)");
     if (st)
         return st;

@@ -1,14 +1,18 @@
-/* Runge-Kutta integrators on the first-order system y = (x, v), y' = (v, a). */
+/* Runge-Kutta integrators on the first-order system y = (x, v), y' = (v, a):
+ * classical RK4 and the adaptive Dormand-Prince pair with its options. */
+#include "step/runge_kutta.h"
+
 #include <math.h>
 #include <string.h>
 
-#include "dynamics/dynamics.h"
-#include "step/integrators.h"
 #include "core/system.h"
+#include "dynamics/dynamics.h"
+#include "step/integrator.h"
 
 /* Classical RK4; the result is accumulated stage by stage into x_new, v_new. */
-cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt)
+cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt, bool *finite)
 {
+    (void)finite;
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     const double *x = sys->u, *v = sys->ud;
     double *xs = sys->ws.stage[0], *vs = sys->ws.stage[1], *a = sys->ws.f;
@@ -69,8 +73,10 @@ static const double DP_E[7] = {71.0 / 57600,  0.0,         -71.0 / 16695, 71.0 /
 /* Error-controlled substeps covering dt. The accepted state is carried in
  * x_new, v_new; stage k's velocity and acceleration are kx[k], kv[k]. The
  * last stage is evaluated at the accepted state (first same as last). */
-cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt)
+cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
 {
+    (void)finite;
+    cdyn__rk45 *rk = cdyn__integrator_state(sys, CDYN_INTEGRATOR_RK45);
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     double **s = sys->ws.stage;
     double *kx[7], *kv[7];
@@ -84,8 +90,8 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt)
     memcpy(vw, sys->ud, n * sizeof *vw);
 
     double t = sys->time, t_end = sys->time + dt;
-    double h = sys->rk45_h > 0 && sys->rk45_h < dt ? sys->rk45_h : dt;
-    double atol = sys->rk45_abs_tol, rtol = sys->rk45_rel_tol;
+    double h = rk->h > 0 && rk->h < dt ? rk->h : dt;
+    double atol = rk->abs_tol, rtol = rk->rel_tol;
     cdyn_status st;
     uint64_t accepted = 0, rejected = 0;
 
@@ -140,7 +146,7 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt)
             tmp = kv[0], kv[0] = kv[6], kv[6] = tmp;
             if (last) {
                 /* Remember the step the controller wanted, not the clipped one. */
-                sys->rk45_h = h * factor;
+                rk->h = h * factor;
                 break;
             }
             h *= factor;
@@ -152,7 +158,48 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt)
                                   "step (RK45): step size underflow at t = %g (error %g)", t, err);
         }
     }
-    sys->rk45_accepted += accepted;
-    sys->rk45_rejected += rejected;
+    rk->accepted += accepted;
+    rk->rejected += rejected;
+    return CDYN_OK;
+}
+
+void cdyn__rk45_init(void *state)
+{
+    cdyn__rk45 *rk = state;
+    rk->abs_tol = 1e-9;
+    rk->rel_tol = 1e-9;
+}
+
+void cdyn__rk45_select(void *state)
+{
+    ((cdyn__rk45 *)state)->h = 0;
+}
+
+cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs_tol, double rel_tol)
+{
+    cdyn_status st = cdyn__check_mutable(sys, "set_rk45_tolerance");
+    if (st)
+        return st;
+    if (!isfinite(abs_tol) || !isfinite(rel_tol) || abs_tol < 0 || rel_tol < 0 ||
+        (abs_tol == 0 && rel_tol == 0))
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "set_rk45_tolerance: need finite tolerances >= 0, not both zero "
+                          "(got %g, %g)", abs_tol, rel_tol);
+    cdyn__rk45 *rk = cdyn__integrator_state(sys, CDYN_INTEGRATOR_RK45);
+    rk->abs_tol = abs_tol;
+    rk->rel_tol = rel_tol;
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_t *accepted,
+                                        uint64_t *rejected)
+{
+    if (!sys)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    const cdyn__rk45 *rk = cdyn__integrator_state(sys, CDYN_INTEGRATOR_RK45);
+    if (accepted)
+        *accepted = rk->accepted;
+    if (rejected)
+        *rejected = rk->rejected;
     return CDYN_OK;
 }

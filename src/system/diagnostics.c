@@ -9,11 +9,7 @@
 
 static cdyn_status prologue(const cdyn_system *sys, const void *out, const char *what)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    return CDYN_OK;
+    return cdyn__enter_query(sys, out, what);
 }
 
 cdyn_status cdyn_system_get_kinetic_energy(const cdyn_system *sys, double *out)

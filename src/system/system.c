@@ -1,55 +1,23 @@
-/* System lifetime, error messages, clock, integrator choice, bulk state. */
+/* System lifetime, clock, integrator choice, bulk state: the code that
+ * calls into every module, above them all. */
 #include "core/system.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
+#include <stdalign.h>
+#include <stddef.h>
 #include <string.h>
 
-#include "core/alloc.h"
 #include "constraint/constraint.h"
-#include "parametric/parametric.h"
-#include "projection/projection.h"
-#include "pair/pair.h"
+#include "core/alloc.h"
+#include "core/finite.h"
+#include "core/holders.h"
+#include "force/force.h"
 #include "ground/ground.h"
-#include "step/backward_euler/backward_euler.h"
+#include "generalized/generalized.h"
+#include "projection/projection.h"
 #include "rigid/rigid.h"
-
-cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *fmt, ...)
-{
-    if (sys) {
-        /* The error buffer is the one field a const query may write. */
-        char *buf = ((cdyn_system *)(uintptr_t)sys)->error;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(buf, CDYN__ERROR_LEN, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
-
-cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what)
-{
-    if (sys->in_step)
-        return cdyn__fail(sys, CDYN_ERR_BUSY, "%s: the system is inside a step (called from a callback)",
-                          what);
-    return CDYN_OK;
-}
-
-bool cdyn__all_finite(const double *v, size_t n)
-{
-    /* A double is inf or NaN exactly when its 11 exponent bits are all set,
-     * i.e. when exponent + 1 carries into bit 11. Integer arithmetic OR-ed
-     * together with no early exit vectorizes, so checking a whole state
-     * costs about one pass over it. */
-    uint64_t bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t bits;
-        memcpy(&bits, &v[i], sizeof bits);
-        bad |= (((bits >> 52) & 0x7ffu) + 1u) >> 11;
-    }
-    return bad == 0;
-}
+#include "step/integrator.h"
+#include "core/workspace.h"
 
 /* A per-system salt so that handles of one system are refused by another.
  * Derived from the object's address: no global counter is needed, and two
@@ -74,18 +42,20 @@ cdyn_status cdyn_system_create_with_allocator(int dim, const cdyn_allocator *all
         return CDYN_ERR_INVALID_ARGUMENT;
     if (!cdyn__allocator_init(&a, allocator))
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_system *sys = a.alloc(sizeof *sys, a.user);
+    /* The integrators' states follow the struct in the same block. */
+    size_t head = (sizeof(cdyn_system) + alignof(max_align_t) - 1) / alignof(max_align_t) *
+                  alignof(max_align_t);
+    size_t total = head + cdyn__integrator_states_size();
+    cdyn_system *sys = a.alloc(total, a.user);
     if (!sys)
         return CDYN_ERR_NO_MEMORY;
-    memset(sys, 0, sizeof *sys);
+    memset(sys, 0, total);
     sys->alloc = a;
+    sys->alloc_size = total;
     sys->dim = dim;
     sys->salt = salt_for(sys);
     sys->integrator = CDYN_INTEGRATOR_SYMPLECTIC_EULER;
-    sys->rk45_abs_tol = 1e-9;
-    sys->rk45_rel_tol = 1e-9;
-    sys->newton_tol = CDYN__NEWTON_DEFAULT_TOLERANCE;
-    sys->newton_max_iter = CDYN__NEWTON_DEFAULT_MAX_ITERATIONS;
+    cdyn__integrator_states_init(sys, (char *)sys + head);
     *out = sys;
     return CDYN_OK;
 }
@@ -102,24 +72,20 @@ void cdyn_system_destroy(cdyn_system *sys)
     const cdyn_allocator a = sys->alloc;
     size_t pd = (size_t)sys->dim * sizeof(double);
     cdyn__params_leave_mode(sys);
+    cdyn__forces_destroy(sys);
     void **parrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
                         (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
                         (void **)&sys->fixed};
     size_t psizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t)};
     cdyn__slots_free(&sys->particles, &a, 7, parrays, psizes);
-    for (uint32_t i = 0; i < sys->forces.count; i++)
-        if (sys->forces.alive[i])
-            cdyn__pair_free(sys, sys->force[i].pair);
-    void **farrays[] = {(void **)&sys->force};
-    size_t fsizes[] = {sizeof(cdyn__force)};
-    cdyn__slots_free(&sys->forces, &a, 1, farrays, fsizes);
     cdyn__workspace_free(sys);
     cdyn__constraints_destroy(sys);
     cdyn__projection_destroy(sys);
-    cdyn__be_destroy(sys);
+    cdyn__integrator_states_free(sys);
     cdyn__grounds_destroy(sys);
     cdyn__rigids_destroy(sys);
-    a.free(sys, sizeof *sys, a.user);
+    cdyn__holders_free(sys);
+    a.free(sys, sys->alloc_size, a.user);
 }
 
 int cdyn_system_get_dimension(const cdyn_system *sys)
@@ -142,8 +108,6 @@ cdyn_status cdyn_system_get_time(const cdyn_system *sys, double *out)
 
 cdyn_status cdyn_system_set_time(cdyn_system *sys, double t)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_time");
     if (st)
         return st;
@@ -155,25 +119,17 @@ cdyn_status cdyn_system_set_time(cdyn_system *sys, double t)
 
 cdyn_status cdyn_system_set_integrator(cdyn_system *sys, cdyn_integrator integrator)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_integrator");
     if (st)
         return st;
-    switch (integrator) {
-    case CDYN_INTEGRATOR_EXPLICIT_EULER:
-    case CDYN_INTEGRATOR_SYMPLECTIC_EULER:
-    case CDYN_INTEGRATOR_VELOCITY_VERLET:
-    case CDYN_INTEGRATOR_RK4:
-    case CDYN_INTEGRATOR_RK45:
-    case CDYN_INTEGRATOR_RATTLE:
-    case CDYN_INTEGRATOR_BACKWARD_EULER:
-        sys->integrator = integrator;
-        sys->rk45_h = 0;
-        return CDYN_OK;
-    }
-    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_integrator: unknown integrator %d",
-                      (int)integrator);
+    const cdyn__integrator *integ = cdyn__integrator_of(integrator);
+    if (!integ)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_integrator: unknown integrator %d",
+                          (int)integrator);
+    sys->integrator = integrator;
+    if (integ->on_select)
+        integ->on_select(sys->integrator_state[integrator]);
+    return CDYN_OK;
 }
 
 cdyn_status cdyn_system_get_integrator(const cdyn_system *sys, cdyn_integrator *out)
@@ -181,35 +137,6 @@ cdyn_status cdyn_system_get_integrator(const cdyn_system *sys, cdyn_integrator *
     if (!sys || !out)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_integrator: NULL argument");
     *out = sys->integrator;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs_tol, double rel_tol)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, "set_rk45_tolerance");
-    if (st)
-        return st;
-    if (!isfinite(abs_tol) || !isfinite(rel_tol) || abs_tol < 0 || rel_tol < 0 ||
-        (abs_tol == 0 && rel_tol == 0))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "set_rk45_tolerance: need finite tolerances >= 0, not both zero "
-                          "(got %g, %g)", abs_tol, rel_tol);
-    sys->rk45_abs_tol = abs_tol;
-    sys->rk45_rel_tol = rel_tol;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_t *accepted,
-                                        uint64_t *rejected)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (accepted)
-        *accepted = sys->rk45_accepted;
-    if (rejected)
-        *rejected = sys->rk45_rejected;
     return CDYN_OK;
 }
 
@@ -261,15 +188,17 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
                               "%s: non-finite value at index %zu", what, i);
     /* Particles on shapes are projected onto them; try every projection
      * first so that a failing one (a callback shape) changes nothing. */
+    const uint64_t mark = cdyn__failure_mark(sys);
     for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++) {
         const double *row = in + (size_t)i * d;
         if (sys->param_of[i] &&
             (st = cdyn__params_check_projection(sys, i, dst == sys->x ? row : NULL,
                                                 dst == sys->v ? row : NULL)))
-            return st;
+            return cdyn__blame(sys, st, mark, what, NULL);
     }
-    if (dst == sys->x)
-        cdyn__constraints_materialize_jac(sys);
+    /* Positions may move (particles on shapes are placed anew): lazily
+     * stored Jacobians are written first. */
+    cdyn__constraints_materialize_jac(sys);
     for (size_t i = 0; i < sys->particles.count; i++)
         if (sys->particles.alive[i])
             memcpy(dst + i * d, in + i * d, d * sizeof *dst);

@@ -46,6 +46,7 @@
 
 #include "bench_util.h"
 #include "chain_reference.h"
+#include "support.h"
 
 typedef struct counter {
     size_t live, peak;
@@ -146,20 +147,11 @@ static int run(long n, cdyn_constraint_solver solver, cdyn_integrator integrator
         po.max_iterations = 1000000;
         cdyn_system_set_projection(sys, &po);
     }
-    cdyn_particle prev, p;
-    cdyn_particle_add(sys, 1.0, (double[]){0, 0}, NULL, &prev);
-    cdyn_particle_set_fixed(sys, prev, true);
     cdyn_constraint *rods = malloc((size_t)n * sizeof *rods);
-    for (long i = 1; i <= n; i++) {
-        if (cdyn_particle_add(sys, 1.0, (double[]){LINK * (double)i, 0}, NULL, &p) ||
-            cdyn_constraint_add_distance(sys, prev, p, LINK, &rods[i - 1])) {
-            fprintf(stderr, "setup failed: %s\n", cdyn_system_last_error(sys));
-            return 1;
-        }
-        prev = p;
+    if (ts_standard_chain(sys, (int)n, NULL, rods)) {
+        fprintf(stderr, "setup failed: %s\n", cdyn_system_last_error(sys));
+        return 1;
     }
-    cdyn_force g;
-    cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &g);
     double e0, k, u;
     cdyn_system_get_kinetic_energy(sys, &k);
     cdyn_system_get_potential_energy(sys, &u);

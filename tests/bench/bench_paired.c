@@ -1,24 +1,36 @@
-/* Paired timing of two builds of the library on the standard chain with
- * RATTLE (Newton projection, tolerance 1e-12 relative, dt = 1 ms).
+/* Paired timing of two builds of the library on one scene.
  *
  * On a machine whose speed drifts with the load of its neighbours, two
  * benchmark runs made a minute apart can differ by more than the change
  * being measured. This program loads both builds into one process (each in
- * a link namespace of its own), builds the same chain in each, and times
- * them in alternating chunks of steps, so that both see the same machine;
- * it prints the medians and fastest chunks of each and the median of the
- * per-pair ratios B / A with its quartiles.
+ * a link namespace of its own), builds the same scene in each, and times
+ * them in alternating chunks, so that both see the same machine; it prints
+ * the medians and fastest chunks of each and the median of the per-pair
+ * ratios B / A with its quartiles.
  *
- * Usage: bench_paired LIB_A LIB_B [N [PAIRS]]
+ * Usage: bench_paired LIB_A LIB_B [SCENE [N [PAIRS]]]
  *   LIB_A, LIB_B  paths of two libcdyn.so builds
- *   N             links (default 1000); PAIRS pairs of chunks (default 40)
- * Chunks hold about 2e5 link-steps, at most 1000 / PAIRS steps, so that the
- * whole run stays within the first second of the chain's motion. Not a
- * meson benchmark (it needs two builds); see docs/rattle.md section 9. */
+ *   SCENE         chain (default): the standard chain with RATTLE (Newton
+ *                   projection, tolerance 1e-12 relative, dt = 1 ms), N links;
+ *                 chain-euler: the same chain with symplectic Euler and the
+ *                   direct multiplier solve;
+ *                 springs: a hanging 2-D spring-dashpot net of about N
+ *                   particles with RK4 (as bench_springs), dt = 1e-4 s;
+ *                 pair: N particles of a WCA cluster at density 0.8 with
+ *                   velocity Verlet, dt = 0.005 (as bench_pair);
+ *                 lattice: rain on an N x N erosion lattice, then its
+ *                   drainage (chunks of N drops plus one drainage).
+ *   N             size (default 1000; lattice 256); PAIRS pairs of chunks
+ *                 (default 40)
+ * Chain chunks hold about 2e5 link-steps, at most 1000 / PAIRS steps, so
+ * that the whole run stays within the first second of the chain's motion.
+ * Not a meson benchmark (it needs two builds); see docs/performance.md. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cdyn/cdyn.h>
 
@@ -26,7 +38,7 @@
 
 #define MAX_PAIRS 400
 
-/* The entry points the chain needs, from one build. */
+/* The entry points the scenes need, from one build. */
 typedef struct api {
     cdyn_status (*create)(int, cdyn_system **);
     void (*destroy)(cdyn_system *);
@@ -39,7 +51,17 @@ typedef struct api {
     cdyn_status (*add_distance)(cdyn_system *, cdyn_particle, cdyn_particle, double,
                                 cdyn_constraint *);
     cdyn_status (*add_gravity)(cdyn_system *, const double *, cdyn_force *);
+    cdyn_status (*add_spring)(cdyn_system *, cdyn_particle, cdyn_particle, double, double,
+                              double, cdyn_force *);
+    cdyn_status (*pair_init)(cdyn_pair_params *, cdyn_pair_kind);
+    cdyn_status (*add_pair_set)(cdyn_system *, const cdyn_pair_params *, const cdyn_particle *,
+                                size_t, cdyn_force *);
     cdyn_status (*step)(cdyn_system *, double);
+    cdyn_status (*lattice_create)(size_t, size_t, uint64_t, const cdyn_allocator *,
+                                  cdyn_lattice **);
+    void (*lattice_destroy)(cdyn_lattice *);
+    cdyn_status (*rain)(cdyn_lattice *, uint64_t);
+    cdyn_status (*drainage)(cdyn_lattice *, uint32_t *, size_t);
 } api;
 
 /* Looks symbol @p name up in @p lib into *slot (a function pointer). */
@@ -70,16 +92,34 @@ static int load(api *a, const char *path)
            bind(lib, "cdyn_particle_set_fixed", &a->set_fixed) ||
            bind(lib, "cdyn_constraint_add_distance", &a->add_distance) ||
            bind(lib, "cdyn_force_add_gravity", &a->add_gravity) ||
-           bind(lib, "cdyn_system_step", &a->step);
+           bind(lib, "cdyn_force_add_spring", &a->add_spring) ||
+           bind(lib, "cdyn_pair_params_init", &a->pair_init) ||
+           bind(lib, "cdyn_force_add_pair_set", &a->add_pair_set) ||
+           bind(lib, "cdyn_system_step", &a->step) ||
+           bind(lib, "cdyn_lattice_create", &a->lattice_create) ||
+           bind(lib, "cdyn_lattice_destroy", &a->lattice_destroy) ||
+           bind(lib, "cdyn_lattice_rain", &a->rain) ||
+           bind(lib, "cdyn_lattice_drainage", &a->drainage);
 }
 
-/* The standard chain of bench_chain's RATTLE rows: pivot fixed at the
- * origin, unit masses at 0.1 i, rods of 0.1, gravity 9.81 along -y. */
-static cdyn_system *standard_chain(const api *a, long n)
-{
+typedef enum scene_kind { CHAIN, CHAIN_EULER, SPRINGS, PAIR, LATTICE } scene_kind;
+
+/* One build's instance of the scene. */
+typedef struct scene {
+    scene_kind kind;
+    const api *a;
     cdyn_system *sys;
-    if (a->create(2, &sys))
-        return NULL;
+    cdyn_lattice *lat;
+    uint32_t *drain;
+    long n;      /* the size N */
+    double units; /* what one chunk's time is divided by (link- or particle-steps, drops) */
+} scene;
+
+/* The standard chain: pivot fixed at the origin, unit masses at 0.1 i,
+ * rods of 0.1, gravity 9.81 along -y. */
+static int build_chain(scene *s, cdyn_integrator integ)
+{
+    const api *a = s->a;
     cdyn_projection_options po;
     a->options_init(&po);
     po.method = CDYN_PROJECTION_NEWTON;
@@ -89,60 +129,177 @@ static cdyn_system *standard_chain(const api *a, long n)
     cdyn_particle prev, p;
     cdyn_constraint rod;
     cdyn_force g;
-    int bad = a->set_integrator(sys, CDYN_INTEGRATOR_RATTLE) || a->set_projection(sys, &po) ||
-              a->particle_add(sys, 1.0, (double[]){0, 0}, NULL, &prev) ||
-              a->set_fixed(sys, prev, true);
-    for (long i = 1; i <= n && !bad; i++) {
-        bad = a->particle_add(sys, 1.0, (double[]){0.1 * (double)i, 0}, NULL, &p) ||
-              a->add_distance(sys, prev, p, 0.1, &rod);
+    int bad = a->set_integrator(s->sys, integ) || a->set_projection(s->sys, &po) ||
+              a->particle_add(s->sys, 1.0, (double[]){0, 0}, NULL, &prev) ||
+              a->set_fixed(s->sys, prev, true);
+    for (long i = 1; i <= s->n && !bad; i++) {
+        bad = a->particle_add(s->sys, 1.0, (double[]){0.1 * (double)i, 0}, NULL, &p) ||
+              a->add_distance(s->sys, prev, p, 0.1, &rod);
         prev = p;
     }
-    if (bad || a->add_gravity(sys, (double[]){0, -9.81}, &g)) {
-        a->destroy(sys);
-        return NULL;
-    }
-    return sys;
+    return bad || a->add_gravity(s->sys, (double[]){0, -9.81}, &g);
 }
 
-/* Seconds per link-step of @p steps steps; negative when one fails. */
-static double chunk(const api *a, cdyn_system *sys, long n, int steps)
+/* A square net of side ~sqrt(N) at spacing 0.01 m, top row fixed, springs
+ * along edges and both diagonals (S = 1000 N/m, D = 0.05 N s/m), gravity. */
+static int build_springs(scene *s)
+{
+    const api *a = s->a;
+    long side = (long)sqrt((double)s->n);
+    if (side < 2)
+        side = 2;
+    cdyn_particle *p = malloc((size_t)(side * side) * sizeof *p);
+    int bad = !p || a->set_integrator(s->sys, CDYN_INTEGRATOR_RK4);
+    for (long j = 0; j < side && !bad; j++)
+        for (long i = 0; i < side && !bad; i++) {
+            long id = j * side + i;
+            bad = a->particle_add(s->sys, 1e-3, (double[]){0.01 * (double)i, -0.01 * (double)j},
+                                  NULL, &p[id]) ||
+                  (j == 0 && a->set_fixed(s->sys, p[id], true));
+        }
+    cdyn_force f;
+    for (long j = 0; j < side && !bad; j++)
+        for (long i = 0; i < side && !bad; i++) {
+            long id = j * side + i;
+            if (i + 1 < side)
+                bad |= a->add_spring(s->sys, p[id], p[id + 1], 1000, 0.05, 0.01, &f);
+            if (j + 1 < side)
+                bad |= a->add_spring(s->sys, p[id], p[id + side], 1000, 0.05, 0.01, &f);
+            if (i + 1 < side && j + 1 < side) {
+                bad |= a->add_spring(s->sys, p[id], p[id + side + 1], 1000, 0.05, 0.01 * sqrt(2),
+                                     &f);
+                bad |= a->add_spring(s->sys, p[id + 1], p[id + side], 1000, 0.05, 0.01 * sqrt(2),
+                                     &f);
+            }
+        }
+    s->n = side * side;
+    free(p);
+    return bad || a->add_gravity(s->sys, (double[]){0, -9.81}, &f);
+}
+
+/* A 3-D WCA cluster (sigma = epsilon = 1) on a jittered cubic lattice at
+ * density 0.8, deterministic velocities of temperature ~1. */
+static int build_pair(scene *s)
+{
+    const api *a = s->a;
+    long side = (long)ceil(cbrt((double)s->n));
+    double h = cbrt(1.0 / 0.8);
+    cdyn_particle *p = malloc((size_t)s->n * sizeof *p);
+    uint64_t r = 88172645463325252ull;
+    int bad = !p || a->set_integrator(s->sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
+    for (long id = 0; id < s->n && !bad; id++) {
+        double x[3], v[3];
+        long c[3] = {id % side, (id / side) % side, id / (side * side)};
+        for (int k = 0; k < 3; k++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            x[k] = h * ((double)c[k] + 0.05 * ((double)(r >> 11) * 0x1p-53 - 0.5));
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            v[k] = 1.7 * ((double)(r >> 11) * 0x1p-53 - 0.5);
+        }
+        bad = a->particle_add(s->sys, 1.0, x, v, &p[id]);
+    }
+    cdyn_pair_params pp;
+    cdyn_force f;
+    bad = bad || a->pair_init(&pp, CDYN_PAIR_LJ_REPULSIVE) ||
+          a->add_pair_set(s->sys, &pp, p, (size_t)s->n, &f);
+    free(p);
+    return bad;
+}
+
+static int build(scene *s, const api *a, scene_kind kind, long n)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->a = a;
+    s->n = n;
+    if (kind == LATTICE) {
+        s->drain = malloc((size_t)(n * n) * sizeof *s->drain);
+        s->units = (double)n; /* drops per chunk */
+        return !s->drain || a->lattice_create((size_t)n, (size_t)n, 1, NULL, &s->lat);
+    }
+    if (a->create(kind == PAIR ? 3 : 2, &s->sys))
+        return 1;
+    int bad = kind == CHAIN         ? build_chain(s, CDYN_INTEGRATOR_RATTLE)
+              : kind == CHAIN_EULER ? build_chain(s, CDYN_INTEGRATOR_SYMPLECTIC_EULER)
+              : kind == SPRINGS     ? build_springs(s)
+                                    : build_pair(s);
+    return bad;
+}
+
+static void destroy(scene *s)
+{
+    if (s->sys)
+        s->a->destroy(s->sys);
+    if (s->lat)
+        s->a->lattice_destroy(s->lat);
+    free(s->drain);
+}
+
+static double dt_of(scene_kind kind)
+{
+    return kind == SPRINGS ? 1e-4 : kind == PAIR ? 0.005 : 1e-3;
+}
+
+/* Seconds per unit of a chunk of @p steps steps; negative when one fails. */
+static double chunk(scene *s, int steps)
 {
     double t0 = bench_now();
-    for (int s = 0; s < steps; s++)
-        if (a->step(sys, 1e-3))
+    if (s->kind == LATTICE) {
+        if (s->a->rain(s->lat, (uint64_t)s->n) ||
+            s->a->drainage(s->lat, s->drain, (size_t)(s->n * s->n)))
             return -1;
-    return (bench_now() - t0) / ((double)steps * (double)n);
+        return (bench_now() - t0) / s->units;
+    }
+    for (int k = 0; k < steps; k++)
+        if (s->a->step(s->sys, dt_of(s->kind)))
+            return -1;
+    return (bench_now() - t0) / ((double)steps * (double)s->n);
+}
+
+static int parse_scene(const char *name, scene_kind *out)
+{
+    static const char *names[] = {"chain", "chain-euler", "springs", "pair", "lattice"};
+    for (int k = 0; k < 5; k++)
+        if (strcmp(name, names[k]) == 0) {
+            *out = (scene_kind)k;
+            return 0;
+        }
+    return 1;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        printf("usage: bench_paired LIB_A LIB_B [N [PAIRS]]\n");
+    scene_kind kind = CHAIN;
+    if (argc < 3 || (argc > 3 && parse_scene(argv[3], &kind))) {
+        printf("usage: bench_paired LIB_A LIB_B [chain|chain-euler|springs|pair|lattice "
+               "[N [PAIRS]]]\n");
         return 2;
     }
-    long n = argc > 3 ? atol(argv[3]) : 1000;
-    int pairs = argc > 4 ? atoi(argv[4]) : 40;
-    if (n < 1 || pairs < 4 || pairs > MAX_PAIRS) {
-        fprintf(stderr, "bench_paired: N >= 1 and 4 <= PAIRS <= %d\n", MAX_PAIRS);
+    long n = argc > 4 ? atol(argv[4]) : kind == LATTICE ? 256 : 1000;
+    int pairs = argc > 5 ? atoi(argv[5]) : 40;
+    if (n < 2 || pairs < 4 || pairs > MAX_PAIRS) {
+        fprintf(stderr, "bench_paired: N >= 2 and 4 <= PAIRS <= %d\n", MAX_PAIRS);
         return 2;
     }
     api a, b;
     if (load(&a, argv[1]) || load(&b, argv[2]))
         return 1;
-    cdyn_system *sa = standard_chain(&a, n), *sb = standard_chain(&b, n);
-    if (!sa || !sb) {
+    scene sa, sb;
+    if (build(&sa, &a, kind, n) || build(&sb, &b, kind, n)) {
         fprintf(stderr, "bench_paired: setup failed\n");
         return 1;
     }
-    int steps = (int)(2e5 / (double)n);
-    if (steps > 1000 / pairs)
+    /* About 2e5 unit-steps per chunk; a chain stays within its first
+     * second. */
+    int steps = (int)(2e5 / (double)sa.n);
+    if ((kind == CHAIN || kind == CHAIN_EULER) && steps > 1000 / pairs)
         steps = 1000 / pairs;
     if (steps < 1)
         steps = 1;
     static double ta[MAX_PAIRS], tb[MAX_PAIRS], ratio[MAX_PAIRS];
     for (int k = 0; k < pairs; k++) {
-        ta[k] = chunk(&a, sa, n, steps);
-        tb[k] = chunk(&b, sb, n, steps);
+        ta[k] = chunk(&sa, steps);
+        tb[k] = chunk(&sb, steps);
         if (ta[k] < 0 || tb[k] < 0) {
             fprintf(stderr, "bench_paired: a step failed in pair %d\n", k);
             return 1;
@@ -152,11 +309,11 @@ int main(int argc, char **argv)
     size_t m = (size_t)pairs;
     double med_a = bench_median(ta, m) * 1e9, med_b = bench_median(tb, m) * 1e9;
     double med_r = bench_median(ratio, m); /* sorted now */
-    printf("N = %ld, %d pairs of %d steps: A median %.2f ns/link (fastest %.2f), "
+    printf("%s N = %ld, %d pairs of %d steps: A median %.2f ns/unit (fastest %.2f), "
            "B median %.2f (fastest %.2f); B / A median %.3f (quartiles %.3f, %.3f)\n",
-           n, pairs, steps, med_a, ta[0] * 1e9, med_b, tb[0] * 1e9, med_r, ratio[m / 4],
-           ratio[3 * m / 4]);
-    a.destroy(sa);
-    b.destroy(sb);
+           argc > 3 ? argv[3] : "chain", sa.n, pairs, kind == LATTICE ? 1 : steps, med_a,
+           ta[0] * 1e9, med_b, tb[0] * 1e9, med_r, ratio[m / 4], ratio[3 * m / 4]);
+    destroy(&sa);
+    destroy(&sb);
     return 0;
 }

@@ -1,4 +1,4 @@
-/* The backward Euler step (seed 001): Newton's method on
+/* The backward Euler step: Newton's method on
  *     R_v = M (v - v0) - h F(x0 + h v, v, t + h) + G^T nu = 0,
  *     R_c = g(x0 + h v) / h - (alpha / h^2) nu = 0,
  * with a backtracking line search, the Newton options and report. The
@@ -18,6 +18,8 @@
 #include "ground/ground.h"
 #include "force/force.h"
 #include "core/system.h"
+#include "step/integrator.h"
+#include "core/vec.h"
 
 /* Pivots below this fraction of what formed them have the wrong sign
  * (velocity rows) or mark a redundant constraint row. */
@@ -48,7 +50,7 @@
 static cdyn_status residual(cdyn_system *sys, double h, double t1, const double *v,
                             const double *nu, double *x, double *gv, double *jac, double *res)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t d = (uint32_t)sys->dim, np = lay->np, nv = lay->nv;
     const double *x0 = sys->x, *v0 = sys->v;
     double *f = lay->frc;
@@ -117,7 +119,7 @@ static double scaled_norm(const cdyn__be_layout *lay, const double *r, double *s
  * cannot change get 0. */
 static void set_weights(cdyn_system *sys)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t d = (uint32_t)sys->dim, nv = lay->nv;
     for (uint32_t s = 0; s < lay->np; s++)
         for (uint32_t q = 0; q < d; q++) {
@@ -150,7 +152,7 @@ static void set_weights(cdyn_system *sys)
  * shifted by tau M on the moving velocity rows. */
 static cdyn_status factor(cdyn_system *sys, double h, double t1)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t d = (uint32_t)sys->dim;
     double tau = 0;
@@ -204,14 +206,6 @@ static double wnorm(const cdyn__be_layout *lay, const double *r)
     return sqrt(s);
 }
 
-static double dot(const double *a, const double *b, uint32_t n)
-{
-    double s = 0;
-    for (uint32_t i = 0; i < n; i++)
-        s += a[i] * b[i];
-    return s;
-}
-
 /* The scaling of GMRES: the norm weights, 1 where a row is not measured. */
 static double gscale(const cdyn__be_layout *lay, uint32_t i)
 {
@@ -224,7 +218,7 @@ static double gscale(const cdyn__be_layout *lay, uint32_t i)
 static cdyn_status gmres_apply(cdyn_system *sys, double h, double t1, const double *v, double *y,
                                double *tmp)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t n = lay->n;
     for (uint32_t i = 0; i < n; i++)
         tmp[i] = v[i] / gscale(lay, i);
@@ -238,7 +232,7 @@ static cdyn_status gmres_apply(cdyn_system *sys, double h, double t1, const doub
 /* rr = -res - K dz (the residual of the linear system) and its W-norm. */
 static cdyn_status linear_residual(cdyn_system *sys, double h, double t1, double *nr)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     cdyn_status st = cdyn__be_apply(sys, h, t1, lay->dz, lay->rr);
     for (uint32_t i = 0; i < lay->n; i++)
         lay->rr[i] = -lay->res[i] - lay->rr[i];
@@ -251,7 +245,7 @@ static cdyn_status linear_residual(cdyn_system *sys, double h, double t1, double
  * ||rr||_W <= target. *nr: the final ||rr||_W. */
 static cdyn_status gmres(cdyn_system *sys, double h, double t1, double target, double *nr)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t n = lay->n, m = CDYN__GMRES_M;
     double *dz = lay->dz, *rr = lay->rr, *tmp = lay->tmp, *const *v = lay->krylov;
     double hm[CDYN__GMRES_M + 1][CDYN__GMRES_M], g[CDYN__GMRES_M + 1];
@@ -260,7 +254,7 @@ static cdyn_status gmres(cdyn_system *sys, double h, double t1, double target, d
     for (int restart = 0; restart < GMRES_RESTARTS && *nr > target; restart++) {
         for (uint32_t i = 0; i < n; i++)
             v[0][i] = rr[i] * gscale(lay, i);
-        double beta = sqrt(dot(v[0], v[0], n));
+        double beta = sqrt(cdyn__dotn(v[0], v[0], n));
         if (!(beta > 0))
             break;
         for (uint32_t i = 0; i < n; i++)
@@ -273,11 +267,11 @@ static cdyn_status gmres(cdyn_system *sys, double h, double t1, double target, d
             if ((st = gmres_apply(sys, h, t1, v[k], w, tmp)))
                 return st;
             for (uint32_t i = 0; i <= k; i++) { /* modified Gram-Schmidt */
-                hm[i][k] = dot(w, v[i], n);
+                hm[i][k] = cdyn__dotn(w, v[i], n);
                 for (uint32_t q = 0; q < n; q++)
                     w[q] -= hm[i][k] * v[i][q];
             }
-            hm[k + 1][k] = sqrt(dot(w, w, n));
+            hm[k + 1][k] = sqrt(cdyn__dotn(w, w, n));
             if (hm[k + 1][k] > 0)
                 for (uint32_t q = 0; q < n; q++)
                     w[q] /= hm[k + 1][k];
@@ -325,7 +319,7 @@ static cdyn_status gmres(cdyn_system *sys, double h, double t1, double target, d
  * rows), GMRES on K preconditioned by S. */
 static cdyn_status solve(cdyn_system *sys, double h, double t1)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t n = lay->n;
     double *dz = lay->dz;
@@ -364,7 +358,7 @@ static void swap(double **a, double **b)
  * else the shortest tried; the accepted point becomes the iterate. */
 static cdyn_status line_search(cdyn_system *sys, double h, double t1, double phi0)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t nv = lay->nv, nc = lay->nc;
     double alpha = 1.0, phi = HUGE_VAL;
@@ -403,23 +397,23 @@ static cdyn_status line_search(cdyn_system *sys, double h, double t1, double phi
 static void publish_multipliers(cdyn_system *sys, double h)
 {
     cdyn__constraints *k = sys->cons;
-    const cdyn__be_layout *lay = &sys->be->lay;
+    const cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     if (!k || !lay->nc || k->n_rows != lay->nc || k->n_blocks != lay->nblk)
         return;
     memcpy(k->jac, lay->jac, (size_t)lay->nblk * (size_t)sys->dim * sizeof *k->jac);
     for (uint32_t r = 0; r < lay->nc; r++)
         k->lambda[r] = -lay->nu[r] / h;
     k->evaluated = true;
-    k->jac_lazy = false;
+    k->blocks_unstored = false;
 }
 
 static cdyn_status newton(cdyn_system *sys, double h)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t nv = lay->nv;
-    const double t1 = sys->time + h, tol = sys->newton_tol;
-    const uint32_t cap = sys->newton_max_iter;
+    const double t1 = sys->time + h, tol = be->tol;
+    const uint32_t cap = be->max_iter;
     double xmax = 0, vmax = 0;
     for (uint32_t i = 0; i < nv; i++) {
         double ax = fabs(sys->x[i]);
@@ -472,16 +466,15 @@ static cdyn_status newton(cdyn_system *sys, double h)
     return CDYN_OK;
 }
 
-cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h)
+cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h, bool *finite)
 {
+    (void)finite;
     if (sys->param_of)
         return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
                           "backward Euler does not support particles on curves or surfaces "
                           "(their mass depends on position); use RK4 or symplectic Euler");
     cdyn_status st = cdyn__be_prepare(sys, h);
-    cdyn__be *be = sys->be;
-    if (!be)
-        return st;
+    cdyn__be *be = cdyn__be_of(sys);
     be->stats.steps++;
     be->stats.iterations = 0;
     be->stats.residual = 0;
@@ -497,8 +490,6 @@ cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h)
 cdyn_status cdyn_system_set_newton_options(cdyn_system *sys, double tolerance,
                                            size_t max_iterations)
 {
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__check_mutable(sys, "set_newton_options");
     if (st)
         return st;
@@ -509,8 +500,9 @@ cdyn_status cdyn_system_set_newton_options(cdyn_system *sys, double tolerance,
                           "iterations (got %g, %zu)", CDYN__NEWTON_MIN_TOLERANCE,
                           CDYN__NEWTON_MAX_TOLERANCE, CDYN__NEWTON_MAX_ITERATIONS, tolerance,
                           max_iterations);
-    sys->newton_tol = tolerance;
-    sys->newton_max_iter = (uint32_t)max_iterations;
+    cdyn__be *be = cdyn__be_of(sys);
+    be->tol = tolerance;
+    be->max_iter = (uint32_t)max_iterations;
     return CDYN_OK;
 }
 
@@ -519,10 +511,11 @@ cdyn_status cdyn_system_get_newton_options(const cdyn_system *sys, double *toler
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
+    const cdyn__be *be = cdyn__be_of(sys);
     if (tolerance)
-        *tolerance = sys->newton_tol;
+        *tolerance = be->tol;
     if (max_iterations)
-        *max_iterations = sys->newton_max_iter;
+        *max_iterations = be->max_iter;
     return CDYN_OK;
 }
 
@@ -535,8 +528,7 @@ cdyn_status cdyn_system_get_newton_stats(const cdyn_system *sys, cdyn_newton_sta
                           "get_newton_stats: NULL or size field not set");
     cdyn_newton_stats s;
     memset(&s, 0, sizeof s);
-    if (sys->be)
-        s = sys->be->stats;
+    s = cdyn__be_of(sys)->stats;
     size_t n = out->size < sizeof s ? out->size : sizeof s;
     s.size = out->size;
     memcpy(out, &s, n);
@@ -550,9 +542,9 @@ cdyn_status cdyn_system_get_newton_residuals(const cdyn_system *sys, double *out
         return CDYN_ERR_INVALID_ARGUMENT;
     if (!count || (!out && capacity))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_newton_residuals: NULL argument");
-    size_t n = sys->be ? sys->be->hist_len : 0;
+    size_t n = cdyn__be_of(sys)->hist_len;
     if (n && capacity)
-        memcpy(out, sys->be->hist, (n < capacity ? n : capacity) * sizeof *out);
+        memcpy(out, cdyn__be_of(sys)->hist, (n < capacity ? n : capacity) * sizeof *out);
     *count = n;
     return CDYN_OK;
 }

@@ -1,4 +1,4 @@
-/* Backward Euler (seed 001) by Newton's method: storage, sparsity pattern,
+/* Backward Euler by Newton's method: storage, sparsity pattern,
  * Jacobian assembly and the step. Internal; the public side is
  * CDYN_INTEGRATOR_BACKWARD_EULER and cdyn_system_*_newton_* in
  * include/cdyn/system.h, cdyn_force_add_callback_with_jacobian in force.h;
@@ -78,7 +78,11 @@ typedef struct cdyn__be_layout {
     double *krylov[CDYN__GMRES_M + 1]; /* GMRES basis (n each) */
 } cdyn__be_layout;
 
+/* Backward Euler's state (step/integrator.h): its options, counters and
+ * Newton system. */
 typedef struct cdyn__be {
+    double tol;            /* Newton tolerance (cdyn_system_set_newton_options) */
+    uint32_t max_iter;     /* Newton iteration cap */
     cdyn__be_layout lay;
     double *gdx, *gdv;     /* ground Jacobian blocks, np * dim * dim each */
     size_t g_len;          /* their length */
@@ -103,12 +107,11 @@ struct cdyn_jacobian {
     uint64_t dropped; /* assemble: blocks outside the pattern */
 };
 
-/* The step: writes x_new, v_new of every slot or fails leaving them as
- * garbage and the committed state untouched. */
-cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h);
-
-/* Frees sys->be (NULL-safe). */
-void cdyn__be_destroy(cdyn_system *sys);
+/* The state in the system's integrator block: set up (cannot fail), freed
+ * (what it owns), found. */
+void cdyn__be_init(void *state);
+void cdyn__be_free(cdyn_system *sys, void *state);
+cdyn__be *cdyn__be_of(const cdyn_system *sys);
 
 /* jacobian.c */
 /* true when slot i moves in the Newton iteration. */
@@ -137,7 +140,7 @@ cdyn_status cdyn__be_dynamic_blocks(cdyn_system *sys, struct cdyn_jacobian *acc,
                                     const double *x, const double *xp, const double *v);
 
 /* pattern.c */
-/* Makes sys->be exist and its pattern match the system at the committed
+/* Makes the Newton system's pattern match the system at the committed
  * state (probing it, rebuilding it when needed), sizes the ground arrays
  * and the residual history. May allocate; on failure nothing the step
  * relies on changed. */

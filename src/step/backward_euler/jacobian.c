@@ -17,10 +17,12 @@
 
 #include "core/alloc.h"
 #include "constraint/constraint.h"
+#include "constraint/kind.h"
 #include "ground/ground.h"
 #include "force/force.h"
-#include "pair/pair.h"
 #include "core/system.h"
+#include "step/integrator.h"
+#include "core/finite.h"
 
 #define NONE UINT32_MAX
 
@@ -147,8 +149,13 @@ static void acc_block(struct cdyn_jacobian *acc, uint32_t i, uint32_t j, const d
         if (!bdx && !bdv)
             return;
         double b[9];
+        if (!bdx) {
+            /* A velocity block alone (drag): cv dF/dv, no 0 added in front. */
+            add_moving(acc, i, j, bdv, acc->cv);
+            return;
+        }
         for (uint32_t q = 0; q < d * d; q++)
-            b[q] = (bdx ? acc->cx * bdx[q] : 0.0) + (bdv ? acc->cv * bdv[q] : 0.0);
+            b[q] = acc->cx * bdx[q] + (bdv ? acc->cv * bdv[q] : 0.0);
         add_moving(acc, i, j, b, 1.0);
         return;
     }
@@ -166,8 +173,15 @@ static void acc_block(struct cdyn_jacobian *acc, uint32_t i, uint32_t j, const d
     }
 }
 
-/* The accumulator interface of the pair generators (pair/pair.h). */
-static void pair_acc(void *ctx, uint32_t i, uint32_t j, const double *bdx, const double *bdv)
+/* The accumulator interface of the constraint kinds' Hessians
+ * (constraint/kind.h). */
+static void hessian_acc(void *ctx, uint32_t i, uint32_t j, const double *block, double coef)
+{
+    add_moving(ctx, i, j, block, coef);
+}
+
+/* The accumulator interface of the force generators (force/force.h). */
+static void force_acc(void *ctx, uint32_t i, uint32_t j, const double *bdx, const double *bdv)
 {
     acc_block(ctx, i, j, bdx, bdv);
 }
@@ -215,13 +229,13 @@ cdyn_status cdyn__be_dynamic_blocks(cdyn_system *sys, struct cdyn_jacobian *acc,
 {
     const cdyn__force *g = sys->force;
     for (uint32_t i = 0; i < sys->forces.count; i++) {
-        if (!sys->forces.alive[i])
+        if (!sys->forces.alive[i] || !g[i].ops->dynamic_pattern)
             continue;
-        if (g[i].kind == CDYN_FORCE_PAIR && g[i].pair->is_set) {
-            cdyn__pair_add_jacobian(sys, g[i].pair, x, v, pair_acc, acc);
+        if (g[i].ops->jacobian) {
+            g[i].ops->jacobian(sys, &g[i], x, v, false, force_acc, acc);
             if (xp)
-                cdyn__pair_add_jacobian(sys, g[i].pair, xp, v, pair_acc, acc);
-        } else if (g[i].kind == CDYN_FORCE_CALLBACK && g[i].jac) {
+                g[i].ops->jacobian(sys, &g[i], xp, v, false, force_acc, acc);
+        } else if (g[i].jac) {
             cdyn_status st = user_jacobian(sys, &g[i], i, acc, t, x, v);
             if (st)
                 return st;
@@ -248,7 +262,7 @@ static cdyn_status fd_callback(cdyn_system *sys, const cdyn__force *g, uint32_t 
                                struct cdyn_jacobian *acc, double t1, const double *x,
                                const double *v)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t d = (uint32_t)sys->dim, np = lay->np;
     const size_t nv = lay->nv;
     double *z = lay->fd_z, *f0 = lay->fd_f0, *f1 = lay->fd_f1;
@@ -307,11 +321,9 @@ static cdyn_status assemble_constraints(cdyn_system *sys, struct cdyn_jacobian *
                                         bool definite)
 {
     cdyn__constraints *k = sys->cons;
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     const uint32_t d = (uint32_t)sys->dim, nv = lay->nv;
     double *sym = lay->a.val;
-    static const double eye2[4] = {1, 0, 0, 1}, eye3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    const double *eye = d == 2 ? eye2 : eye3;
     for (uint32_t ai = 0; ai < k->n_active; ai++) {
         cdyn__constraint *c = &k->c[k->active[ai]];
         uint32_t npc = c->n_particles;
@@ -333,36 +345,11 @@ static cdyn_status assemble_constraints(cdyn_system *sys, struct cdyn_jacobian *
                 }
             }
         }
-        double hn = h * nu[c->row];
-        if (definite && hn < 0 && c->kind != CDYN_CONSTRAINT_IMPLICIT)
-            hn = 0; /* a rod pushing: its geometric stiffness is negative */
-        switch ((cdyn_constraint_kind)c->kind) {
-        case CDYN_CONSTRAINT_DISTANCE:
-            add_moving(acc, c->u.particle[0], c->u.particle[0], eye, hn);
-            add_moving(acc, c->u.particle[1], c->u.particle[1], eye, hn);
-            add_moving(acc, c->u.particle[0], c->u.particle[1], eye, -hn);
-            add_moving(acc, c->u.particle[1], c->u.particle[0], eye, -hn);
-            break;
-        case CDYN_CONSTRAINT_ANCHOR:
-            add_moving(acc, c->u.particle[0], c->u.particle[0], eye, hn);
-            break;
-        case CDYN_CONSTRAINT_IMPLICIT: {
-            uint32_t s = c->u.particle[0];
-            double gval, grad[3], hess[9];
-            int rc = c->d.cb.fn.implicit(x + (size_t)s * d, sys->dim, &gval, grad, hess,
-                                         c->d.cb.user);
-            if (rc != 0)
-                return cdyn__fail(sys, CDYN_ERR_CALLBACK,
-                                  "implicit constraint callback returned %d", rc);
-            if (!cdyn__all_finite(hess, (size_t)d * d))
-                return cdyn__fail(sys, CDYN_ERR_CALLBACK,
-                                  "implicit constraint callback returned a non-finite Hessian");
-            add_moving(acc, s, s, hess, hn);
-            break;
-        }
-        default:
-            break;
-        }
+        /* h nu Hess g of the kinds whose Hessian is known. */
+        cdyn_status st = cdyn__kind_of(c)->hessian(sys, c, x, h * nu[c->row], definite,
+                                                hessian_acc, acc);
+        if (st)
+            return st;
     }
     return CDYN_OK;
 }
@@ -371,7 +358,7 @@ cdyn_status cdyn__be_assemble(cdyn_system *sys, double h, double t1, const doubl
                               const double *v, const double *nu, const double *jac,
                               bool definite)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t d = (uint32_t)sys->dim, np = lay->np, dd = d * d;
     memset(lay->a.val, 0, (size_t)lay->a.nnz * sizeof *lay->a.val);
@@ -389,41 +376,18 @@ cdyn_status cdyn__be_assemble(cdyn_system *sys, double h, double t1, const doubl
     struct cdyn_jacobian acc = {sys, be, CDYN__ACC_ASSEMBLE, np, -h * h, -h, false, false,
                                 false, 0};
     cdyn_status st = CDYN_OK;
+    /* J = M - h dF/dv - h^2 dF/dx: each generator's blocks with
+     * cx = -h^2, cv = -h; callbacks through the user's Jacobian or
+     * differences. */
     const cdyn__force *g = sys->force;
     for (uint32_t i = 0; i < sys->forces.count && !st; i++) {
         if (!sys->forces.alive[i])
             continue;
-        switch ((cdyn_force_kind)g[i].kind) {
-        case CDYN_FORCE_SPRING: {
-            double kb[9], cb[9], b[9];
-            if (!cdyn__spring_jacobian(&g[i], sys->dim, x, v, definite, kb, cb))
-                break;
-            /* J_aa = J_bb = h^2 K + h C, J_ab = J_ba = -(h^2 K + h C). */
-            for (uint32_t q = 0; q < dd; q++)
-                b[q] = h * h * kb[q] + h * cb[q];
-            add_moving(&acc, g[i].a, g[i].a, b, 1.0);
-            add_moving(&acc, g[i].b, g[i].b, b, 1.0);
-            add_moving(&acc, g[i].a, g[i].b, b, -1.0);
-            add_moving(&acc, g[i].b, g[i].a, b, -1.0);
-            break;
-        }
-        case CDYN_FORCE_DRAG: {
-            double b[9];
-            cdyn__drag_jacobian(&g[i], sys->dim, b);
-            for (uint32_t s = 0; s < np; s++)
-                add_moving(&acc, s, s, b, -h);
-            break;
-        }
-        case CDYN_FORCE_PAIR:
-            cdyn__pair_add_jacobian(sys, g[i].pair, x, v, pair_acc, &acc);
-            break;
-        case CDYN_FORCE_CALLBACK:
+        if (g[i].ops->jacobian)
+            g[i].ops->jacobian(sys, &g[i], x, v, definite, force_acc, &acc);
+        else
             st = g[i].jac ? user_jacobian(sys, &g[i], i, &acc, t1, x, v)
                           : fd_callback(sys, &g[i], i, &acc, t1, x, v);
-            break;
-        case CDYN_FORCE_GRAVITY:
-            break; /* uniform: no Jacobian */
-        }
     }
     if (!st && sys->grounds) {
         memset(be->gdx, 0, (size_t)np * dd * sizeof *be->gdx);
@@ -462,14 +426,14 @@ void cdyn__be_multiply(const cdyn__be_layout *lay, const double *z, double *y)
 bool cdyn__be_has_fd(const cdyn_system *sys)
 {
     for (uint32_t i = 0; i < sys->forces.count; i++)
-        if (sys->forces.alive[i] && sys->force[i].kind == CDYN_FORCE_CALLBACK && !sys->force[i].jac)
+        if (sys->forces.alive[i] && !sys->force[i].ops->jacobian && !sys->force[i].jac)
             return true;
     return false;
 }
 
 cdyn_status cdyn__be_apply(cdyn_system *sys, double h, double t1, const double *z, double *y)
 {
-    cdyn__be_layout *lay = &sys->be->lay;
+    cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
     cdyn__be_multiply(lay, z, y);
     if (!lay->n_fd)
         return CDYN_OK;
@@ -498,7 +462,7 @@ cdyn_status cdyn__be_apply(cdyn_system *sys, double h, double t1, const double *
     memset(f1, 0, (size_t)nv * sizeof *f1);
     const cdyn__force *g = sys->force;
     for (uint32_t i = 0; i < sys->forces.count; i++) {
-        if (!sys->forces.alive[i] || g[i].kind != CDYN_FORCE_CALLBACK || g[i].jac)
+        if (!sys->forces.alive[i] || g[i].ops->jacobian || g[i].jac)
             continue;
         int rc = g[i].fn(sys, t1, np, sys->dim, xp, vp, f1, g[i].user);
         if (rc != 0)
@@ -519,21 +483,4 @@ cdyn_status cdyn__be_apply(cdyn_system *sys, double h, double t1, const double *
         }
     }
     return CDYN_OK;
-}
-
-cdyn_status cdyn_force_add_callback_with_jacobian(cdyn_system *sys, cdyn_force_fn fn,
-                                                  cdyn_force_jacobian_fn jacobian, void *user,
-                                                  bool velocity_dependent, cdyn_force *out)
-{
-    const char *what = "force_add_callback_with_jacobian";
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn_status st = cdyn__check_mutable(sys, what);
-    if (st)
-        return st;
-    if (!out || !fn || !jacobian)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    cdyn__force f = {.kind = CDYN_FORCE_CALLBACK, .velocity_dependent = velocity_dependent,
-                     .fn = fn, .jac = jacobian, .user = user};
-    return cdyn__force_insert(sys, &f, out, what);
 }

@@ -18,9 +18,9 @@
 #include "constraint/constraint.h"
 #include "force/force.h"
 #include "step/backward_euler/backward_euler.h"
-#include "pair/pair.h"
 #include "solver/ordering.h"
 #include "core/system.h"
+#include "step/integrator.h"
 
 #define NONE UINT32_MAX
 
@@ -42,25 +42,30 @@ static void layout_free(const cdyn_allocator *al, cdyn__be_layout *lay)
     layout_init(lay);
 }
 
-void cdyn__be_destroy(cdyn_system *sys)
+void cdyn__be_init(void *state)
 {
-    cdyn__be *be = sys->be;
-    if (!be)
-        return;
+    cdyn__be *be = state;
+    memset(be, 0, sizeof *be);
+    layout_init(&be->lay);
+    be->stats.size = sizeof be->stats;
+    be->tol = CDYN__NEWTON_DEFAULT_TOLERANCE;
+    be->max_iter = CDYN__NEWTON_DEFAULT_MAX_ITERATIONS;
+}
+
+void cdyn__be_free(cdyn_system *sys, void *state)
+{
+    cdyn__be *be = state;
     const cdyn_allocator *al = &sys->alloc;
     layout_free(al, &be->lay);
     cdyn__free_array(al, be->gdx, be->g_len, sizeof *be->gdx);
     cdyn__free_array(al, be->gdv, be->g_len, sizeof *be->gdv);
     cdyn__free_array(al, be->hist, be->hist_cap, sizeof *be->hist);
     cdyn__free_array(al, be->dyn, 2 * be->dyn_cap, sizeof *be->dyn);
-    al->free(be, sizeof *be, al->user);
-    sys->be = NULL;
 }
 
-/* Slots of the pairs of a pair list: n / 2 pairs (slot[2p], slot[2p + 1]). */
-static uint32_t list_pairs(const cdyn__force *g)
+cdyn__be *cdyn__be_of(const cdyn_system *sys)
 {
-    return g->kind == CDYN_FORCE_PAIR && !g->pair->is_set ? g->pair->n / 2 : 0;
+    return cdyn__integrator_state(sys, CDYN_INTEGRATOR_BACKWARD_EULER);
 }
 
 static bool has_block(const cdyn__symmat *a, uint32_t d, uint32_t i, uint32_t j)
@@ -69,11 +74,45 @@ static bool has_block(const cdyn__symmat *a, uint32_t d, uint32_t i, uint32_t j)
     return i == j || cdyn__be_find(a, hi * d, lo * d) != NONE;
 }
 
+/* The static coupled pairs of the generators (springs, pair lists), seen
+ * one at a time: counted, checked against a pattern, or pushed. */
+typedef struct coupled {
+    const cdyn__symmat *a;
+    uint32_t d;
+    size_t count;
+    bool missing;
+    uint32_t *pairs;
+    size_t npairs;
+} coupled;
+
+static void count_pair(void *ctx, uint32_t i, uint32_t j)
+{
+    (void)i, (void)j;
+    ((coupled *)ctx)->count++;
+}
+
+static void check_pair(void *ctx, uint32_t i, uint32_t j)
+{
+    coupled *c = ctx;
+    c->missing |= !has_block(c->a, c->d, i, j);
+}
+
+static void push_pair(void *ctx, uint32_t i, uint32_t j);
+
+static void for_coupled_pairs(const cdyn_system *sys, void (*fn)(void *, uint32_t, uint32_t),
+                              coupled *c)
+{
+    const cdyn__force *g = sys->force;
+    for (uint32_t i = 0; i < sys->forces.count; i++)
+        if (sys->forces.alive[i] && g[i].ops->coupled_pairs)
+            g[i].ops->coupled_pairs(&g[i], fn, c);
+}
+
 /* The pattern covers the system as it is: same slot and row counts, every
  * static block present, every dynamic block seen at x0 (and x0 + h v0). */
 static cdyn_status pattern_ok(cdyn_system *sys, double h, bool *ok)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const cdyn__constraints *k = sys->cons;
     const uint32_t d = (uint32_t)sys->dim, np = sys->particles.count;
@@ -81,16 +120,10 @@ static cdyn_status pattern_ok(cdyn_system *sys, double h, bool *ok)
     if (lay->np == 0 || lay->np != np || lay->nc != (k ? k->n_rows : 0) ||
         lay->nblk != (k ? k->n_blocks : 0) || (!lay->fd_diag && cdyn__be_has_fd(sys)))
         return CDYN_OK;
-    const cdyn__force *g = sys->force;
-    for (uint32_t i = 0; i < sys->forces.count; i++) {
-        if (!sys->forces.alive[i])
-            continue;
-        if (g[i].kind == CDYN_FORCE_SPRING && !has_block(&lay->a, d, g[i].a, g[i].b))
-            return CDYN_OK;
-        for (uint32_t p = 0, m = list_pairs(&g[i]); p < m; p++)
-            if (!has_block(&lay->a, d, g[i].pair->slot[2 * p], g[i].pair->slot[2 * p + 1]))
-                return CDYN_OK;
-    }
+    coupled cp = {.a = &lay->a, .d = d};
+    for_coupled_pairs(sys, check_pair, &cp);
+    if (cp.missing)
+        return CDYN_OK;
     for (uint32_t ai = 0; k && ai < k->n_active; ai++) {
         const cdyn__constraint *c = &k->c[k->active[ai]];
         for (uint32_t r = 0; r < c->n_rows; r++)
@@ -151,11 +184,17 @@ static size_t push_block(uint32_t *pairs, size_t m, uint32_t d, uint32_t i, uint
     return m;
 }
 
+static void push_pair(void *ctx, uint32_t i, uint32_t j)
+{
+    coupled *c = ctx;
+    c->npairs = push_block(c->pairs, c->npairs, c->d, i, j);
+}
+
 /* Builds the pattern, order, analysis and arrays of the system as it is
  * into a new layout and swaps it in. */
 static cdyn_status build(cdyn_system *sys, double h)
 {
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     const cdyn_allocator *al = &sys->alloc;
     const cdyn__constraints *k = sys->cons;
     const uint32_t d = (uint32_t)sys->dim, np = sys->particles.count;
@@ -186,11 +225,9 @@ static cdyn_status build(cdyn_system *sys, double h)
         goto done;
 
     /* Scalar pairs: diagonal blocks, coupled slots, constraint rows. */
-    size_t nb = be->ndyn;
-    const cdyn__force *g = sys->force;
-    for (uint32_t i = 0; i < sys->forces.count; i++)
-        if (sys->forces.alive[i])
-            nb += (g[i].kind == CDYN_FORCE_SPRING) + list_pairs(&g[i]);
+    coupled cp = {.d = d};
+    for_coupled_pairs(sys, count_pair, &cp);
+    size_t nb = be->ndyn + cp.count;
     total = (size_t)np * d * (d - 1) / 2 + nb * d * d + (size_t)nblk * d;
     if (cdyn__mul_overflows(total, 2 * sizeof *pairs))
         goto done;
@@ -204,15 +241,10 @@ static cdyn_status build(cdyn_system *sys, double h)
                 pairs[2 * npairs + 1] = s * d + c;
                 npairs++;
             }
-    for (uint32_t i = 0; i < sys->forces.count; i++) {
-        if (!sys->forces.alive[i])
-            continue;
-        if (g[i].kind == CDYN_FORCE_SPRING)
-            npairs = push_block(pairs, npairs, d, g[i].a, g[i].b);
-        for (uint32_t p = 0, m = list_pairs(&g[i]); p < m; p++)
-            npairs = push_block(pairs, npairs, d, g[i].pair->slot[2 * p],
-                                g[i].pair->slot[2 * p + 1]);
-    }
+    cp.pairs = pairs;
+    cp.npairs = npairs;
+    for_coupled_pairs(sys, push_pair, &cp);
+    npairs = cp.npairs;
     for (size_t q = 0; q < be->ndyn; q++)
         npairs = push_block(pairs, npairs, d, be->dyn[2 * q], be->dyn[2 * q + 1]);
     for (uint32_t ai = 0; k && ai < k->n_active; ai++) {
@@ -303,16 +335,7 @@ done:
 cdyn_status cdyn__be_prepare(cdyn_system *sys, double h)
 {
     const cdyn_allocator *al = &sys->alloc;
-    if (!sys->be) {
-        cdyn__be *be = al->alloc(sizeof *be, al->user);
-        if (!be)
-            return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "backward Euler: out of memory");
-        memset(be, 0, sizeof *be);
-        layout_init(&be->lay);
-        be->stats.size = sizeof be->stats;
-        sys->be = be;
-    }
-    cdyn__be *be = sys->be;
+    cdyn__be *be = cdyn__be_of(sys);
     /* Room for the largest cap once (8 KB), so that changing the options
      * never allocates. */
     size_t need = (size_t)CDYN__NEWTON_MAX_ITERATIONS + 1;

@@ -1,4 +1,8 @@
-/* Helpers shared by the test suites: tolerances, fitted orders, allocators. */
+/* The tests' own library (tests/support/, a static library linked by the
+ * suites and benchmarks that use it): tolerances, fitted orders, counting
+ * allocators, deterministic random numbers, a spring network, the standard
+ * chain, and captures of a system's state to compare and hash. Public API
+ * only; white-box builders of sparse matrices are in sparse.h. */
 #ifndef CDYN_TEST_SUPPORT_H
 #define CDYN_TEST_SUPPORT_H
 
@@ -50,5 +54,37 @@ size_t ts_make_network(cdyn_system *sys, int nx, int ny, double h, double k, dou
 
 /* FNV-1a 64-bit hash of raw bytes, for pinned determinism checks. */
 uint64_t ts_hash_bytes(const void *data, size_t n, uint64_t h);
+
+/* FNV-1a over doubles, each as its IEEE-754 bits in little-endian byte
+ * order (the value does not depend on the host's byte order). */
+uint64_t ts_hash_doubles(const double *v, size_t n, uint64_t h);
+
+/* The standard chain in @p sys (created by the caller, 2-D or 3-D): one
+ * fixed pivot at the origin, @p n unit masses at x = 0.1 i (i = 1..n) at
+ * rest, rods pivot-1 and (i-1)-i of length 0.1, gravity 9.81 along -y.
+ * The n + 1 particle handles go to @p particles and the n rod handles to
+ * @p rods (either may be NULL). Returns the first failing status. */
+cdyn_status ts_standard_chain(cdyn_system *sys, int n, cdyn_particle *particles,
+                              cdyn_constraint *rods);
+
+/* A system's state at one instant: time, positions and velocities of
+ * every particle index (as cdyn_system_get_positions lays them out). */
+typedef struct ts_state {
+    size_t len; /* index count * dim */
+    double time;
+    double *x, *v;
+} ts_state;
+
+/* Captures @p sys's state into @p s (allocated; free with ts_state_free). */
+void ts_state_capture(const cdyn_system *sys, ts_state *s);
+void ts_state_free(ts_state *s);
+
+/* The largest difference of any position coordinate, and of any velocity
+ * coordinate into *dv (may be NULL); infinity when the two states have
+ * different sizes. */
+double ts_state_max_diff(const ts_state *a, const ts_state *b, double *dv);
+
+/* Hash of time, positions and velocities (ts_hash_doubles). */
+uint64_t ts_state_hash(const ts_state *s, uint64_t h);
 
 #endif

@@ -1,6 +1,9 @@
 /* Particles held on a curve x = r(q) or a surface x = r(u, v) in
- * generalized coordinates (design.md section 3, seeds 000 and 002).
- * Internal; the public side is include/cdyn/parametric.h.
+ * generalized coordinates: the records, the generalized state and the map
+ * to Cartesian space (docs/parametric.md). Internal; below the constraint
+ * store, which acts on these particles through their effective inverse
+ * mass. The constraints that hold them (include/cdyn/parametric.h) are in
+ * parametric/.
  *
  * A parametric particle's entries of the integrated state (sys->u, sys->ud)
  * hold q and q' (k = 1 or 2 values, the rest zero), while sys->x, sys->v
@@ -9,8 +12,8 @@
  * c = r'' q'^2 (curves) or r_uu u'^2 + 2 r_uv u'v' + r_vv v'^2 (surfaces) and
  * the effective inverse mass W = r' (m r'^T r')^-1 r'^T, through which
  * implicit constraints act on the particle. */
-#ifndef CDYN__CONSTRAINT_PARAMETRIC_H
-#define CDYN__CONSTRAINT_PARAMETRIC_H
+#ifndef CDYN__GENERALIZED_H
+#define CDYN__GENERALIZED_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,7 +25,6 @@
 typedef struct cdyn__param {
     int k;         /* 1: curve, 2: surface */
     uint32_t slot; /* the particle */
-    uint32_t owner; /* the constraint slot */
     /* Cycloid: the integrated coordinate is the arc length s (see
      * cdyn__cycloid_eval_arc), whose domain this is; q stays the public
      * coordinate. */
@@ -45,6 +47,35 @@ typedef struct cdyn__param {
 
 /* The record holding particle @p slot, or NULL. */
 cdyn__param *cdyn__param_of(const cdyn_system *sys, uint32_t slot);
+
+/* Records the message of a shape's failing status @p st met while
+ * @p doing ("evaluate the shape", "place the point on the shape") at
+ * parameter @p q (NaN when there is none), and returns it. */
+cdyn_status cdyn__param_failed(const cdyn_system *sys, cdyn_status st, const char *doing,
+                               double q);
+
+/* Position @p x, velocity @p v (dim values each) and the record's caches
+ * at (q, qd). CDYN_ERR_SINGULAR (message set) where the parametrization
+ * degenerates; a shape's status (CDYN_ERR_INVALID_ARGUMENT for a
+ * non-finite coordinate, CDYN_ERR_CALLBACK). */
+cdyn_status cdyn__param_eval(const cdyn_system *sys, cdyn__param *p, const double *q,
+                             const double *qd, double *x, double *v);
+
+/* Coordinates of the point of @p p's shape nearest to x, and the parameter
+ * velocity best matching v (@p hint: the current coordinates, or NULL). On
+ * a whole sphere, a point within 45 degrees of a pole is given in a turned
+ * chart: then *turned is set and *chart holds the surface with the new
+ * frame, for the caller to adopt; the record is not changed. */
+cdyn_status cdyn__param_project(const cdyn_system *sys, cdyn__param *p, const double *x,
+                                const double *v, const double *hint, double *q, double *qd,
+                                cdyn__surface *chart, bool *turned);
+
+/* Places @p p's particle at (q, qd) in both state representations; on
+ * failure (evaluated before anything is written) nothing changed. Callers
+ * that may move a particle write out lazily stored constraint Jacobians
+ * first (cdyn__constraints_materialize_jac). */
+cdyn_status cdyn__param_place(cdyn_system *sys, cdyn__param *p, const double *q,
+                              const double *qd);
 
 /* Cartesian x, v of every slot from the generalized state (u, ud): free
  * slots copied, parametric ones r(q), r' q'; fills the caches. */
@@ -111,4 +142,4 @@ void cdyn__param_free(cdyn_system *sys, cdyn__param *p);
 cdyn_status cdyn__params_enter_mode(cdyn_system *sys);
 void cdyn__params_leave_mode(cdyn_system *sys);
 
-#endif /* CDYN__CONSTRAINT_PARAMETRIC_H */
+#endif /* CDYN__GENERALIZED_H */

@@ -1,0 +1,53 @@
+/* User force callbacks, with or without a Jacobian of their own. */
+#include "core/system.h"
+#include "force/force.h"
+
+static cdyn_status apply(const cdyn_system *sys, const cdyn__force *g, uint32_t slot, double t,
+                         const double *x, const double *v, double *f)
+{
+    int rc = g->fn(sys, t, sys->particles.count, sys->dim, x, v, f, g->user);
+    if (rc != 0)
+        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "force callback (slot %u) returned %d at t = %g",
+                          slot, rc, t);
+    return CDYN_OK;
+}
+
+/* A user force has no potential the library knows. */
+static double energy(const cdyn_system *sys, const cdyn__force *g, const double *x)
+{
+    (void)sys, (void)g, (void)x;
+    return 0.0;
+}
+
+/* No jacobian op: implicit integrators call the user's Jacobian (g->jac)
+ * or differentiate apply themselves. */
+const cdyn__force_ops cdyn__callback_ops = {
+    .kind = CDYN_FORCE_CALLBACK, .apply = apply, .energy = energy, .dynamic_pattern = true};
+
+cdyn_status cdyn_force_add_callback(cdyn_system *sys, cdyn_force_fn fn, void *user,
+                                    bool velocity_dependent, cdyn_force *out)
+{
+    cdyn_status st = cdyn__force_add_prologue(sys, out, "force_add_callback");
+    if (st)
+        return st;
+    if (!fn)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "force_add_callback: NULL function");
+    cdyn__force f = {.ops = &cdyn__callback_ops, .velocity_dependent = velocity_dependent,
+                     .fn = fn, .user = user};
+    return cdyn__force_insert(sys, &f, out, "force_add_callback");
+}
+
+cdyn_status cdyn_force_add_callback_with_jacobian(cdyn_system *sys, cdyn_force_fn fn,
+                                                  cdyn_force_jacobian_fn jacobian, void *user,
+                                                  bool velocity_dependent, cdyn_force *out)
+{
+    const char *what = "force_add_callback_with_jacobian";
+    cdyn_status st = cdyn__force_add_prologue(sys, out, what);
+    if (st)
+        return st;
+    if (!fn || !jacobian)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    cdyn__force f = {.ops = &cdyn__callback_ops, .velocity_dependent = velocity_dependent,
+                     .fn = fn, .jac = jacobian, .user = user};
+    return cdyn__force_insert(sys, &f, out, what);
+}
