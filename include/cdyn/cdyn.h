@@ -22,6 +22,7 @@
 #include "ground.h"
 #include "rigid.h"
 #include "lattice.h"
+#include "kinetics.h"
 #include "shapes.h"
 
 #endif /* CDYN_CDYN_H */
