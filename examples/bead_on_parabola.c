@@ -24,7 +24,7 @@
  *
  * The bead starts at rest at x = 50 (h = 25) and oscillates between x = -50
  * and x = 50 (period about 18 s) with RK4, dt = 1e-3 s, twice: without drift
- * feedback (cdyn_system_set_constraint_gains(sys, 0, 0)), where the
+ * feedback (ks = kd = 0 in cdyn_solver_options), where the
  * integrator's error lets c drift away from 0 -- the drift of the implicit
  * form that seed 002 reports -- and with the library's default feedback
  * (ks = 100 /s^2, kd = 20 /s), which holds it.
@@ -242,8 +242,12 @@ static int run_implicit(const params *p, const void *varg, record *rec)
     cdyn_system *sys = NULL;
     CHECK(cdyn_system_create(2, &sys));
     CHECK(cdyn_system_set_integrator(sys, p->integrator));
-    if (!arg->feedback)
-        CHECK(cdyn_system_set_constraint_gains(sys, 0.0, 0.0));
+    if (!arg->feedback) {
+        cdyn_solver_options so;
+        cdyn_solver_options_init(&so);
+        so.ks = so.kd = 0.0;
+        CHECK(cdyn_system_set_solver_options(sys, &so));
+    }
     /* On the wire, at rest. */
     const double start[2] = {p->x0, -p->x0 * p->x0 / 100.0};
     cdyn_particle bead;

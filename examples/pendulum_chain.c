@@ -269,11 +269,15 @@ int main(int argc, char **argv)
     /* The standard chain. */
     CHECK(cdyn_system_create(2, &sys));
     CHECK(cdyn_system_set_integrator(sys, p.integrator));
-    CHECK(cdyn_system_set_constraint_solver(sys, p.solver));
-    if (p.ks >= 0)
-        CHECK(cdyn_system_set_constraint_gains(sys, p.ks, p.kd));
-    double ks, kd;
-    CHECK(cdyn_system_get_constraint_gains(sys, &ks, &kd));
+    cdyn_solver_options so;
+    cdyn_solver_options_init(&so);
+    so.solver = p.solver;
+    if (p.ks >= 0) {
+        so.ks = p.ks;
+        so.kd = p.kd;
+    }
+    CHECK(cdyn_system_set_solver_options(sys, &so));
+    double ks = so.ks, kd = so.kd;
     cdyn_particle prev;
     CHECK(cdyn_particle_add(sys, MASS, (double[]){0.0, 0.0}, NULL, &prev));
     CHECK(cdyn_particle_set_fixed(sys, prev, true));

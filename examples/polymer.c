@@ -506,7 +506,7 @@ int main(int argc, char **argv)
         opt.method = CDYN_PROJECTION_NEWTON;
         opt.position_tolerance = p.tolerance;
         opt.velocity_tolerance = p.tolerance;
-        CHECK(cdyn_system_set_projection(sys, &opt));
+        CHECK(cdyn_system_set_projection_options(sys, &opt));
         double pos[3] = {0, 0, 0};
         for (int j = 0; j < beads; j++) {
             if (j > 0)

@@ -228,7 +228,10 @@ static void look(const scenario *s, view *w)
     assert_int_equal(cdyn_system_get_potential_energy(sys, &w->pe), CDYN_OK);
     assert_int_equal(cdyn_system_get_kinetic_energy(sys, &w->ke), CDYN_OK);
     assert_int_equal(cdyn_system_get_integrator(sys, &w->integrator), CDYN_OK);
-    assert_int_equal(cdyn_system_get_rk45_counts(sys, &w->accepted, &w->rejected), CDYN_OK);
+    cdyn_rk45_stats rs = {.size = sizeof rs};
+    assert_int_equal(cdyn_system_get_rk45_stats(sys, &rs), CDYN_OK);
+    w->accepted = rs.accepted;
+    w->rejected = rs.rejected;
     for (int i = 0; i < MAX_P; i++) {
         w->p_valid[i] = cdyn_particle_is_valid(sys, s->p[i]);
         if (w->p_valid[i])

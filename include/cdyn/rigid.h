@@ -1,12 +1,12 @@
 /* cdyn: rigid bodies -- sets of particles that keep their relative positions.
  *
- * A rigid body is made from particles of a system (seed 001, section 1.3).
+ * A rigid body is made from particles of a system.
  * From then on its members move together: the body's state is its centre of
  * mass X_cm, the velocity U_cm of the centre of mass, the angular momentum
  * L about X_cm and its orientation; the inertia tensor is
  * I(t) = sum m (|x~|^2 1 - x~ x~^T) with x~ = x - X_cm, the angular velocity
  * Omega = I^-1 L, and each step rotates the members with the exact rotation
- * R(Omega, dt) of seed 001 while U_cm and L follow the total force and the
+ * R(Omega, dt) while U_cm and L follow the total force and the
  * torque about X_cm of every force acting on the members (gravity, springs
  * and pair forces to other particles, grounds, callbacks). docs/rigid.md
  * derives the two time-stepping schemes and the rest of what follows.
@@ -27,7 +27,7 @@
  * momentum and velocity are (0, 0, L) and (0, 0, Omega), the orientation is
  * a plane rotation in the upper-left 2 x 2 block with 1 at [8], and the
  * inertia tensor is that of the flat body in space: the upper-left block is
- * seed 001's 2 x 2 tensor sum m (|x~|^2 1 - x~ x~^T) and [8] is the moment
+ * the plane 2 x 2 tensor sum m (|x~|^2 1 - x~ x~^T) and [8] is the moment
  * sum m |x~|^2 about the normal, the one that rotates a plane body.
  *
  * The body frame is the world frame at the moment the body was made, with

@@ -1,4 +1,5 @@
-/* System-wide constraint settings and what the solver did. */
+/* Queries of the constraint store: multipliers, forces, residuals, and the
+ * Jacobian blocks the rod kernels leave unstored. */
 #include <math.h>
 #include <string.h>
 
@@ -79,66 +80,6 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_set_constraint_gains(cdyn_system *sys, double ks, double kd)
-{
-    cdyn_status st = cdyn__check_mutable(sys, "set_constraint_gains");
-    if (st)
-        return st;
-    if (!isfinite(ks) || !isfinite(kd) || ks < 0 || kd < 0)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "set_constraint_gains: ks %g and kd %g must be finite and >= 0", ks, kd);
-    if ((st = cdyn__constraints_ensure(sys)))
-        return st;
-    sys->cons->ks = ks;
-    sys->cons->kd = kd;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_constraint_gains(const cdyn_system *sys, double *ks, double *kd)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (ks)
-        *ks = sys->cons ? sys->cons->ks : 100.0;
-    if (kd)
-        *kd = sys->cons ? sys->cons->kd : 20.0;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys, cdyn_constraint_solver solver)
-{
-    cdyn_status st = cdyn__check_mutable(sys, "set_constraint_solver");
-    if (st)
-        return st;
-    if (solver != CDYN_SOLVER_DIRECT && solver != CDYN_SOLVER_CG)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_constraint_solver: unknown solver %d",
-                          (int)solver);
-    if ((st = cdyn__constraints_ensure(sys)))
-        return st;
-    if (sys->cons->solver != solver) {
-        sys->cons->solver = solver;
-        sys->cons->dirty = true;
-    }
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_t max_iterations)
-{
-    cdyn_status st = cdyn__check_mutable(sys, "set_cg_options");
-    if (st)
-        return st;
-    if (!isfinite(tolerance) || !(tolerance > 0) || max_iterations < 1 ||
-        max_iterations > UINT32_MAX)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "set_cg_options: tolerance %g must be finite and > 0, iterations >= 1",
-                          tolerance);
-    if ((st = cdyn__constraints_ensure(sys)))
-        return st;
-    sys->cons->cg_tol = tolerance;
-    sys->cons->cg_max_iter = (uint32_t)max_iterations;
-    return CDYN_OK;
-}
-
 static cdyn_status residuals(cdyn_system *sys, double *position, double *velocity)
 {
     cdyn_status st = cdyn__check_mutable(sys, "get_constraint_residuals");
@@ -189,23 +130,6 @@ cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *posit
     const uint64_t mark = cdyn__failure_mark(sys);
     return cdyn__blame(sys, residuals(sys, position, velocity), mark, "get_constraint_residuals",
                        NULL);
-}
-
-cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys, cdyn_solver_stats *out)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out || out->size < sizeof(size_t))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "get_solver_stats: NULL or size field not set");
-    cdyn_solver_stats s;
-    memset(&s, 0, sizeof s);
-    if (sys->cons)
-        s = sys->cons->stats;
-    size_t n = out->size < sizeof s ? out->size : sizeof s;
-    s.size = out->size;
-    memcpy(out, &s, n);
-    return CDYN_OK;
 }
 
 void cdyn__constraints_materialize_jac(cdyn_system *sys)

@@ -139,7 +139,7 @@ static void make_polymer(polymer *pm, uint64_t *seed, int *tries)
     cdyn_projection_options_init(&o);
     o.position_tolerance = 1e-10;
     o.velocity_tolerance = 1e-10;
-    assert_int_equal(cdyn_system_set_projection(pm->sys, &o), CDYN_OK);
+    assert_int_equal(cdyn_system_set_projection_options(pm->sys, &o), CDYN_OK);
     for (int j = 0; j < NP; j++) {
         if (j > 0)
             for (int k = 0; k < 3; k++)
