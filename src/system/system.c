@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "core/finite.h"
 #include "core/holders.h"
+#include "force/applied.h"
 #include "force/force.h"
 #include "ground/ground.h"
 #include "generalized/generalized.h"
@@ -74,6 +75,7 @@ void cdyn_system_destroy(cdyn_system *sys)
     size_t pd = (size_t)sys->dim * sizeof(double);
     cdyn__params_leave_mode(sys);
     cdyn__forces_destroy(sys);
+    cdyn__applied_free(sys);
     void **parrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
                         (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
                         (void **)&sys->fixed,    (void **)&sys->kinematic};
