@@ -223,6 +223,22 @@ CDYN_API cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdy
 CDYN_API cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint c,
                                                cdyn_particle p, double *out);
 
+/** The total constraint force (N) on every particle index at the most
+ *  recent force evaluation, in the flat layout of
+ *  cdyn_system_get_positions: for each particle the sum over its
+ *  constraints of G^T lambda, as cdyn_constraint_get_force gives them one
+ *  at a time, plus for a particle held on a curve or surface the force of
+ *  the shape. Fixed and kinematic particles get the reaction of their
+ *  constraints; removed indices, particles in no constraint and disabled
+ *  constraints contribute zeros, as does every constraint before the first
+ *  evaluation or after the constraints changed (until the next one). With
+ *  CDYN_INTEGRATOR_RATTLE the forces are those of its projections.
+ *  @p capacity is the length of @p out in doubles.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or @p capacity below index count * dim. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_constraint_forces(const cdyn_system *sys, double *out,
+                                                       size_t capacity);
+
 /* ---- Driven (time-dependent) constraints -------------------------------
  *
  * A constraint may depend on time, g(x, t) = 0. Everything that uses g

@@ -313,6 +313,21 @@ CDYN_API cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_gr
 CDYN_API cdyn_status cdyn_ground_get_total_force(const cdyn_system *sys, cdyn_ground ground,
                                                  double normal[3], double friction[3]);
 
+/** The contact force (N) of every ground on every particle index at the
+ *  committed state and time, in the flat layout of
+ *  cdyn_system_get_positions: for each particle the sum over the grounds
+ *  of the normal force N n and the friction force, as
+ *  cdyn_ground_get_total_force sums them over the particles. Fixed and
+ *  kinematic particles, which grounds do not act on, removed indices and
+ *  particles above every ground get zeros. @p capacity is the length of
+ *  @p out in doubles.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or @p capacity below index count * dim; CDYN_ERR_CALLBACK when
+ *  a callback ground or motion fails (@p out then unspecified).
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_contact_forces(const cdyn_system *sys, double *out,
+                                                    size_t capacity);
+
 /** The penalty energy sum S H^2 / (2 |grad H|^2) over the movable particles
  *  below @p ground at the committed state (J) into *@p out: the ground's
  *  share of cdyn_system_get_potential_energy. Exactly the potential of the

@@ -315,6 +315,22 @@ CDYN_API cdyn_status cdyn_system_set_positions(cdyn_system *sys, const double *i
 /** As cdyn_system_set_positions, for velocities. @since 0.1 */
 CDYN_API cdyn_status cdyn_system_set_velocities(cdyn_system *sys, const double *in, size_t count);
 
+/** Copies the mass (kg) of every particle index into @p out: index i's at
+ *  out[i], removed indices as zeros; a fixed particle's is the mass it has
+ *  when released. @p capacity is the length of @p out and must be >= the
+ *  index count.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or a short @p capacity. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_masses(const cdyn_system *sys, double *out,
+                                            size_t capacity);
+
+/** Copies the fixed flag (cdyn_particle_set_fixed) of every particle index
+ *  into @p out: index i's at out[i], removed indices false. @p capacity is
+ *  the length of @p out and must be >= the index count.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or a short @p capacity. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_fixed(const cdyn_system *sys, bool *out, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -80,6 +80,53 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
     return CDYN_OK;
 }
 
+cdyn_status cdyn_system_get_constraint_forces(const cdyn_system *sys, double *out,
+                                              size_t capacity)
+{
+    const char *what = "get_constraint_forces";
+    cdyn_status st = cdyn__enter_query(sys, out, what);
+    if (st)
+        return st;
+    const size_t d = (size_t)sys->dim, n = (size_t)sys->particles.count * d;
+    if (capacity < n)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "%s: capacity %zu < %zu doubles needed", what, capacity, n);
+    memset(out, 0, n * sizeof *out);
+    const cdyn__constraints *k = sys->cons;
+    if (!k)
+        return CDYN_OK;
+    /* The same terms as cdyn_constraint_get_force, summed per particle. */
+    const bool live = k->evaluated && !k->dirty;
+    for (uint32_t i = 0; i < k->slots.count; i++) {
+        const cdyn__constraint *c = &k->c[i];
+        if (!k->slots.alive[i])
+            continue;
+        if (cdyn__constraint_is_shape(c)) {
+            double *o = out + (size_t)cdyn__constraint_particle(c, 0) * d;
+            for (size_t q = 0; q < d; q++)
+                o[q] += c->d.param->normal[q];
+            continue;
+        }
+        if (!live || !c->enabled)
+            continue;
+        for (uint32_t r = 0; r < c->n_rows; r++) {
+            const double lam = k->lambda[c->row + r];
+            for (uint32_t j = 0; j < c->n_particles; j++) {
+                const double *jb = k->jac + ((size_t)c->blk + (size_t)r * c->n_particles + j) * d;
+                double formed[3];
+                if (k->blocks_unstored) {
+                    rod_block(sys, c, j, sys->x, formed);
+                    jb = formed;
+                }
+                double *o = out + (size_t)cdyn__constraint_particle(c, j) * d;
+                for (size_t q = 0; q < d; q++)
+                    o[q] += lam * jb[q];
+            }
+        }
+    }
+    return CDYN_OK;
+}
+
 static cdyn_status residuals(cdyn_system *sys, double *position, double *velocity)
 {
     cdyn_status st = cdyn__check_mutable(sys, "get_constraint_residuals");
