@@ -265,7 +265,7 @@ static int run_implicit(const params *p, const void *varg, record *rec)
         CHECK(cdyn_system_get_time(sys, &rec->t[i]));
         parabola(NULL, 0.0, 2, x, &c, grad, hess, NULL, NULL, NULL, NULL);
         /* The library's residuals: |c| / |grad c| and |grad c . v| / |grad c|. */
-        CHECK(cdyn_system_get_constraint_residuals(sys, &rec->dist[i], &rec->speed[i]));
+        CHECK(cdyn_system_compute_constraint_residuals(sys, &rec->dist[i], &rec->speed[i]));
         double e = bead_energy(p, x, v);
         if (i == 0)
             e0 = e;
@@ -413,7 +413,7 @@ static int write_drift_chart(const char *path, const record *recs, const params 
     methods_key(c, 0.3, NULL);
     log_panel(c, "|c(x)| = |x^{2} + 100 y| (m^{2})", recs, offsetof(record, c));
     log_panel(c, "distance to the wire |c| / |grad c| (m; implicit runs: "
-                 "cdyn_system_get_constraint_residuals)", recs, offsetof(record, dist));
+                 "cdyn_system_compute_constraint_residuals)", recs, offsetof(record, dist));
     log_panel(c, "relative energy error |E(t) - E(0)| / E(0)", recs, offsetof(record, energy));
     int bad = chart_save(c, path);
     chart_free(c);
@@ -532,7 +532,7 @@ int main(int argc, char **argv)
            p.mass, p.x0, -p.x0 * p.x0 / 100.0, p.integrator_name, p.dt, steps,
            (double)steps * p.dt);
     printf("  |c| in m^2; distance = |c| / |grad c| (m) and speed across the wire "
-           "|grad c . v| / |grad c| (m/s)\n  from cdyn_system_get_constraint_residuals "
+           "|grad c . v| / |grad c| (m/s)\n  from cdyn_system_compute_constraint_residuals "
            "(implicit runs; the parametric run has no implicit rows:\n  computed from its x "
            "and v); energy error relative to E(0) = m g h(0)\n");
     printf("  parametric: cdyn_constraint_add_on_curve, CDYN_CURVE_PARABOLA r(q) = (q, a q^2), "

@@ -385,22 +385,29 @@ CDYN_API cdyn_status cdyn_system_get_solver_options(const cdyn_system *sys,
                                                     cdyn_solver_options *out);
 
 /** Evaluates forces, constraint multipliers and accelerations at the
- *  committed state without stepping; accelerations (index count * dim
- *  values, layout of cdyn_system_get_positions) go to @p accelerations
- *  when it is not NULL (then @p capacity must be large enough). Statuses as
- *  for a step (callback, singular); the state never changes. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations,
-                                          size_t capacity);
+ *  committed state without stepping, with what the next step would start
+ *  from (forces applied for the next step included); the accelerations
+ *  (m/s^2, index count * dim values, layout of cdyn_system_get_positions)
+ *  go to @p out when it is not NULL (then @p capacity must be large
+ *  enough). Statuses as for a step (callback, singular); the state never
+ *  changes. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *out, size_t capacity);
 
-/** The worst constraint residuals at the committed state and time, over
- *  every enabled row: |g| / b and |g'| / b (g' = G v + dg/dt, the rate of
- *  change of g along the motion), with b the largest norm of the row's
- *  blocks (one block per particle). For rods and anchors that is the length
- *  error (m, to first order) and the rate of change of length (m/s); for
- *  pins the distance from the point; for planes the distance from the
- *  plane. Calls user callbacks. Either pointer may be NULL. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
-                                                          double *velocity);
+/** Computes the worst constraint residuals at the committed state and
+ *  time, over every enabled row: |g| / b into *@p position and |g'| / b
+ *  into *@p velocity (g' = G v + dg/dt, the rate of change of g along the
+ *  motion), with b the largest norm of the row's blocks (one block per
+ *  particle). For rods and anchors that is the length error (m, to first
+ *  order) and the rate of change of length (m/s); for pins the distance
+ *  from the point; for planes the distance from the plane. Either pointer
+ *  may be NULL. Work on demand (hence compute_, not get_): it evaluates
+ *  every constraint, user callbacks included, and lays out the constraint
+ *  rows first if they changed (which may allocate).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys;
+ *  CDYN_ERR_CALLBACK from a callback; CDYN_ERR_NO_MEMORY; CDYN_ERR_BUSY
+ *  from a callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_compute_constraint_residuals(cdyn_system *sys, double *position,
+                                                              double *velocity);
 
 /** Fills @p out (whose size field the caller set, at least sizeof(size_t);
  *  at most that many bytes are written) with the solver report; all zero

@@ -294,13 +294,14 @@ CDYN_API cdyn_status cdyn_ground_get_contact_count(const cdyn_system *sys, cdyn_
                                                    size_t *out);
 
 /** The penetration depth d = -H / |grad H| (length units) of @p particle
- *  into @p ground at the committed state, 0 when it is on or above it. A
+ *  into @p ground at the committed state into *@p out, 0 when it is on or
+ *  above it. A
  *  geometric query: answered for fixed particles too.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL; CDYN_ERR_INVALID_HANDLE
  *  or CDYN_ERR_STALE_HANDLE for a bad ground or particle handle;
  *  CDYN_ERR_CALLBACK. @since 0.1 */
 CDYN_API cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground ground,
-                                                 cdyn_particle particle, double *depth);
+                                                 cdyn_particle particle, double *out);
 
 /** The sums over all movable particles of the normal forces N n and of the
  *  friction forces that @p ground exerts at the committed state (N): 3

@@ -24,7 +24,7 @@
  *
  * Tolerances are relative. Row r of a constraint is within the position
  * tolerance when its residual |g_r| / b_r (b_r: the largest norm of the
- * row's Jacobian blocks, the measure of cdyn_system_get_constraint_residuals:
+ * row's Jacobian blocks, the measure of cdyn_system_compute_constraint_residuals:
  * a rod's length error) is at most
  *
  *     max(position_tolerance * s_r, 4 eps (X_r + s_r))

@@ -129,7 +129,7 @@ cdyn_status cdyn_system_get_constraint_forces(const cdyn_system *sys, double *ou
 
 static cdyn_status residuals(cdyn_system *sys, double *position, double *velocity)
 {
-    cdyn_status st = cdyn__check_mutable(sys, "get_constraint_residuals");
+    cdyn_status st = cdyn__check_mutable(sys, "compute_constraint_residuals");
     if (st || (st = cdyn__constraints_prepare(sys)))
         return st;
     double worst_p = 0, worst_v = 0;
@@ -171,12 +171,12 @@ static cdyn_status residuals(cdyn_system *sys, double *position, double *velocit
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
-                                                 double *velocity)
+cdyn_status cdyn_system_compute_constraint_residuals(cdyn_system *sys, double *position,
+                                                     double *velocity)
 {
     const uint64_t mark = cdyn__failure_mark(sys);
-    return cdyn__blame(sys, residuals(sys, position, velocity), mark, "get_constraint_residuals",
-                       NULL);
+    return cdyn__blame(sys, residuals(sys, position, velocity), mark,
+                       "compute_constraint_residuals", NULL);
 }
 
 void cdyn__constraints_materialize_jac(cdyn_system *sys)

@@ -69,10 +69,10 @@ cdyn_status cdyn_ground_get_contact_count(const cdyn_system *sys, cdyn_ground gr
 }
 
 cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground ground,
-                                        cdyn_particle particle, double *depth)
+                                        cdyn_particle particle, double *out)
 {
     uint32_t gi, pi;
-    cdyn_status st = prologue(sys, ground, depth != NULL, "ground_get_penetration", &gi);
+    cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_penetration", &gi);
     if (st || (st = cdyn__particle_slot(sys, particle, &pi)))
         return st;
     double h, grad[3];
@@ -85,7 +85,7 @@ cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground grou
     double q = 0;
     for (int k = 0; k < sys->dim; k++)
         q = hypot(q, grad[k]);
-    *depth = h < 0 ? -h / q : 0.0;
+    *out = h < 0 ? -h / q : 0.0;
     return CDYN_OK;
 }
 
