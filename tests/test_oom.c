@@ -1,16 +1,15 @@
 /* Out of memory: a scenario (create a system with an allocator, add
  * particles, springs, gravity, drag and a callback force, apply forces to
- * particles, step with every
- * integrator including RK45, remove and re-add particles, grow past the
- * capacity again and step) is run once with an allocator that never fails
- * to count its allocations, then once for every N up to that count with an
- * allocator that fails the Nth allocation. For every N:
+ * particles, step with every integrator including RK45, remove and re-add
+ * particles, grow past the capacity again and step) is run once with an
+ * allocator that never fails to count its allocations, then once for every
+ * N up to that count with an allocator that fails the Nth allocation. For
+ * every N:
  *  - the call that met the failure returns CDYN_ERR_NO_MEMORY, and every
  *    call that returns it met the failure;
  *  - that call changed nothing that the public API can see (particles,
- *    bulk state, applied forces, clock, integrator, RK45 counters, energies,
- *    which handles
- *    are valid), and its message is set;
+ *    bulk state, applied forces, clock, integrator, RK45 counters,
+ *    energies, which handles are valid), and its message is set;
  *  - retrying the same call with allocation allowed succeeds, and the
  *    scenario then ends in exactly (bit for bit) the state of the unfailed
  *    run;
