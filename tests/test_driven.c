@@ -468,6 +468,78 @@ static void test_attach_and_stop(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A time-dependent user row: the particle on the line y = 0.1 sin(3 t). */
+static int rising_line(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                       const double *v, size_t nr, double *g, double *jac, double *vt,
+                       double *g_t, void *user)
+{
+    (void)sys, (void)np, (void)nr, (void)v, (void)user, (void)g_t;
+    g[0] = x[1] - 0.1 * sin(3 * t);
+    memset(jac, 0, (size_t)dim * sizeof *jac);
+    jac[1] = 1;
+    vt[0] = 0; /* spatial part; the time terms by differences */
+    return 0;
+}
+
+/* Once a driven system's shape is set, its steps allocate nothing: every
+ * kind of driver at once, under every integrator that takes it. */
+static void test_no_allocation(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < N_ALL; k++) {
+        bool shapes = ALL[k] != CDYN_INTEGRATOR_RATTLE &&
+                      ALL[k] != CDYN_INTEGRATOR_BACKWARD_EULER;
+        ts_counting_alloc ca = {0};
+        cdyn_allocator al = ts_counting_allocator(&ca);
+        cdyn_system *sys;
+        ok(NULL, cdyn_system_create_with_allocator(3, &al, &sys));
+        ok(sys, cdyn_system_set_integrator(sys, ALL[k]));
+        cdyn_particle p[5];
+        for (int i = 0; i < 5; i++)
+            ok(sys, cdyn_particle_add(sys, 1.0, (double[]){i, 0.5, 0.1 * i}, NULL, &p[i]));
+        cdyn_force f;
+        ok(sys, cdyn_force_add_gravity(sys, (double[]){0, -G, 0}, &f));
+        cdyn_motion_desc m;
+        cdyn_motion_desc_init(&m, CDYN_MOTION_OSCILLATION);
+        m.amplitude[1] = 0.05;
+        m.frequency = 4;
+        ok(sys, cdyn_particle_set_motion(sys, p[0], &m));
+        cdyn_constraint c;
+        ok(sys, cdyn_constraint_add_distance(sys, p[0], p[1], 1.0, &c));
+        cdyn_schedule_desc sch;
+        cdyn_schedule_desc_init(&sch, CDYN_SCHEDULE_OSCILLATION);
+        sch.amplitude = 0.05;
+        ok(sys, cdyn_constraint_set_length_schedule(sys, c, &sch));
+        ok(sys, cdyn_constraint_add_anchor(sys, p[2], (double[]){2, 1.5, 0.2}, 1.0, &c));
+        ok(sys, cdyn_constraint_set_motion(sys, c, &m));
+        ok(sys, cdyn_constraint_add_user(sys, &p[3], 1, 1, rising_line, NULL, &c));
+        ok(sys, cdyn_constraint_set_time_dependent(sys, c, true));
+        if (shapes) {
+            cdyn_curve_desc cd;
+            cdyn_curve_desc_init(&cd, CDYN_CURVE_CIRCLE);
+            memcpy(cd.origin, (double[]){4, 0, 0.4}, sizeof cd.origin);
+            ok(sys, cdyn_constraint_add_on_curve(sys, p[4], &cd, &c));
+            cdyn_motion_desc turn;
+            cdyn_motion_desc_init(&turn, CDYN_MOTION_ROTATION);
+            turn.angular_velocity = 1;
+            ok(sys, cdyn_constraint_set_motion(sys, c, &turn));
+        }
+        cdyn_ground g;
+        ok(sys, cdyn_ground_add_plane(sys, (double[]){0, 1, 0}, -3, &g));
+        ok(sys, cdyn_ground_set_friction(sys, g, 0.3));
+        ok(sys, cdyn_ground_set_motion(sys, g, &m));
+        ok(sys, cdyn_system_step(sys, 1e-3));
+        size_t allocs = ca.allocs;
+        for (int i = 0; i < 20; i++)
+            ok(sys, cdyn_system_step(sys, 1e-3));
+        if (ca.allocs != allocs)
+            fail_msg("integrator %d: %zu allocations in 20 steps", (int)ALL[k],
+                     ca.allocs - allocs);
+        cdyn_system_destroy(sys);
+        assert_int_equal(ca.allocs, ca.frees);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -479,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_conveyor),
         cmocka_unit_test(test_drive_work_closes),
         cmocka_unit_test(test_attach_and_stop),
+        cmocka_unit_test(test_no_allocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
