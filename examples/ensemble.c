@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <mpi.h>
 
@@ -57,6 +58,11 @@ uint64_t ensemble_seed(uint64_t master, uint64_t run)
 double ensemble_clock(void)
 {
     return MPI_Wtime();
+}
+
+double ensemble_cpu_clock(void)
+{
+    return (double)clock() / CLOCKS_PER_SEC;
 }
 
 void ensemble_broadcast(void *data, size_t count)
@@ -128,25 +134,27 @@ void ensemble_gather(const ensemble *e, const uint64_t *mine, size_t n_mine, siz
 void ensemble_report_time(const ensemble *e)
 {
     double wall = ensemble_clock() - e->start;
-    double mine[2] = {e->busy, (double)e->computed}, *all = NULL;
-    if (e->rank == 0 && !(all = malloc(2 * (size_t)e->ranks * sizeof *all)))
+    double mine[3] = {e->busy, e->cpu, (double)e->computed}, *all = NULL;
+    if (e->rank == 0 && !(all = malloc(3 * (size_t)e->ranks * sizeof *all)))
         ensemble_abort(e, "out of memory");
-    MPI_Gather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (e->rank == 0) {
-        double busy = 0, runs = 0, longest = 0;
+        double busy = 0, cpu = 0, runs = 0, longest = 0;
         printf("time: %.2f s of wall clock on %d rank%s; runs computed (busy seconds):", wall,
                e->ranks, e->ranks > 1 ? "s" : "");
         for (int k = 0; k < e->ranks; k++) {
-            printf(" rank %d: %.0f (%.2f s)", k, all[2 * k + 1], all[2 * k]);
-            busy += all[2 * k];
-            runs += all[2 * k + 1];
-            longest = all[2 * k] > longest ? all[2 * k] : longest;
+            const double *a = all + 3 * k;
+            printf(" rank %d: %.0f (%.2f s)", k, a[2], a[0]);
+            busy += a[0];
+            cpu += a[1];
+            runs += a[2];
+            longest = a[0] > longest ? a[0] : longest;
         }
         printf("\n");
         if (runs > 0)
-            printf("  %.3f busy seconds per run, %.0f runs per hour per rank; "
-                   "the busiest rank worked %.0f %% of the wall time\n",
-                   busy / runs, 3600.0 * runs / busy, 100.0 * longest / wall);
+            printf("  per run: %.3f s busy, %.3f s of processor time (%.0f runs per hour per "
+                   "core); the busiest rank worked %.0f %% of the wall time\n",
+                   busy / runs, cpu / runs, 3600.0 * runs / cpu, 100.0 * longest / wall);
     }
     free(all);
 }

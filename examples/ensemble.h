@@ -12,11 +12,12 @@
  * were shared out or in what order the messages arrived.
  *
  *     ensemble e;
- *     ensemble_start(&e, &argc, &argv);
- *     for (size_t k = e.rank; k < n_todo; k += e.ranks) ... run todo[k] ...
- *     ensemble_gather(&e, mine, n_mine, words, all, runs);
+ *     ensemble_start(&e, "name", &argc, &argv);
+ *     for (size_t k = e.rank; k < n_todo; k += e.ranks)
+ *         ... run todo[k] with ensemble_seed(master, todo[k]) into mine ...
+ *     ensemble_gather(&e, mine, n_mine, words, all, got, runs);
  *     if (e.rank == 0) ... reduce all[] in run order ...
- *     ensemble_end(&e);
+ *     return ensemble_end(&e, 0);
  */
 #ifndef CDYN_EXAMPLE_ENSEMBLE_H
 #define CDYN_EXAMPLE_ENSEMBLE_H
@@ -28,7 +29,8 @@ typedef struct ensemble {
     int rank, ranks;
     const char *name; /* the program's name, for messages */
     double start;     /* wall clock at ensemble_start, seconds */
-    double busy;      /* seconds this rank spent in its runs (the caller adds) */
+    double busy;      /* wall-clock seconds this rank spent in its runs (the caller adds) */
+    double cpu;       /* processor seconds of the same (the caller adds) */
     size_t computed;  /* runs this rank computed (the caller counts) */
 } ensemble;
 
@@ -49,6 +51,9 @@ uint64_t ensemble_seed(uint64_t master, uint64_t run);
 /* Seconds of wall clock since some fixed time. */
 double ensemble_clock(void);
 
+/* Processor seconds this process has used. */
+double ensemble_cpu_clock(void);
+
 /* Copies @p count bytes of rank 0's @p data to every rank. */
 void ensemble_broadcast(void *data, size_t count);
 
@@ -62,8 +67,9 @@ int ensemble_all(int ok);
 void ensemble_gather(const ensemble *e, const uint64_t *mine, size_t n_mine, size_t words,
                      uint64_t *all, unsigned char *got, size_t runs);
 
-/* Prints, on rank 0, the wall time and each rank's runs and busy time,
- * and the busy time per run (what capacity plans need). */
+/* Prints, on rank 0, the wall time, each rank's runs and busy time, and
+ * the processor time per run (what capacity plans need: on a shared
+ * machine the wall time also counts other jobs' turns). */
 void ensemble_report_time(const ensemble *e);
 
 /* A double's bits as a record word, and back. */

@@ -558,7 +558,7 @@ int main(int argc, char **argv)
     for (size_t r = 0, k = 0; r < p.chains; r++) {
         if (have[r] || k++ % (size_t)e.ranks != (size_t)e.rank)
             continue; /* the k-th unfinished chain is rank k mod P's */
-        double t0 = ensemble_clock();
+        double t0 = ensemble_clock(), c0 = ensemble_cpu_clock();
         uint64_t *rec = mine + n_mine++ * WORDS;
         run_chain(&e, &p, &c, r, rec);
         if (p.checkpoint) {
@@ -569,6 +569,7 @@ int main(int argc, char **argv)
                                files);
         }
         e.busy += ensemble_clock() - t0;
+        e.cpu += ensemble_cpu_clock() - c0;
         e.computed++;
     }
     ensemble_gather(&e, mine, n_mine, WORDS, all, have, p.chains);

@@ -603,11 +603,13 @@ static int picture(const char *path, const params *p, const setup *s, const doub
                      "runs; shaded: the fit range");
 
     /* Drainage areas: a few single runs, the pooled curve, the fit. */
-    chart_panel *pa = chart_panel_at(c, 0, 0, 0.36, 1);
+    chart_panel *pa = chart_panel_at(c, 0, 0, 0.345, 1);
     chart_panel_title(pa, "Drainage areas");
     chart_x(pa, "drainage area a (sites)", CHART_LOG);
     chart_y(pa, "P(A >= a)", CHART_LOG);
     chart_vband(pa, g[s->fit_lo], g[s->fit_hi], "#eef2f8");
+    while (m > 1 && q->count[m] == 0) /* P = 0 beyond the largest basin: not drawn */
+        m--;
     size_t shown = runs < 12 ? runs : 12;
     for (size_t r = 0; r < shown; r++) {
         pooled_add(&one, s, all + r * s->words, +1);
@@ -630,7 +632,7 @@ static int picture(const char *path, const params *p, const setup *s, const doub
                                                       .dash = "7,4"});
 
     /* Hack's law: pooled per-bin means, the fit. */
-    chart_panel *ph = chart_panel_at(c, 0.37, 0, 0.36, 1);
+    chart_panel *ph = chart_panel_at(c, 0.355, 0, 0.345, 1);
     chart_panel_title(ph, "Hack's law");
     chart_x(ph, "drainage area A (sites)", CHART_LOG);
     chart_y(ph, "main-stream length l (sites)", CHART_LOG);
@@ -652,8 +654,8 @@ static int picture(const char *path, const params *p, const setup *s, const doub
                                                       .dash = "7,4"});
 
     /* Each run's own exponents, and their mean with its interval. */
-    chart_panel *pr = chart_panel_at(c, 0.74, 0, 0.26, 1);
-    chart_panel_title(pr, "Each run's fits");
+    chart_panel *pr = chart_panel_at(c, 0.71, 0, 0.29, 1);
+    chart_panel_title(pr, "Each run's fits; red: their mean, 95 %% interval");
     chart_x(pr, "tau", 0);
     chart_y(pr, "h", 0);
     /* x ranges get no room of their own: keep the edge markers inside. */
@@ -664,13 +666,11 @@ static int picture(const char *path, const params *p, const setup *s, const doub
     chart_x_range(pr, lo - 0.08 * (hi - lo), hi + 0.08 * (hi - lo));
     for (size_t r = 0; r < runs; r++)
         chart_marker(pr, run_tau[r], run_h[r], &(chart_style){.color = "#1f77b4", .size = 2.5});
-    chart_key(pr, CHART_MARKER, "one run", &(chart_style){.color = "#1f77b4", .size = 2.5});
     const chart_style bar = {.color = "#d62728", .width = 2.5};
     chart_segment(pr, sm->tau_mean - sm->tau_mci, sm->h_mean, sm->tau_mean + sm->tau_mci,
                   sm->h_mean, &bar);
     chart_segment(pr, sm->tau_mean, sm->h_mean - sm->h_mci, sm->tau_mean,
                   sm->h_mean + sm->h_mci, &bar);
-    chart_key(pr, CHART_LINE, "mean, 95 % interval", &bar);
     bad = chart_save(c, path) != 0;
     pooled_free(&one);
 done:
@@ -723,9 +723,11 @@ static void report(const params *p, const setup *s, const uint64_t *all, const d
     printf("                         mean of runs:   %.4f +- %.4f (95 %%, Student t), "
            "run-to-run sd %.4f\n", sm->h_mean, sm->h_mci, sm->h_sd);
     printf("(real river networks: tau ~ 1.43, h ~ 0.57; the Scheidegger model: 4/3, 2/3)\n");
-    printf("cdyn_lattice_compute_stats on each run agrees to %.1e in tau, %.1e in h (its last\n"
-           "  Hack bin holds the sites of area exactly %g when that is a whole number)\n",
-           sm->library_dtau, sm->library_dh, g[s->fit_hi]);
+    printf("cdyn_lattice_compute_stats on each run agrees to %.1e in tau, %.1e in h\n",
+           sm->library_dtau, sm->library_dh);
+    if (sm->library_dh > 1e-12)
+        printf("  (its last Hack bin holds the sites of area exactly %g, a whole number)\n",
+               g[s->fit_hi]);
 }
 
 /* Rank 0, once every record is in: the fits, the report, the result bits
@@ -816,10 +818,11 @@ int main(int argc, char **argv)
             continue;
         if (k++ % (size_t)e.ranks != (size_t)e.rank)
             continue; /* the k-th unfinished run is rank k mod P's */
-        double t0 = ensemble_clock();
+        double t0 = ensemble_clock(), c0 = ensemble_cpu_clock();
         run_one(&e, &p, &s, g, &t, r, mine + n_mine * s.words, &files);
         n_mine++;
         e.busy += ensemble_clock() - t0;
+        e.cpu += ensemble_cpu_clock() - c0;
         e.computed++;
     }
     ensemble_gather(&e, mine, n_mine, s.words, all, have, p.runs);
