@@ -66,6 +66,33 @@ void ensemble_fit_line(const double *x, const double *y, size_t n, double *slope
     *intercept = my - b * mx;
 }
 
+double ensemble_chi2(const double *cov, const double *d, size_t k, double *work)
+{
+    double *l = work, *y = work + k * k; /* C = L L^T; L y = d; chi2 = |y|^2 */
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j <= i; j++) {
+            double s = cov[i * k + j];
+            for (size_t m = 0; m < j; m++)
+                s -= l[i * k + m] * l[j * k + m];
+            if (i == j) {
+                if (!(s > 0))
+                    return NAN;
+                l[i * k + i] = sqrt(s);
+            } else {
+                l[i * k + j] = s / l[j * k + j];
+            }
+        }
+    double chi2 = 0;
+    for (size_t i = 0; i < k; i++) {
+        double s = d[i];
+        for (size_t m = 0; m < i; m++)
+            s -= l[i * k + m] * y[m];
+        y[i] = s / l[i * k + i];
+        chi2 += y[i] * y[i];
+    }
+    return chi2;
+}
+
 uint64_t ensemble_hash(uint64_t hash, const void *data, size_t size)
 {
     const unsigned char *p = data;

@@ -23,6 +23,11 @@ double ensemble_t95(size_t dof);
 void ensemble_fit_line(const double *x, const double *y, size_t n, double *slope,
                        double *intercept);
 
+/* The chi-square d^T C^-1 d of a deviation d (k values) whose covariance
+ * is C (k x k, row-major, symmetric), by Cholesky factorization; @p work
+ * holds k (k + 1) doubles. NaN when C is not positive definite. */
+double ensemble_chi2(const double *cov, const double *d, size_t k, double *work);
+
 /* FNV-1a 64 of @p size bytes, continuing from @p hash (start with
  * ENSEMBLE_HASH_START). */
 #define ENSEMBLE_HASH_START 0xcbf29ce484222325u
