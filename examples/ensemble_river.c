@@ -431,14 +431,18 @@ typedef struct pooled {
     double runs;             /* runs in the sums */
 } pooled;
 
+/* Empty sums; -1 when out of memory (then pooled_free is still safe). */
 static int pooled_init(pooled *q, size_t bins)
 {
     q->count = calloc(bins, sizeof *q->count);
     q->hack_n = calloc(3 * bins, sizeof *q->hack_n);
+    q->ln_a = q->ln_l = NULL;
+    q->runs = 0;
+    if (!q->count || !q->hack_n)
+        return -1;
     q->ln_a = q->hack_n + bins;
     q->ln_l = q->ln_a + bins;
-    q->runs = 0;
-    return q->count && q->hack_n ? 0 : -1;
+    return 0;
 }
 
 static void pooled_free(pooled *q)
@@ -542,7 +546,8 @@ static int summarize(const setup *s, const double *g, const uint64_t *all, size_
 {
     double *tj = malloc(2 * runs * sizeof *tj), *hj = tj ? tj + runs : NULL, a, b, se;
     pooled other;
-    if (!tj || pooled_init(&other, s->bins) != 0) {
+    if (pooled_init(&other, s->bins) != 0 || !tj) {
+        pooled_free(&other);
         free(tj);
         return -1;
     }
@@ -593,8 +598,9 @@ static int picture(const char *path, const params *p, const setup *s, const doub
     double *P = malloc(m * sizeof *P), *x = malloc(m * sizeof *x), *y = malloc(m * sizeof *y);
     double *fx = malloc(m * sizeof *fx), *fy = malloc(m * sizeof *fy);
     pooled one;
+    int no_sums = pooled_init(&one, s->bins) != 0;
     chart *c = chart_create(1260, 520);
-    int bad = !P || !x || !y || !fx || !fy || pooled_init(&one, s->bins) != 0;
+    int bad = !P || !x || !y || !fx || !fy || no_sums;
     if (bad)
         goto done;
     chart_title(c, "River networks of %zu erosion runs on %zu x %zu lattices "
@@ -672,8 +678,8 @@ static int picture(const char *path, const params *p, const setup *s, const doub
     chart_segment(pr, sm->tau_mean, sm->h_mean - sm->h_mci, sm->tau_mean,
                   sm->h_mean + sm->h_mci, &bar);
     bad = chart_save(c, path) != 0;
-    pooled_free(&one);
 done:
+    pooled_free(&one);
     chart_free(c);
     free(P), free(x), free(y), free(fx), free(fy);
     return bad ? -1 : 0;
