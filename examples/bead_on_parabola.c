@@ -83,9 +83,11 @@
 /* ---- the wire: the user code the implicit constraint needs ---------------- */
 
 /* c(x, y) = x^2 + 100 y, its gradient and its Hessian (row-major). */
-static int parabola(const double *x, int dim, double *c, double *gradient, double *hessian,
-                    void *user)
+static int parabola(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *gradient, double *hessian, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)dim; /* the system is 2-D */
     (void)user;
     *c = x[0] * x[0] + 100.0 * x[1];
@@ -257,7 +259,7 @@ static int run_implicit(const params *p, const void *varg, record *rec)
         CHECK(cdyn_particle_get_position(sys, bead, x));
         CHECK(cdyn_particle_get_velocity(sys, bead, v));
         CHECK(cdyn_system_get_time(sys, &rec->t[i]));
-        parabola(x, 2, &c, grad, hess, NULL);
+        parabola(NULL, 0.0, 2, x, &c, grad, hess, NULL, NULL, NULL, NULL);
         /* The library's residuals: |c| / |grad c| and |grad c . v| / |grad c|. */
         CHECK(cdyn_system_get_constraint_residuals(sys, &rec->dist[i], &rec->speed[i]));
         double e = bead_energy(p, x, v);
@@ -312,7 +314,7 @@ static int run_parametric(const params *p, const void *varg, record *rec)
         CHECK(cdyn_particle_get_position(sys, bead, x));
         CHECK(cdyn_particle_get_velocity(sys, bead, v));
         CHECK(cdyn_system_get_time(sys, &rec->t[i]));
-        parabola(x, 2, &c, grad, hess, NULL);
+        parabola(NULL, 0.0, 2, x, &c, grad, hess, NULL, NULL, NULL, NULL);
         /* No implicit rows to report: the same measures, from x and v. */
         double gn = hypot(grad[0], grad[1]);
         rec->dist[i] = fabs(c) / gn;
@@ -419,7 +421,7 @@ static int write_drift_chart(const char *path, const record *recs, const params 
 static double offset(const double *xy)
 {
     double c, grad[2], hess[4];
-    parabola(xy, 2, &c, grad, hess, NULL);
+    parabola(NULL, 0.0, 2, xy, &c, grad, hess, NULL, NULL, NULL, NULL);
     return c / hypot(grad[0], grad[1]);
 }
 

@@ -316,9 +316,11 @@ static void test_compliance_is_a_spring(void **state)
 
 /* A user constraint equal to a rod, built from the callback interface:
  * the motion matches the built-in distance constraint. */
-static int rod_fn(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                  double *jac, double *jdot_v, void *user)
+static int rod_fn(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdot_v, double *g_t,
+                    void *user)
 {
+    (void)sys, (void)t, (void)g_t;
     (void)np, (void)nr;
     double L = *(const double *)user, d2 = 0, v2 = 0;
     for (int k = 0; k < dim; k++) {
@@ -333,10 +335,11 @@ static int rod_fn(const double *x, const double *v, size_t np, int dim, size_t n
     return 0;
 }
 
-static int rod_cb(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                  double *jac, double *jdot_v, void *user)
+static int rod_cb(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdot_v, double *g_t,
+                    void *user)
 {
-    return rod_fn(x, v, np, dim, nr, g, jac, jdot_v, user);
+    return rod_fn(sys, t, np, dim, x, v, nr, g, jac, jdot_v, g_t, user);
 }
 
 static void run_pendulum(bool user, double out[2])
@@ -456,8 +459,9 @@ static void test_residuals_are_lengths(void **state)
  * from exactly one call, retrying it succeeds, the run ends in the same state
  * as an unfailed one, and nothing leaks. After the first step, steps
  * allocate nothing. */
-static int rod_cb(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                  double *jac, double *jdot_v, void *user);
+static int rod_cb(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdot_v, double *g_t,
+                    void *user);
 
 static cdyn_status build_and_run(ts_counting_alloc *counts, double *out, int *failures)
 {

@@ -102,8 +102,10 @@ static void test_evaluate(void **state)
     }
 }
 
-static int tilted_sine(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int tilted_sine(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     double k = *(const double *)user;
     r[0] = q;
     r[1] = sin(k * q);
@@ -356,8 +358,10 @@ static void test_refusals(void **state)
     assert_true(s == 5);
 }
 
-static int broken(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int broken(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     (void)r;
     (void)ddr;
     int mode = *(int *)user;
@@ -388,6 +392,60 @@ static void test_callback_errors(void **state)
     assert_int_equal(cdyn_curve_arc_length(&d, 3, -1, 1, &s), CDYN_ERR_CALLBACK);
 }
 
+/* A helix-like callback whose speed oscillates too fast for the quadrature
+ * to meet its tolerance: |r'| = 1 + 0.5 sin(1e9 q). */
+static int wiggly(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
+{
+    (void)sys, (void)t;
+    (void)user;
+    double w = 1e9, sp = 1.0 + 0.5 * sin(w * q);
+    r[0] = q;
+    r[1] = r[2] = 0;
+    dr[0] = sp;
+    dr[1] = dr[2] = 0;
+    ddr[0] = 0.5 * w * cos(w * q);
+    ddr[1] = ddr[2] = 0;
+    return 0;
+}
+
+/* Inputs whose magnitude overflows a length: every call returns a status,
+ * and quickly (the quadrature's work is bounded whatever the integrand). */
+static void test_overflowing_lengths_return(void **state)
+{
+    (void)state;
+    const double pts[8] = {0, 0, 1, 1, 2, 0, 3, 1};
+    cdyn_curve_desc d;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_SPLINE);
+    d.points = pts;
+    d.num_points = 4;
+    d.spline_end = CDYN_SPLINE_NATURAL;
+    double len = -1, r[3], dr[3], ddr[3];
+    /* Far beyond the ends the extrapolated cubic's length overflows. */
+    assert_int_equal(cdyn_curve_arc_length(&d, 2, 2, 1e200, &len), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_curve_arc_length(&d, 2, 2, 1e150, &len), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_curve_arc_length(&d, 2, 0, 3, &len), CDYN_OK);
+    assert_true(len > 3 && len < 6);
+    /* A huge but finite end tangent: finite speeds, a finite length. */
+    d.spline_end = CDYN_SPLINE_CLAMPED;
+    d.start_tangent[0] = 1;
+    d.end_tangent[0] = 1e200;
+    assert_int_equal(cdyn_curve_evaluate(&d, 2, 1.5, r, dr, ddr), CDYN_OK);
+    assert_true(isfinite(r[0]) && isfinite(dr[0]) && isfinite(ddr[0]));
+    /* One whose segment lengths overflow is refused. */
+    d.end_tangent[0] = 1.7e308;
+    d.start_tangent[0] = -1.7e308;
+    assert_int_equal(cdyn_curve_evaluate(&d, 2, 1.5, r, dr, ddr), CDYN_ERR_INVALID_ARGUMENT);
+    /* An integrand the tolerance cannot be met for: bounded work. */
+    cdyn_curve_desc c;
+    cdyn_curve_desc_init(&c, CDYN_CURVE_CALLBACK);
+    c.callback = wiggly;
+    cdyn_status st = cdyn_curve_arc_length(&c, 3, 0, 1, &len);
+    assert_true(st == CDYN_OK || st == CDYN_ERR_NOT_CONVERGED);
+    if (st == CDYN_OK)
+        assert_true(fabs(len - 1.0) < 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_closest_parameter),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_callback_errors),
+        cmocka_unit_test(test_overflowing_lengths_return),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

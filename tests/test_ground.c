@@ -534,8 +534,10 @@ typedef struct sine_user {
 /* H = y - 0.1 sin x in 2-D; H = z - 0.1 sin x in 3-D. @p user may be NULL;
  * otherwise calls are counted and from call fail_at on the function
  * returns 7. */
-static int sine_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int sine_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     sine_user *u = user;
     if (u && (++u->calls, u->fail_at && u->calls >= u->fail_at))
         return 7;
@@ -547,8 +549,10 @@ static int sine_ground(const double *x, int dim, double *h, double *grad, void *
 
 /* Like sine_ground but turns bad after fail_at calls: NaN (mode 1) or a zero
  * gradient (mode 2). */
-static int bad_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int bad_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     sine_user *u = user;
     u->calls++;
     *h = x[dim - 1] - 0.1 * sin(x[0]);
@@ -564,8 +568,10 @@ static int bad_ground(const double *x, int dim, double *h, double *grad, void *u
 }
 
 /* The same plane through a callback. */
-static int plane_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int plane_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     const double *n = user; /* unit normal, then the offset */
     double s = 0;
     for (int k = 0; k < dim; k++) {
@@ -719,8 +725,10 @@ typedef struct reentry {
     cdyn_status got_set, got_add, got_remove;
 } reentry;
 
-static int reentrant_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int reentrant_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     reentry *r = user;
     cdyn_ground g2;
     r->got_set = cdyn_ground_set_stiffness(r->sys, r->self, 1.0);
@@ -1350,6 +1358,57 @@ static void test_no_alloc_and_determinism(void **state)
     }
 }
 
+/* The coefficient of restitution of the ground's law: a particle meeting a
+ * plane at speed v leaves it at e v with
+ *   e = exp(-zeta (pi - 2 asin zeta) / sqrt(1 - zeta^2))   (zeta < 1),
+ *   e = exp(-2 zeta acosh zeta / sqrt(zeta^2 - 1))          (zeta > 1),
+ * zeta = c / (2 sqrt(m S)): the clamp N >= 0 lets it go before the
+ * penetration is back to zero, when S d + c d' = 0 (docs/ground.md
+ * section 2), not the textbook exp(-pi zeta / sqrt(1 - zeta^2)) of a
+ * dashpot that also pulls. No gravity, no friction, RK4 with 3000 steps
+ * per contact time. */
+static double restitution_of(double zeta)
+{
+    return zeta < 1 ? exp(-zeta * (TS_PI - 2 * asin(zeta)) / sqrt(1 - zeta * zeta))
+                    : exp(-2 * zeta * acosh(zeta) / sqrt(zeta * zeta - 1));
+}
+
+static void test_restitution(void **state)
+{
+    (void)state;
+    const double zetas[] = {0.02, 0.1, 0.3, 0.6, 0.9, 1.5};
+    const double m = 2.0, S = 2e4, v_in = 0.7;
+    for (size_t k = 0; k < sizeof zetas / sizeof zetas[0]; k++) {
+        cdyn_system *sys;
+        assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+        assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4), CDYN_OK);
+        cdyn_particle p;
+        assert_int_equal(cdyn_particle_add(sys, m, (double[]){0, 0.002}, (double[]){0.1, -v_in}, &p),
+                         CDYN_OK);
+        cdyn_ground g;
+        assert_int_equal(cdyn_ground_add_plane(sys, (double[]){0, 1}, 0, &g), CDYN_OK);
+        assert_int_equal(cdyn_ground_set_stiffness(sys, g, S), CDYN_OK);
+        assert_int_equal(cdyn_ground_set_damping(sys, g, 2 * zetas[k] * sqrt(m * S)), CDYN_OK);
+        const double dt = (TS_PI / sqrt(S / m)) / 3000;
+        double x[2] = {0, 0}, v[2] = {0, 0};
+        int below = 0;
+        for (int i = 0; i < 100000; i++) {
+            assert_int_equal(cdyn_system_step(sys, dt), CDYN_OK);
+            cdyn_particle_get_position(sys, p, x);
+            cdyn_particle_get_velocity(sys, p, v);
+            below |= x[1] < 0;
+            if (below && x[1] > 0.001)
+                break;
+        }
+        double e = v[1] / v_in, want = restitution_of(zetas[k]);
+        print_message("zeta %.2f: e = %.6f, formula %.6f, textbook %.6f\n", zetas[k], e, want,
+                      zetas[k] < 1 ? exp(-TS_PI * zetas[k] / sqrt(1 - zetas[k] * zetas[k])) : 0.0);
+        assert_near(e, want, 2e-4);
+        assert_near(v[0], 0.1, 1e-12); /* no friction: the tangential speed stays */
+        cdyn_system_destroy(sys);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1369,6 +1428,7 @@ int main(void)
         cmocka_unit_test(test_handles),
         cmocka_unit_test(test_oom),
         cmocka_unit_test(test_no_alloc_and_determinism),
+        cmocka_unit_test(test_restitution),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,8 +35,11 @@ static void seed_parabola(cdyn_curve_desc *d)
     d->coefficient = -0.01;
 }
 
-static int parabola_c(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+static int parabola_c(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)dim, (void)user;
     *c = x[0] * x[0] + 100.0 * x[1];
     grad[0] = 2.0 * x[0], grad[1] = 100.0;
@@ -771,9 +774,11 @@ static void test_shape_constraint_queries(void **state)
     cdyn_system_destroy(sys);
 }
 
-static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
-                       double ruv[3], double rvv[3], void *user)
+static int bad_surface(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
 {
+    (void)sys, (void)t;
     (void)user;
     /* A plane whose r_v vanishes: zero area everywhere. */
     r[0] = u, r[1] = 0 * v, r[2] = 0;
@@ -845,6 +850,206 @@ static void test_bad_input(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* Callbacks that fail after a given number of calls (counted in *user). */
+typedef struct failing {
+    int calls, fail_after;
+} failing;
+
+static int nan_curve(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
+{
+    (void)sys, (void)t;
+    (void)q, (void)user;
+    r[0] = NAN;
+    r[1] = r[2] = 0;
+    dr[0] = 1;
+    dr[1] = dr[2] = 0;
+    ddr[0] = ddr[1] = ddr[2] = 0;
+    return 0;
+}
+
+static int bowl(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
+{
+    (void)sys, (void)t;
+    failing *f = user;
+    if (++f->calls > f->fail_after)
+        return 1;
+    r[0] = u, r[1] = v, r[2] = 0.1 * (u * u + v * v);
+    ru[0] = 1, ru[1] = 0, ru[2] = 0.2 * u;
+    rv[0] = 0, rv[1] = 1, rv[2] = 0.2 * v;
+    ruu[0] = ruu[1] = 0, ruu[2] = 0.2;
+    ruv[0] = ruv[1] = ruv[2] = 0;
+    rvv[0] = rvv[1] = 0, rvv[2] = 0.2;
+    return 0;
+}
+
+/* The message of the last failure names the call and says something. */
+static void assert_message(const cdyn_system *sys, const char *call)
+{
+    const char *m = cdyn_system_last_error(sys);
+    size_t n = strlen(call);
+    if (strncmp(m, call, n) != 0 || m[n] != ':' || strlen(m) < n + 10)
+        fail_msg("message \"%s\" does not name %s and the problem", m, call);
+}
+
+/* Every failure in the parametric path (a shape's status passed up from a
+ * far point, a NaN from a callback curve, a degenerate plane, a callback
+ * surface failing inside a step, an evaluation or a setter) leaves a
+ * message naming the call; the state is kept. */
+static void test_failures_name_the_call(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    cdyn_particle p, q;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_particle_add(sys, 1, (double[]){0.5, -0.01}, NULL, &p), CDYN_OK);
+    cdyn_curve_desc parabola;
+    cdyn_curve_desc_init(&parabola, CDYN_CURVE_PARABOLA);
+    parabola.coefficient = -0.01;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &parabola, &c), CDYN_OK);
+    double x0[2];
+    assert_int_equal(cdyn_particle_get_position(sys, p, x0), CDYN_OK);
+    assert_int_equal(cdyn_particle_set_position(sys, p, (double[]){1e300, 0}),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(sys, "particle_set_position");
+    assert_int_equal(cdyn_system_set_positions(sys, (double[]){1e300, 0}, 2),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(sys, "set_positions");
+    double x1[2];
+    assert_int_equal(cdyn_particle_get_position(sys, p, x1), CDYN_OK);
+    assert_memory_equal(x0, x1, sizeof x0);
+    cdyn_curve_desc nan;
+    cdyn_curve_desc_init(&nan, CDYN_CURVE_CALLBACK);
+    nan.callback = nan_curve;
+    assert_int_equal(cdyn_particle_add(sys, 1, (double[]){0, 0}, NULL, &q), CDYN_OK);
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, q, &nan, &c), CDYN_ERR_CALLBACK);
+    assert_message(sys, "constraint_add_on_curve");
+    cdyn_system_destroy(sys);
+
+    assert_int_equal(cdyn_system_create(3, &sys), CDYN_OK);
+    assert_int_equal(cdyn_particle_add(sys, 1, (double[]){0.1, 0.2, 0}, NULL, &p), CDYN_OK);
+    cdyn_surface_desc plane;
+    cdyn_surface_desc_init(&plane, CDYN_SURFACE_PLANE);
+    plane.axis1[0] = 1e300;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &plane, &c),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_message(sys, "constraint_add_on_surface");
+    failing f = {0, 1 << 30};
+    cdyn_surface_desc cs;
+    cdyn_surface_desc_init(&cs, CDYN_SURFACE_CALLBACK);
+    cs.callback = bowl;
+    cs.user = &f;
+    assert_int_equal(cdyn_constraint_add_on_surface(sys, p, &cs, &c), CDYN_OK);
+    f.fail_after = f.calls; /* from now on every call fails */
+    double t0;
+    assert_int_equal(cdyn_system_get_time(sys, &t0), CDYN_OK);
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_ERR_CALLBACK);
+    assert_message(sys, "step");
+    assert_int_equal(cdyn_system_evaluate(sys, NULL, 0), CDYN_ERR_CALLBACK);
+    assert_message(sys, "evaluate");
+    assert_int_equal(cdyn_particle_set_velocity(sys, p, (double[]){1, 0, 0}), CDYN_ERR_CALLBACK);
+    assert_message(sys, "particle_set_velocity");
+    assert_int_equal(cdyn_particle_set_position(sys, p, (double[]){0.3, 0, 0}),
+                     CDYN_ERR_CALLBACK);
+    assert_message(sys, "particle_set_position");
+    assert_int_equal(cdyn_constraint_set_coordinates(sys, c, (double[]){0.2, 0.1}, NULL),
+                     CDYN_ERR_CALLBACK);
+    assert_message(sys, "constraint_set_coordinates");
+    double t1;
+    assert_int_equal(cdyn_system_get_time(sys, &t1), CDYN_OK);
+    assert_true(t0 == t1);
+    cdyn_system_destroy(sys);
+}
+
+/* A force that fails once the bead has passed x = fail_x (until disarmed). */
+typedef struct tripwire {
+    double fail_x;
+    int armed, tripped;
+} tripwire;
+
+static int trip_force(const cdyn_system *sys, double t, size_t n, int dim, const double *x,
+                      const double *v, double *f, void *user)
+{
+    (void)sys, (void)t, (void)v, (void)f;
+    tripwire *w = user;
+    for (size_t i = 0; i < n; i++)
+        if (w->armed && x[i * (size_t)dim] > w->fail_x) {
+            w->tripped = 1;
+            return 1;
+        }
+    return 0;
+}
+
+/* A bead on a spline (knots at x = 0, 1, 2, ...) crossing several knots in
+ * one step of RK4, which splits the step at each knot; a force that fails
+ * after the first crossing fails the whole step, which must leave the
+ * state, including the generalized coordinates and their rates, as before:
+ * the retried step equals that of a twin that never failed, bit for bit. */
+static cdyn_system *bead_on_spline(tripwire *w, cdyn_constraint *c, cdyn_particle *p)
+{
+    static const double pts[] = {0, 0, 1, 0.3, 2, 0.1, 3, 0.5, 4, 0.2, 5, 0.4};
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4), CDYN_OK);
+    assert_int_equal(cdyn_particle_add(sys, 1, (double[]){0.2, 0.05}, (double[]){3, 0.5}, p),
+                     CDYN_OK);
+    cdyn_curve_desc d;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_SPLINE);
+    d.points = pts;
+    d.num_points = 6;
+    d.spline_end = CDYN_SPLINE_NATURAL;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, *p, &d, c), CDYN_OK);
+    cdyn_force f;
+    assert_int_equal(cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &f), CDYN_OK);
+    assert_int_equal(cdyn_force_add_callback(sys, trip_force, w, false, &f), CDYN_OK);
+    return sys;
+}
+
+static void test_knot_split_step_rolls_back(void **state)
+{
+    (void)state;
+    tripwire wa = {1.2, 1, 0}, wb = {1.2, 0, 0};
+    cdyn_constraint ca, cb;
+    cdyn_particle pa, pb;
+    cdyn_system *a = bead_on_spline(&wa, &ca, &pa), *b = bead_on_spline(&wb, &cb, &pb);
+    double q0[2], qd0[2], q1[2], qd1[2];
+    ts_state before, after;
+    ts_state_capture(a, &before);
+    assert_int_equal(cdyn_constraint_get_coordinates(a, ca, q0, qd0), CDYN_OK);
+    /* 0.6 s at about 3 m/s: knots at x = 1, 2 and 3 inside the step. */
+    assert_int_equal(cdyn_system_step(a, 0.6), CDYN_ERR_CALLBACK);
+    assert_true(wa.tripped);
+    ts_state_capture(a, &after);
+    assert_int_equal(cdyn_constraint_get_coordinates(a, ca, q1, qd1), CDYN_OK);
+    assert_true(ts_state_max_diff(&before, &after, NULL) == 0);
+    assert_true(before.time == after.time);
+    assert_memory_equal(before.v, after.v, before.len * sizeof *before.v);
+    assert_memory_equal(q0, q1, sizeof q0[0]);
+    assert_memory_equal(qd0, qd1, sizeof qd0[0]);
+    ts_state_free(&after);
+    /* Retried without the wire, against the twin. */
+    wa.armed = 0;
+    assert_int_equal(cdyn_system_step(a, 0.6), CDYN_OK);
+    assert_int_equal(cdyn_system_step(b, 0.6), CDYN_OK);
+    ts_state sa, sb;
+    ts_state_capture(a, &sa);
+    ts_state_capture(b, &sb);
+    assert_true(sa.x[0] > 1.5); /* it did cross knots */
+    assert_int_equal(ts_state_hash(&sa, 0), ts_state_hash(&sb, 0));
+    assert_int_equal(cdyn_constraint_get_coordinates(a, ca, q0, qd0), CDYN_OK);
+    assert_int_equal(cdyn_constraint_get_coordinates(b, cb, q1, qd1), CDYN_OK);
+    assert_memory_equal(q0, q1, sizeof q0[0]);
+    assert_memory_equal(qd0, qd1, sizeof qd0[0]);
+    ts_state_free(&before);
+    ts_state_free(&sa);
+    ts_state_free(&sb);
+    cdyn_system_destroy(a);
+    cdyn_system_destroy(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -862,6 +1067,8 @@ int main(void)
         cmocka_unit_test(test_bilinear_refused),
         cmocka_unit_test(test_sphere_pole_start),
         cmocka_unit_test(test_shape_constraint_queries),
+        cmocka_unit_test(test_failures_name_the_call),
+        cmocka_unit_test(test_knot_split_step_rolls_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,9 +152,11 @@ static void set_projection(cdyn_system *sys, int enabled, cdyn_projection_method
     sys_ok(sys, cdyn_system_set_projection(sys, &o));
 }
 
-static int user_row(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                    double *jac, double *jdv, void *user)
+static int user_row(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdv, double *g_t,
+                    void *user)
 {
+    (void)sys, (void)t, (void)g_t;
     (void)np;
     (void)nr;
     /* |x0 - x1|^2 + |x1 - x2|^2 = *user (one row on three particles). */
@@ -174,8 +176,11 @@ static int user_row(const double *x, const double *v, size_t np, int dim, size_t
     return 0;
 }
 
-static int ellipse(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+static int ellipse(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)user;
     /* x^2 / 4 + y^2 + (z^2) = 1. */
     memset(hess, 0, (size_t)(dim * dim) * sizeof *hess);
@@ -365,8 +370,14 @@ static void pairs(scene *s, int dim)
         double x = 1.1 * (i % 3), y = 1.1 * ((i / 3) % 3), z = dim == 3 ? 1.1 * (i / 9) : 0;
         if (dim == 2)
             x += 3.3 * (i / 9);
-        p[i] = add(sys, 1, x + 0.05 * ts_rand_sym(&seed), y + 0.05 * ts_rand_sym(&seed), z);
-        double v[3] = {ts_rand_sym(&seed), ts_rand_sym(&seed), ts_rand_sym(&seed)};
+        /* One draw per statement: the order of calls within one expression
+         * is unspecified in C, and compilers differ. */
+        double jx = ts_rand_sym(&seed);
+        double jy = ts_rand_sym(&seed);
+        p[i] = add(sys, 1, x + 0.05 * jx, y + 0.05 * jy, z);
+        double v[3];
+        for (int k = 0; k < 3; k++)
+            v[k] = ts_rand_sym(&seed);
         sys_ok(sys, cdyn_particle_set_velocity(sys, p[i], v));
     }
     cdyn_pair_params pp;

@@ -222,7 +222,8 @@ CDYN_API cdyn_status cdyn_system_get_velocities(const cdyn_system *sys, double *
                                                 size_t capacity);
 
 /** Sets all positions from @p in (layout of cdyn_system_get_positions;
- *  entries of removed indices are ignored). @p count must equal index
+ *  entries of removed indices and of kinematic particles, whose motions
+ *  set their state, are ignored). @p count must equal index
  *  count * dim and every value must be finite, else
  *  CDYN_ERR_INVALID_ARGUMENT and nothing changed. @since 0.1 */
 CDYN_API cdyn_status cdyn_system_set_positions(cdyn_system *sys, const double *in, size_t count);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/system.h"
 
@@ -16,8 +17,29 @@ cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *f
         va_start(ap, fmt);
         vsnprintf(buf, CDYN__ERROR_LEN, fmt, ap);
         va_end(ap);
+        ((cdyn_system *)(uintptr_t)sys)->n_failures++;
     }
     return status;
+}
+
+uint64_t cdyn__failure_mark(const cdyn_system *sys)
+{
+    return sys ? sys->n_failures : 0;
+}
+
+cdyn_status cdyn__blame(const cdyn_system *sys, cdyn_status st, uint64_t mark, const char *what,
+                        const char *why)
+{
+    if (st == CDYN_OK || !sys)
+        return st;
+    if (sys->n_failures == mark)
+        return cdyn__fail(sys, st, "%s: %s", what, why ? why : cdyn_status_string(st));
+    size_t n = strlen(what);
+    if (strncmp(sys->error, what, n) == 0 && (sys->error[n] == ':' || sys->error[n] == ' '))
+        return st; /* "step: ...", "step (RATTLE): ..." */
+    char old[CDYN__ERROR_LEN];
+    memcpy(old, sys->error, sizeof old);
+    return cdyn__fail(sys, st, "%s: %s", what, old);
 }
 
 cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what)

@@ -4,6 +4,8 @@
 #define CDYN__CORE_ERROR_H
 
 #include "cdyn/status.h"
+#include <stdint.h>
+
 #include "cdyn/types.h"
 
 #define CDYN__ERROR_LEN 256
@@ -17,6 +19,18 @@ cdyn_status cdyn__fail(const cdyn_system *sys, cdyn_status status, const char *f
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* A mark of the messages recorded so far, taken by an entry point before it
+ * calls into lower layers. */
+uint64_t cdyn__failure_mark(const cdyn_system *sys);
+
+/* Names the entry point @p what in the message of a failure @p st passed up
+ * from lower layers: one that recorded no message since @p mark (a status
+ * passed up as it is) gets "what: <why>" (@p why, or the status's string
+ * when NULL); one that did gets "what: " in front unless it names @p what
+ * already. Returns @p st; CDYN_OK and a NULL @p sys pass through. */
+cdyn_status cdyn__blame(const cdyn_system *sys, cdyn_status st, uint64_t mark, const char *what,
+                        const char *why);
 
 /* The first check of a call that changes the system: CDYN_ERR_INVALID_ARGUMENT
  * for a NULL @p sys (no message: there is no system to hold it), and

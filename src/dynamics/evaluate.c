@@ -8,7 +8,7 @@
 #include "dynamics/dynamics.h"
 #include "generalized/generalized.h"
 
-cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
+static cdyn_status evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
 {
     cdyn_status st = cdyn__check_mutable(sys, "evaluate");
     if (st)
@@ -32,4 +32,10 @@ cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t
     if (!st && accelerations)
         memcpy(accelerations, a, n * sizeof *a);
     return st;
+}
+
+cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
+{
+    const uint64_t mark = cdyn__failure_mark(sys);
+    return cdyn__blame(sys, evaluate(sys, accelerations, capacity), mark, "evaluate", NULL);
 }

@@ -16,9 +16,9 @@
 /* Builds a record for particle @p slot on the shape described by @p curve or
  * @p surface, projected from the particle's current state; then the
  * constraint. Everything fallible happens before anything is changed. */
-static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
-                             const cdyn_curve_desc *curve, const cdyn_surface_desc *surface,
-                             cdyn_constraint *out, const char *what)
+static cdyn_status place_on_shape(cdyn_system *sys, cdyn_particle particle,
+                                  const cdyn_curve_desc *curve, const cdyn_surface_desc *surface,
+                                  cdyn_constraint *out, const char *what)
 {
     cdyn_status st = cdyn__check_mutable(sys, what);
     if (st)
@@ -68,10 +68,12 @@ static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
     double q[2] = {0, 0}, qd[2] = {0, 0}, x[3], v[3];
     cdyn__surface chart;
     bool turned = false;
-    st = cdyn__param_project(sys, p, sys->x + slot * d, sys->v + slot * d, NULL, q, qd, &chart, &turned);
+    cdyn__carrier_init(&p->carrier);
+    st = cdyn__param_project(sys, p, sys->time, sys->x + slot * d, sys->v + slot * d, NULL, q, qd,
+                             &chart, &turned);
     if (!st && turned)
         p->surface = chart; /* a shallow copy: a sphere owns no arrays */
-    if (st || (st = cdyn__param_eval(sys, p, q, qd, x, v))) {
+    if (st || (st = cdyn__param_eval(sys, p, sys->time, q, qd, x, v))) {
         cdyn__param_free(sys, p);
         return st == CDYN_ERR_SINGULAR
                    ? cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -94,8 +96,20 @@ static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
     }
     sys->param_of[slot] = p;
     sys->n_param++;
+    if (cdyn__param_moves(p))
+        sys->n_moving_shapes++;
     cdyn__constraints_materialize_jac(sys);
     return cdyn__param_place(sys, p, q, qd);
+}
+
+/* Every failure, also a shape's status passed up, names the call. */
+static cdyn_status add_shape(cdyn_system *sys, cdyn_particle particle,
+                             const cdyn_curve_desc *curve, const cdyn_surface_desc *surface,
+                             cdyn_constraint *out, const char *what)
+{
+    const uint64_t mark = cdyn__failure_mark(sys);
+    cdyn_status st = place_on_shape(sys, particle, curve, surface, out, what);
+    return cdyn__blame(sys, st, mark, what, NULL);
 }
 
 cdyn_status cdyn_constraint_add_on_curve(cdyn_system *sys, cdyn_particle p,
@@ -167,8 +181,8 @@ cdyn_status cdyn_constraint_get_coordinates(const cdyn_system *sys, cdyn_constra
     return CDYN_OK;
 }
 
-cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h, const double *q,
-                                            const double *qdot)
+static cdyn_status set_coordinates(cdyn_system *sys, cdyn_constraint h, const double *q,
+                                   const double *qdot)
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
@@ -222,6 +236,14 @@ cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h,
             p->surface = old;
     }
     return st;
+}
+
+cdyn_status cdyn_constraint_set_coordinates(cdyn_system *sys, cdyn_constraint h, const double *q,
+                                            const double *qdot)
+{
+    const uint64_t mark = cdyn__failure_mark(sys);
+    cdyn_status st = set_coordinates(sys, h, q, qdot);
+    return cdyn__blame(sys, st, mark, "constraint_set_coordinates", NULL);
 }
 
 cdyn_status cdyn_constraint_get_coordinate_count(const cdyn_system *sys, cdyn_constraint h,

@@ -32,6 +32,7 @@
 #include "core/compiler.h"
 #include "core/vec.h"
 #include "constraint/constraint.h"
+#include "kinematic/kinematic.h"
 #include "projection/projection.h"
 #include "projection/projection_pass.h"
 #include "core/system.h"
@@ -128,7 +129,9 @@ void cdyn__projection_chain_plan(cdyn_system *sys)
 bool cdyn__projection_chain_usable(cdyn_system *sys)
 {
     cdyn__projection *pr = sys->proj;
-    if (pr->opt.method != CDYN_PROJECTION_NEWTON || !pr->rods)
+    /* Kinematic particles move on their own: the kernel, which drifts every
+     * particle itself, takes systems without them. */
+    if (pr->opt.method != CDYN_PROJECTION_NEWTON || !pr->rods || (sys->kin && sys->kin->count))
         return false;
     bool replan = pr->chain.planned_particles != sys->particles.count;
     for (uint32_t i = 0; i < pr->chain.n_hubs && !replan; i++)
@@ -301,6 +304,7 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
     const double *restrict lam = sys->cons->lambda;
     const double warm = in->warm;
     double *restrict pivot_inv = pr->chain.a1_pivot_inv, *restrict lower = pr->chain.a1_lower;
+    double *restrict dres = pr->chain.refine_z;
     const double tol2 = cdyn__tol2_of(pr->opt.position_tolerance);
     cdyn__pass p;
     cdyn__pass_init(&p);
@@ -347,7 +351,10 @@ static CDYN__ALWAYS_INLINE void sweep_final(cdyn_system *sys, const chain_in *in
             cdyn__r3_store(xn + ib * D, x1b, D);
             cdyn__r3_store(vn + ib * D, cdyn__r3_add(vpb, cdyn__r3_scale(inv_h, db, D), D), D);
             const cdyn__r3 e1 = cdyn__r3_sub(x1b, x1a, D);
-            const double diag = (wa + wb) * cdyn__r3_dot(e1, e1, D);
+            const double e1e1 = cdyn__r3_dot(e1, e1, D), diag = (wa + wb) * e1e1;
+            /* The change of the row's residual over the step,
+             * g(x1) - g(x0), for the reported multipliers (velocity_forward). */
+            dres[r] = 0.5 * (e1e1 - cdyn__r3_dot(e0k, e0k, D));
             /* e1p is zero at a path's first row: off = 0 there. */
             const double off = -wa * cdyn__r3_dot(e1p, e1, D);
             /* The pivot recurrence is a division and a subtraction
@@ -550,6 +557,7 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
                                                  const double *restrict a1, double h2,
                                                  const int kick, size_t D)
 {
+    const double inv_h = 0.5 / h2;
     cdyn__projection *pr = sys->proj;
     const uint32_t *restrict from = pr->chain.row_from, *restrict to = pr->chain.row_to, *restrict path_start = pr->chain.path_start;
     const uint32_t *restrict row_of = pr->chain.row_of;
@@ -559,18 +567,28 @@ static CDYN__ALWAYS_INLINE void velocity_forward(cdyn_system *sys, const double 
         const uint32_t r1 = path_start[q + 1];
         const size_t ia = from[path_start[q]];
         cdyn__r3 x1a = cdyn__r3_load(xn + ia * D, D), va = kicked(vn, a1, h2, ia, kick, D);
-        double z = 0; /* L(r, r - 1) = 0 at a path's first row */
+        double z = 0, zr = 0; /* L(r, r - 1) = 0 at a path's first row */
         for (uint32_t r = path_start[q]; r < r1; r++) {
             const size_t ib = to[r];
             const cdyn__r3 x1b = cdyn__r3_load(xn + ib * D, D);
             const cdyn__r3 vb = kicked(vn, a1, h2, ib, kick, D);
-            z = -cdyn__r3_dot(cdyn__r3_sub(x1b, x1a, D), cdyn__r3_sub(vb, va, D), D) - lower[r] * z;
-            /* The first solve keeps z where its multiplier will go; a
-             * refinement adds to the multipliers, so keeps z apart. */
-            if (kick)
+            const cdyn__r3 e1 = cdyn__r3_sub(x1b, x1a, D);
+            const double rhs = -cdyn__r3_dot(e1, cdyn__r3_sub(vb, va, D), D);
+            z = rhs - lower[r] * z;
+            if (kick) {
+                /* The first solve keeps z where its multiplier will go, and
+                 * solves beside it for the reported multipliers, whose
+                 * right-hand side leaves out the change of the row's
+                 * residual over the step, dr = g(x1) - g(x0), left in
+                 * refine by the final position sweep
+                 * (cdyn__projection_velocities in projection_solve.c says
+                 * why). */
+                zr = (rhs + refine[r] * inv_h) - lower[r] * zr;
                 lam[row_of[r] & ROW_MASK] = z;
-            else
-                refine[r] = z;
+                refine[r] = zr;
+            } else {
+                refine[r] = z; /* a refinement adds to the multipliers */
+            }
             x1a = x1b;
             va = vb;
         }
@@ -658,13 +676,15 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
          * L(r + 1, r), e1, the final velocity of its particle b and its
          * squared speed. */
         size_t ib = to[r];
-        double wb = w[ib], nun = 0, lnext = 0, sbn = 0;
+        double wb = w[ib], nun = 0, nurn = 0, lnext = 0, sbn = 0;
         cdyn__r3 x1b = cdyn__r3_load(xn + ib * D, D), e1n = CDYN__R3_ZERO, vbn = CDYN__R3_ZERO;
         for (;;) {
             const size_t ia = from[r];
             const double wa = w[ia];
             const uint32_t row = row_of[r] & ROW_MASK;
             const double nu = (add_l ? refine[r] : lam[row]) * pivot_inv[r] - lnext * nun;
+            /* The first solve's reported multiplier (see velocity_forward). */
+            const double nur = add_l ? nu : refine[r] * pivot_inv[r] - lnext * nurn;
             const cdyn__r3 x1a = cdyn__r3_load(xn + ia * D, D);
             const cdyn__r3 e1 = cdyn__r3_sub(x1b, x1a, D);
             cdyn__r3 corr = cdyn__r3_scale(nu, e1, D);
@@ -675,7 +695,7 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             const double sb = cdyn__r3_dot(vb, vb, D);
             cdyn__r3_store(vn + ib * D, vb, D);
             check_row(&t, e1n, vb, vbn, sb, sbn, tol2, D);
-            lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nu;
+            lam[row] = add_l ? lam[row] + scale_l * nu : scale_l * nur;
             if (r == r0) {
                 const cdyn__r3 va = cdyn__r3_sub(kicked(vn, a1, h2, ia, !add_l, D), cdyn__r3_scale(wa * nu, e1, D), D);
                 cdyn__r3_store(vn + ia * D, va, D);
@@ -684,6 +704,7 @@ static CDYN__ALWAYS_INLINE void velocity_backward(cdyn_system *sys, const double
             }
             /* Particle a becomes the previous row's particle b. */
             nun = nu;
+            nurn = nur;
             lnext = lower[r];
             e1n = e1;
             vbn = vb;

@@ -202,7 +202,8 @@ cdyn_status cdyn__curve_arc_length(const cdyn__curve *c, double q0, double q1, d
         return CDYN_OK;
     default:
         *s = cum_length(c, q1) - cum_length(c, q0);
-        return CDYN_OK;
+        /* A length beyond double's range (a spline far beyond its ends). */
+        return isfinite(*s) ? CDYN_OK : CDYN_ERR_INVALID_ARGUMENT;
     }
 }
 
@@ -214,6 +215,8 @@ cdyn_status cdyn__curve_param_at_length(const cdyn__curve *c, double q0, double 
         return callback_inverse(c, q0, s, q);
     const cdyn__domain *d = &c->dom;
     double target = cum_length(c, q0) + s;
+    if (!isfinite(target))
+        return CDYN_ERR_INVALID_ARGUMENT;
     if (!d->periodic) {
         /* A length that ends on a finite end within rounding is that end. */
         double ends[2] = {d->lo, d->hi};

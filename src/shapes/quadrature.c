@@ -24,14 +24,18 @@ static cdyn_status gl7(cdyn__integrand f, const void *ctx, double a, double b, d
         sum += gl_w[k] * (vl + vr);
     }
     *out = h * sum;
-    return CDYN_OK;
+    /* An overflowing integrand (or panel) would never meet the tolerance:
+     * the test below is false for inf and NaN. */
+    return isfinite(*out) ? CDYN_OK : CDYN_ERR_DIVERGED;
 }
 
 static cdyn_status refine(cdyn__integrand f, const void *ctx, double a, double b, double whole,
-                          double tol, int depth, double *out)
+                          double tol, int depth, int *budget, double *out)
 {
     double m = 0.5 * (a + b), left, right;
     cdyn_status st;
+    if (--*budget < 0)
+        return CDYN_ERR_NOT_CONVERGED;
     if ((st = gl7(f, ctx, a, m, &left)) != CDYN_OK || (st = gl7(f, ctx, m, b, &right)) != CDYN_OK)
         return st;
     double both = left + right;
@@ -40,8 +44,8 @@ static cdyn_status refine(cdyn__integrand f, const void *ctx, double a, double b
         return CDYN_OK;
     }
     double il, ir;
-    if ((st = refine(f, ctx, a, m, left, 0.5 * tol, depth + 1, &il)) != CDYN_OK ||
-        (st = refine(f, ctx, m, b, right, 0.5 * tol, depth + 1, &ir)) != CDYN_OK)
+    if ((st = refine(f, ctx, a, m, left, 0.5 * tol, depth + 1, budget, &il)) != CDYN_OK ||
+        (st = refine(f, ctx, m, b, right, 0.5 * tol, depth + 1, budget, &ir)) != CDYN_OK)
         return st;
     *out = il + ir;
     return CDYN_OK;
@@ -63,7 +67,8 @@ cdyn_status cdyn__quad_adaptive(cdyn__integrand f, const void *ctx, double a, do
     if (!(tol > 0.0))
         tol = 1e-300;
     double v;
-    if ((st = refine(f, ctx, lo, hi, whole, tol, 0, &v)) != CDYN_OK)
+    int budget = CDYN__QUAD_MAX_PANELS;
+    if ((st = refine(f, ctx, lo, hi, whole, tol, 0, &budget, &v)) != CDYN_OK)
         return st;
     *out = a < b ? v : -v;
     return CDYN_OK;

@@ -122,21 +122,31 @@ static cdyn_status seg_speed(const void *ctx, double t, double *out)
 {
     const seg_ctx *c = ctx;
     const double *cf = c->s->coef + 12 * c->i;
-    double sq = 0.0;
+    double d[3];
     for (int k = 0; k < 3; k++) {
         const double *p = cf + 4 * k;
-        double d = p[1] + t * (2.0 * p[2] + 3.0 * t * p[3]);
-        sq += d * d;
+        d[k] = p[1] + t * (2.0 * p[2] + 3.0 * t * p[3]);
     }
-    *out = sqrt(sq);
+    /* Rescaled when the squares would overflow: a huge but finite tangent
+     * has a finite speed. */
+    *out = cdyn__vec_norm(d, 3);
     return CDYN_OK;
+}
+
+/* The length of segment i between t0 and t1 into *out. Fails (status of
+ * the quadrature) only when the segment's speed or length overflows;
+ * within a segment whose whole length was measured it cannot. */
+static cdyn_status seg_measure(const cdyn__spline *s, size_t i, double t0, double t1, double *out)
+{
+    seg_ctx ctx = {s, i};
+    *out = 0.0;
+    return cdyn__quad_adaptive(seg_speed, &ctx, t0, t1, SPLINE_QUAD_TOL, out);
 }
 
 static double seg_length(const cdyn__spline *s, size_t i, double t0, double t1)
 {
-    seg_ctx ctx = {s, i};
-    double v = 0.0;
-    (void)cdyn__quad_adaptive(seg_speed, &ctx, t0, t1, SPLINE_QUAD_TOL, &v);
+    double v;
+    (void)seg_measure(s, i, t0, t1, &v);
     return v;
 }
 
@@ -196,8 +206,15 @@ cdyn_status cdyn__spline_init(cdyn__spline *s, const double *points, size_t n, i
     cdyn__free_array(a, work, 8 * n, sizeof(double));
 
     sp.cum[0] = 0.0;
-    for (size_t i = 0; i < n_seg; i++)
-        sp.cum[i + 1] = sp.cum[i] + seg_length(&sp, i, 0.0, 1.0);
+    for (size_t i = 0; i < n_seg; i++) {
+        double len;
+        if (seg_measure(&sp, i, 0.0, 1.0, &len) != CDYN_OK || !isfinite(sp.cum[i] + len)) {
+            /* Points or tangents so large that the length overflows. */
+            cdyn__free_array(a, block, block_count(n_seg), sizeof(double));
+            return CDYN_ERR_INVALID_ARGUMENT;
+        }
+        sp.cum[i + 1] = sp.cum[i] + len;
+    }
     sp.length = sp.cum[n_seg];
     *s = sp;
     return CDYN_OK;
@@ -278,9 +295,12 @@ double cdyn__spline_arc_length(const cdyn__spline *s, double q)
         turns = floor(q / n);
         q -= turns * n;
     }
-    double t;
+    double t, part;
     size_t i = locate(s, q, &t);
-    return turns * s->length + s->cum[i] + seg_length(s, i, 0.0, t);
+    /* Far beyond an open spline's ends its extrapolated cubic overflows. */
+    if (seg_measure(s, i, 0.0, t, &part) != CDYN_OK)
+        return NAN;
+    return turns * s->length + s->cum[i] + part;
 }
 
 /* First index i with cum[i + 1] >= len, len in [0, length]. */

@@ -63,7 +63,7 @@ void cdyn__spline_eval(const cdyn__spline *s, double q, double r[3], double dr[3
 
 /* Arc length from q = 0 to @p q (negative below 0; closed splines add whole
  * turns). */
-double cdyn__spline_arc_length(const cdyn__spline *s, double q);
+double cdyn__spline_arc_length(const cdyn__spline *s, double q); /* NaN on overflow */
 
 /* The q with cdyn__spline_arc_length(s, q) = @p len. Open splines refuse len
  * outside [0, length] (CDYN_ERR_INVALID_ARGUMENT). */

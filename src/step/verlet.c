@@ -1,5 +1,6 @@
 /* Velocity Verlet: kick, drift, kick. */
 #include "core/system.h"
+#include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
 #include "step/integrator.h"
 
@@ -16,6 +17,7 @@ cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt, bool *finite
     cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
     if (st)
         return st;
+    cdyn__drive_accumulate(sys, h2);
     for (size_t i = 0; i < n; i++) {
         vh[i] = sys->ud[i] + h2 * a[i];
         xn[i] = sys->u[i] + dt * vh[i];
@@ -28,6 +30,7 @@ cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt, bool *finite
         if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
             return st;
     }
+    cdyn__drive_accumulate(sys, h2); /* the closing kick's evaluation */
     for (size_t i = 0; i < n; i++)
         vn[i] = vh[i] + h2 * a[i];
     return CDYN_OK;

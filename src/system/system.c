@@ -14,6 +14,7 @@
 #include "force/force.h"
 #include "ground/ground.h"
 #include "generalized/generalized.h"
+#include "kinematic/kinematic.h"
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
@@ -75,9 +76,11 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__forces_destroy(sys);
     void **parrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
                         (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
-                        (void **)&sys->fixed};
-    size_t psizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t)};
-    cdyn__slots_free(&sys->particles, &a, 7, parrays, psizes);
+                        (void **)&sys->fixed,    (void **)&sys->kinematic};
+    size_t psizes[] = {pd,           pd,           pd,           pd, sizeof(double),
+                       sizeof(double), sizeof(uint8_t), sizeof(uint8_t)};
+    cdyn__slots_free(&sys->particles, &a, 8, parrays, psizes);
+    cdyn__kinematics_destroy(sys);
     cdyn__workspace_free(sys);
     cdyn__constraints_destroy(sys);
     cdyn__projection_destroy(sys);
@@ -188,18 +191,20 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
                               "%s: non-finite value at index %zu", what, i);
     /* Particles on shapes are projected onto them; try every projection
      * first so that a failing one (a callback shape) changes nothing. */
+    const uint64_t mark = cdyn__failure_mark(sys);
     for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++) {
         const double *row = in + (size_t)i * d;
         if (sys->param_of[i] &&
             (st = cdyn__params_check_projection(sys, i, dst == sys->x ? row : NULL,
                                                 dst == sys->v ? row : NULL)))
-            return st;
+            return cdyn__blame(sys, st, mark, what, NULL);
     }
     /* Positions may move (particles on shapes are placed anew): lazily
      * stored Jacobians are written first. */
     cdyn__constraints_materialize_jac(sys);
+    /* Kinematic particles keep the state their motions give them. */
     for (size_t i = 0; i < sys->particles.count; i++)
-        if (sys->particles.alive[i])
+        if (sys->particles.alive[i] && !cdyn__is_kinematic(sys, (uint32_t)i))
             memcpy(dst + i * d, in + i * d, d * sizeof *dst);
     for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++)
         if (sys->particles.alive[i])

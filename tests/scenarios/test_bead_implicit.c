@@ -15,8 +15,11 @@
 
 #include "support.h"
 
-static int parabola(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+static int parabola(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)dim, (void)user;
     *c = x[0] * x[0] + 100.0 * x[1];
     grad[0] = 2.0 * x[0], grad[1] = 100.0;
