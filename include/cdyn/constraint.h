@@ -1,6 +1,6 @@
 /* cdyn: implicit holonomic constraints g(x) = 0 and their solver.
  *
- * Every force evaluation solves (design.md section 3)
+ * Every force evaluation solves
  *
  *     (G W G^T) lambda = -G' v - G W F - ks g - kd g'
  *
@@ -11,8 +11,8 @@
  * (cdyn_constraint_set_compliance) replace the feedback terms by an
  * implicit spring over the step, adding alpha / dt^2 to their diagonal.
  *
- * The built-in constraints use the quadratic forms of seeds 003 and 004
- * (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
+ * The built-in constraints use quadratic forms where a distance is
+ * involved (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
  * length; cdyn_constraint_get_force gives the Cartesian force in newtons.
  *
  * A constraint owns its rows; a particle removed from the system removes
@@ -126,7 +126,7 @@ CDYN_API cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particl
                                                   cdyn_constraint *out);
 
 /** A rod of @p length L (> 0) from the fixed point @p anchor (dim finite
- *  values, copied): g = (|x - b|^2 - L^2) / 2 (seed 004, eq. 8). @since 0.1 */
+ *  values, copied): g = (|x - b|^2 - L^2) / 2. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p,
                                                 const double *anchor, double length,
                                                 cdyn_constraint *out);
@@ -153,7 +153,8 @@ CDYN_API cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_parti
                                               cdyn_constraint *out);
 
 /** Keeps @p p on c(x) = 0 given by @p fn (one row; G = grad c,
- *  G'v = v^T Hess(c) v). Seed 002's parabola is c = x^2 + 100 y. @since 0.1 */
+ *  G'v = v^T Hess(c) v). A bead on the parabola x^2 + 100 y = 0 is
+ *  c = x^2 + 100 y. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p,
                                                   cdyn_implicit_fn fn, void *user,
                                                   cdyn_constraint *out);

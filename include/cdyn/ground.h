@@ -2,12 +2,12 @@
  *
  * A ground is a handle owned by a system. It is described by a function
  * H of position that is positive above the ground, zero on it and negative
- * below (seed 001, section 1.2). Several grounds may exist at once; their
+ * below. Several grounds may exist at once; their
  * forces add. docs/ground.md derives the model; in short, for a particle at
  * x with velocity U below a ground (H(x) < 0), with g = grad H(x):
  *
  *   n   = g / |g|             unit normal, pointing out of the ground
- *   d   = -H / |g|            penetration depth (> 0), seed 001's distance
+ *   d   = -H / |g|            penetration depth (> 0), to first order
  *   v_n = n . U               normal speed (< 0 while sinking)
  *   N   = max(0, S d - c v_n) normal force magnitude, never pulling
  *   U_t = U - v_n n           tangential velocity
@@ -15,7 +15,7 @@
  *
  * with the ground's stiffness S (N/m), normal damping c (N s/m), friction
  * coefficient mu (dimensionless) and friction speed v_s (m/s). With c = 0
- * the normal force is seed 001's -S H/|g| g/|g| exactly. The friction
+ * the normal force is the penalty -S H/|g| g/|g| exactly. The friction
  * opposes the tangential velocity with magnitude mu N when |U_t| >> v_s;
  * below v_s it fades linearly to zero, so the force is a smooth function of
  * the velocity and a resting particle does not chatter. The price is creep:
