@@ -1,4 +1,4 @@
-/* bead_on_parabola: seed 002's bead on the wire x^2 + 100 y = 0, both forms.
+/* bead_on_parabola: a bead on the wire x^2 + 100 y = 0, both forms.
  *
  * A bead of mass m slides without friction on the parabola
  *
@@ -11,13 +11,13 @@
  *     (grad c . grad c / m) lambda = -v^T Hess(c) v - grad c . F / m
  *                                    - ks c - kd grad c . v
  *
- * for the wire's force lambda grad c (Witkin's method, seed 002).
+ * for the wire's force lambda grad c (Witkin's method).
  *
  * Which way is down. The curve is y = -x^2 / 100, which opens towards -y.
- * The seed draws in screen coordinates, y pointing DOWN, with gravity
+ * The classic form of this problem uses screen coordinates, y pointing DOWN, with gravity
  * m g [0, 1] along +y: there the wire is a bowl, and its parametric form
  * q'' = (-q q'^2 - 50 g q) / (2500 + q^2) is a restoring force. This example
- * keeps the seed's equation and its convention: y points down, gravity is
+ * keeps that equation and its convention: y points down, gravity is
  * +9.81 along y, and the height of the bead above the bottom of the bowl is
  * h = -y = x^2 / 100. (With y up and gravity along -y the same equation is a
  * hill and the bead slides off to infinity.)
@@ -26,7 +26,7 @@
  * and x = 50 (period about 18 s) with RK4, dt = 1e-3 s, twice: without drift
  * feedback (ks = kd = 0 in cdyn_solver_options), where the
  * integrator's error lets c drift away from 0 -- the drift of the implicit
- * form that seed 002 reports -- and with the library's default feedback
+ * form -- and with the library's default feedback
  * (ks = 100 /s^2, kd = 20 /s), which holds it.
  *
  * What to expect. With RK4 at dt = 1e-3 both errors are tiny (distances of
@@ -41,14 +41,14 @@
  * first 20 s, where the feedback run is still the further off); a larger
  * --dt shows the same at larger sizes (both errors scale as dt^4).
  *
- * The parametric form, side by side. Seed 002 solves the same bead a second
+ * The parametric form, side by side. The same bead can be solved a second
  * way: in the generalized coordinate q of the parametrization (q, -q^2/100),
  * with Lagrange's equations. The library does that for a particle put on a
  * curve (cdyn_constraint_add_on_curve with CDYN_CURVE_PARABOLA, vertex at
  * the origin, axis1 = (1, 0), axis2 = (0, 1), coefficient a = -0.01, so
  * r(q) = (q, a q^2)): it integrates (q, q') with the generalized mass
  * m |r'|^2 = m (1 + 4 a^2 q^2) and force r' . (F - m r'' q'^2), which for
- * this wire is the seed's q'' = (-q q'^2 - 50 g q) / (2500 + q^2). Same
+ * this wire is q'' = (-q q'^2 - 50 g q) / (2500 + q^2). Same
  * start, gravity, integrator and step. Its position is r(q) at every step,
  * so its distance from the wire is the round-off of evaluating
  * c = x^2 + 100 y at that point (about 1e-15 m here, never growing; zero
@@ -114,7 +114,7 @@ static void usage(FILE *out, const params *d)
 {
     fprintf(out,
             "usage: bead_on_parabola [options]\n"
-            "Seed 002's bead on the wire x^2 + 100 y = 0 (y down, gravity along +y) as an\n"
+            "A bead on the wire x^2 + 100 y = 0 (y down, gravity along +y) as an\n"
             "implicit constraint, without and with drift feedback, and in the parametric form\n"
             "(q, -q^2/100); writes bead_on_parabola.svg and bead_on_parabola_path.svg into the\n"
             "current directory.\n"
@@ -297,7 +297,7 @@ static int run_parametric(const params *p, const void *varg, record *rec)
     cdyn_system *sys = NULL;
     CHECK(cdyn_system_create(2, &sys));
     CHECK(cdyn_system_set_integrator(sys, p->integrator));
-    /* Seed 002's parametrization (q, -q^2/100): vertex at the origin, q along
+    /* The wire's parametrization (q, -q^2/100): vertex at the origin, q along
      * x, the parabola y = a q^2 with a = -0.01. */
     cdyn_curve_desc wire_desc;
     cdyn_curve_desc_init(&wire_desc, CDYN_CURVE_PARABOLA);
@@ -524,9 +524,9 @@ int main(int argc, char **argv)
     long steps = lround(p.duration / p.dt);
     size_t n = (size_t)steps + 1;
 
-    printf("bead_on_parabola: seed 002's bead on the wire c(x, y) = x^2 + 100 y = 0, implicit "
+    printf("bead_on_parabola: a bead on the wire c(x, y) = x^2 + 100 y = 0, implicit "
            "and parametric forms\n");
-    printf("  y points down (the seed's screen coordinates): gravity %g m/s^2 along +y, the "
+    printf("  y points down (screen coordinates): gravity %g m/s^2 along +y, the "
            "wire is a bowl y = -x^2 / 100\n", p.gravity);
     printf("  bead of %g kg released at rest at (%g, %g); %s, dt = %g s, %ld steps (%g s)\n",
            p.mass, p.x0, -p.x0 * p.x0 / 100.0, p.integrator_name, p.dt, steps,

@@ -1,4 +1,4 @@
-/* Implicit constraints: seed 003's spinning rod (N = 2) against its closed
+/* Implicit constraints: a spinning rod (N = 2) against its closed
  * form, constraint forces doing no work, built-in kinds, enable/disable,
  * compliance, user constraints, and the solver report. */
 #include <math.h>
@@ -30,7 +30,7 @@ static double norm(const double *v, int dim)
     return sqrt(s);
 }
 
-/* Seed 003, N = 2: two equal masses m on a rod of length d spinning freely.
+/* N = 2: two equal masses m on a rod of length d spinning freely.
  * The tension is m |v1 - v2|^2 / (2 d) and each mass moves on a circle
  * about the bond centre. */
 static void test_seed003_spinning_rod(void **state)
@@ -127,7 +127,7 @@ static void project_chain_velocities(cdyn_system *sys, const cdyn_particle *p, i
 }
 
 /* Sum of F_c . v over the particles is zero: constraint forces do no work
- * (seed 000 eq. 19.5). A 3-D chain swinging under gravity; its velocities
+ * (d'Alembert's principle). A 3-D chain swinging under gravity; its velocities
  * start tangent to the constraints and RK4 keeps G v near round-off. */
 static void test_constraint_forces_do_no_work(void **state)
 {

@@ -941,7 +941,22 @@ static void test_jacobian(void **state)
             double vs[3] = {0.01, -0.004, 0.003};
             assert_int_equal(cdyn_particle_set_velocity(sys, p, vs), CDYN_OK);
             jacobian_check(sys, g, p, tol);
-            /* no friction, no damping: the seed's force alone */
+            /* a turning ground with a moving surface: friction and damping
+             * on the velocity relative to the material, whose velocity
+             * changes with x (omega x (x - c)) */
+            cdyn_motion_desc turn;
+            cdyn_motion_desc_init(&turn, CDYN_MOTION_ROTATION);
+            turn.angular_velocity = 1.7;
+            memcpy(turn.center, (double[]){0.1, 0.0, -0.2}, sizeof turn.center);
+            memcpy(turn.axis, (double[]){0.3, 0.5, 1.0}, sizeof turn.axis);
+            assert_int_equal(cdyn_ground_set_motion(sys, g, &turn), CDYN_OK);
+            assert_int_equal(cdyn_ground_set_surface_velocity(sys, g, (double[]){0.2, 0.1, -0.05}),
+                             CDYN_OK);
+            jacobian_check(sys, g, p, tol);
+            assert_int_equal(cdyn_ground_set_motion(sys, g, NULL), CDYN_OK);
+            assert_int_equal(cdyn_ground_set_surface_velocity(sys, g, (double[]){0, 0, 0}),
+                             CDYN_OK);
+            /* no friction, no damping: the penalty force alone */
             set_contact(sys, g, 2e3, 0.0, 0.0);
             jacobian_check(sys, g, p, tol);
             /* above the ground, fixed, or damping outrunning the spring: zero */

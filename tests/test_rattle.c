@@ -431,7 +431,7 @@ static void test_shake_equals_newton(void **state)
     }
 }
 
-/* Seed 004's constraints g_i = (|q_i - b_i|^2 - L^2) / 2 (anchors, a
+/* The anchor constraints g_i = (|q_i - b_i|^2 - L^2) / 2 (anchors, a
  * Newton's cradle without contacts), pins, planes, an implicit curve and a
  * user constraint, all under RATTLE with both methods. */
 static int user_rod(const cdyn_system *sys, double t, size_t np, int dim, const double *x,

@@ -341,7 +341,7 @@ static void bodies(scene *s, int dim)
         cdyn_rigid r;
         sys_ok(sys, cdyn_rigid_add(sys, p, 4, &r));
         sys_ok(sys, cdyn_rigid_set_scheme(sys, r, b ? CDYN_RIGID_SECOND_ORDER
-                                                    : CDYN_RIGID_SEED_FIRST_ORDER));
+                                                    : CDYN_RIGID_FIRST_ORDER));
         double w[3] = {0.5, 1.0, 3.0 - b};
         if (dim == 2)
             w[0] = w[1] = 0;

@@ -1,19 +1,19 @@
 /* cdyn: implicit holonomic constraints g(x) = 0 and their solver.
  *
- * Every force evaluation solves (docs/constraints.md)
+ * Every force evaluation solves
  *
  *     (G W G^T) lambda = -G' v - G W F - ks g - kd g'
  *
  * for the multipliers lambda (one per constraint row), with G = dg/dx the
- * Jacobian, W the inverse masses and F the applied forces, then adds the
- * constraint force G^T lambda to F. The forces do no work on motions that
+ * Jacobian, W the inverse masses and F every other force (generators,
+ * applied forces, grounds), then adds the constraint force G^T lambda to F. The forces do no work on motions that
  * keep g' = 0. ks, kd feed drift back (Baumgarte; cdyn_solver_options).
  * Compliant rows (cdyn_constraint_set_compliance) replace the feedback
  * terms by an implicit spring over the step, adding alpha / dt^2 to their
  * diagonal.
  *
- * The built-in constraints use quadratic forms
- * (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
+ * The built-in constraints use quadratic forms where a distance is
+ * involved (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
  * length; cdyn_constraint_get_force gives the Cartesian force in newtons.
  *
  * A constraint owns its rows; a particle removed from the system removes
@@ -154,7 +154,8 @@ CDYN_API cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_parti
                                               cdyn_constraint *out);
 
 /** Keeps @p p on c(x) = 0 given by @p fn (one row; G = grad c,
- *  G'v = v^T Hess(c) v). Seed 002's parabola is c = x^2 + 100 y. @since 0.1 */
+ *  G'v = v^T Hess(c) v). A bead on the parabola x^2 + 100 y = 0 is
+ *  c = x^2 + 100 y. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p,
                                                   cdyn_implicit_fn fn, void *user,
                                                   cdyn_constraint *out);

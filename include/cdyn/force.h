@@ -36,7 +36,8 @@ typedef enum cdyn_force_kind {
 CDYN_API cdyn_status cdyn_force_add_gravity(cdyn_system *sys, const double *g, cdyn_force *out);
 
 /** A spring with a dashpot between particles @p a and @p b: with
- *  d = x_b - x_a, l = |d|, n = d / l, the tension is T = S (l - R0) + D n.(v_b - v_a), and a receives T n, b receives -T n.
+ *  d = x_b - x_a, l = |d|, n = d / l, the tension is
+ *  T = S (l - R0) + D n.(v_b - v_a), and a receives T n, b receives -T n.
  *  @p stiffness S (N/m) and @p damping D (N s/m) finite and >= 0,
  *  @p rest_length R0 (m) finite and >= 0; potential energy S (l - R0)^2 / 2.
  *  When the two particles coincide exactly the direction is undefined and

@@ -7,7 +7,7 @@
  * x with velocity U below a ground (H(x) < 0), with g = grad H(x):
  *
  *   n   = g / |g|             unit normal, pointing out of the ground
- *   d   = -H / |g|            penetration depth (> 0)
+ *   d   = -H / |g|            penetration depth (> 0), to first order
  *   v_n = n . U               normal speed (< 0 while sinking)
  *   N   = max(0, S d - c v_n) normal force magnitude, never pulling
  *   U_t = U - v_n n           tangential velocity

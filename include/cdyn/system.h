@@ -25,7 +25,8 @@ typedef enum cdyn_integrator {
     /** x += dt v(t), v += dt a(t). Order 1; energy grows on oscillators. */
     CDYN_INTEGRATOR_EXPLICIT_EULER = 1,
     /** v += dt a(t), then x += dt v(t + dt). Order 1, symplectic for
-     *  conservative forces. The default. */
+     *  conservative forces (also called semi-implicit or forward Euler). The
+     *  default. */
     CDYN_INTEGRATOR_SYMPLECTIC_EULER = 2,
     /** Velocity Verlet. Order 2, symplectic for conservative forces; with
      *  velocity-dependent forces (dashpots, drag, constraints) one corrector

@@ -85,7 +85,7 @@ void cdyn__projection_destroy(cdyn_system *sys)
     if (!pr)
         return;
     const cdyn_allocator *al = &sys->alloc;
-    cdyn__free_array(al, pr->nu, 2 * pr->cap_rows, sizeof *pr->nu);
+    cdyn__free_array(al, pr->nu, 3 * pr->cap_rows, sizeof *pr->nu);
     cdyn__free_array(al, pr->len, pr->cap_rows, sizeof *pr->len);
     cdyn__free_array(al, pr->ends, 2 * pr->cap_rows, sizeof *pr->ends);
     if (pr->ready)
@@ -120,7 +120,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     bool grow_rows = rows > pr->cap_rows, grow_nnz = nnz > pr->cap_nnz;
     bool grow_len = len > pr->cap_len, grow_np = np > pr->cap_particles;
     if (grow_rows) {
-        nu = cdyn__calloc_array(al, 2 * rows, sizeof *nu); /* nu, then resid */
+        nu = cdyn__calloc_array(al, 3 * rows, sizeof *nu); /* nu, resid, mu */
         lens = cdyn__calloc_array(al, rows, sizeof *lens);
         ends = cdyn__calloc_array(al, 2 * rows, sizeof *ends);
         ready = cdyn__calloc_array(al, rows + 1, sizeof *ready);
@@ -140,7 +140,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     if (!nu || !lens || !ends || !ready || !aval || !dx || !xs || !xcopy || !wcopy || !crows ||
         !cpart) {
         if (grow_rows) {
-            cdyn__free_array(al, nu, 2 * rows, sizeof *nu);
+            cdyn__free_array(al, nu, 3 * rows, sizeof *nu);
             cdyn__free_array(al, lens, rows, sizeof *lens);
             cdyn__free_array(al, ends, 2 * rows, sizeof *ends);
             cdyn__free_array(al, ready, rows + 1, sizeof *ready);
@@ -161,12 +161,13 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
                           "%s: out of memory for the projection of %zu rows", who, rows);
     }
     if (grow_rows) {
-        cdyn__free_array(al, pr->nu, 2 * pr->cap_rows, sizeof *pr->nu);
+        cdyn__free_array(al, pr->nu, 3 * pr->cap_rows, sizeof *pr->nu);
         cdyn__free_array(al, pr->len, pr->cap_rows, sizeof *pr->len);
         cdyn__free_array(al, pr->ends, 2 * pr->cap_rows, sizeof *pr->ends);
         cdyn__free_array(al, pr->ready, pr->cap_rows + 1, sizeof *pr->ready);
         pr->nu = nu;
         pr->resid = nu + rows;
+        pr->mu = nu + 2 * rows;
         pr->len = lens;
         pr->ends = ends;
         pr->ready = ready;

@@ -62,6 +62,10 @@ typedef struct cdyn__projection {
     double *nu;       /* cap_rows: velocity multipliers of the projection in progress */
     double *resid;    /* cap_rows (in nu's block): g(x1) of RATTLE's committed positions,
                        * whose share the reported multipliers leave out */
+    double *mu;       /* cap_rows (in nu's block): the impulses of the last position
+                       * projection when track_mu is set (RATTLE with drivers: the
+                       * first half step's multipliers 2 mu / h^2, dynamics/drive.h) */
+    bool track_mu;
     double *len;      /* cap_rows: rod lengths (when rods is set) */
     uint32_t *ends;   /* 2 cap_rows: rod particles (when rods is set) */
     uint32_t *ready;  /* cap_rows + 1: the last row that moves a particle of this row

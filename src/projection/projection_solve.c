@@ -631,6 +631,8 @@ static void shake_row(cdyn_system *sys, const cdyn__constraint *c, uint32_t r, d
     if (!(den > 0))
         return;
     double dl = -g / den;
+    if (sys->proj->track_mu)
+        sys->proj->mu[c->row + r] += dl;
     for (uint32_t j = 0; j < np; j++) {
         size_t s = cdyn__constraint_particle(c, j);
         double f = dl * sys->inv_mass[s];
@@ -672,6 +674,8 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
             if (cdyn__check_exact(p, c->row, g, d2, s, tol2) || !(den > 0))
                 continue;
             double dl = -g / den;
+            if (sys->proj->track_mu)
+                sys->proj->mu[c->row] += dl;
             for (size_t q = 0; q < d; q++) {
                 if (rod) {
                     dx[ia + q] -= wa * dl * e0[q];
@@ -729,7 +733,10 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, double t_ref, const dou
     const char *who = who_of(sys);
     const size_t cap = pr->opt.max_iterations;
     const bool newton = pr->opt.method == CDYN_PROJECTION_NEWTON;
-    const bool fused = newton && pr->rods;
+    /* The fused rod pass consumes the corrections as it goes: impulses
+     * that must be kept take the plain passes. */
+    const bool track = pr->track_mu && v;
+    const bool fused = newton && pr->rods && !track;
     double *dx = pr->dx;
     const size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     pr->stats.projections++;
@@ -749,15 +756,22 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, double t_ref, const dou
      * velocity correction dv = W G(x_ref)^T nu is still in dx (same
      * positions), that impulse is dx = (h^2 / h_prev) dv: a pass over the
      * coordinates instead of one over the rows. */
+    if (track)
+        memset(pr->mu, 0, k->n_rows * sizeof *pr->mu);
     if (!st && v && same && pr->dv_valid) {
         double f = 1.0 / (inv_h * inv_h * pr->dv_h);
         for (size_t i = 0; i < n; i++)
             dx[i] *= f;
+        for (uint32_t r = 0; track && r < k->n_rows; r++)
+            pr->mu[r] = f * pr->nu[r];
     } else {
         if (pr->dv_valid)
             memset(dx, 0, n * sizeof *dx);
-        if (!st && v && k->evaluated)
+        if (!st && v && k->evaluated) {
             scatter(sys, k->lambda, 0.5 / (inv_h * inv_h), dx);
+            for (uint32_t r = 0; track && r < k->n_rows; r++)
+                pr->mu[r] = k->lambda[r] * (0.5 / (inv_h * inv_h));
+        }
     }
     pr->dv_valid = false;
     size_t it = 0;
@@ -790,6 +804,8 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, double t_ref, const dou
             continue;
         }
         cdyn__ldlt_solve(&k->ldlt, k->rhs);
+        for (uint32_t r = 0; track && r < k->n_rows; r++)
+            pr->mu[r] += k->rhs[r];
         if (fused) {
             rod_fused(sys, k->rhs, 1.0, x, dx, &p);
         } else {

@@ -35,12 +35,6 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
     const bool constrained = sys->cons && sys->cons->n_rows > 0;
     cdyn_status st;
 
-    /* The constraint forces' share of the drive work: the power at the
-     * start with the multipliers the last step ended with. */
-    double pc0 = 0;
-    const bool start_known = sys->drives && constrained && sys->cons->evaluated;
-    if (start_known && (st = cdyn__constraints_drive_power(sys, t0, x, v, sys->cons->lambda, &pc0)))
-        return st;
     if ((st = cdyn__dynamics_accel(sys, t0, x, v, a)))
         return st;
     cdyn__drive_accumulate(sys, h2);
@@ -61,8 +55,22 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
     }
     if ((st = place_kinematic(sys, t1, xn, vn)))
         return st;
+    /* The constraint forces' share of the drive work: the trapezoid of
+     * the two half steps' multipliers, 2 mu / h^2 at the start with G(x0)
+     * and the closing kick's at the end. Each is O(h) from lambda there;
+     * their errors cancel in the sum as in the step's impulses. */
+    const bool work = sys->drives && constrained;
+    sys->proj->track_mu = work;
     if (constrained && (st = cdyn__projection_positions(sys, t0, x, t1, xn, vn, 1.0 / dt)))
         return st;
+    double pc0 = 0;
+    if (work) {
+        double *lp = sys->proj->mu;
+        for (uint32_t r = 0; r < sys->cons->n_rows; r++)
+            lp[r] *= 2.0 / (dt * dt);
+        if ((st = cdyn__constraints_drive_power(sys, t0, x, v, lp, &pc0)))
+            return st;
+    }
     if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
         return st;
     if (!velocity_dependent) {
@@ -93,13 +101,11 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
             (constrained && (st = cdyn__projection_velocities(sys, t1, xn, vn, true, 2.0 / dt))))
             return st;
     }
-    if (sys->drives && constrained) {
-        /* ... and at the end with the closing kick's multipliers: the
-         * trapezoid over the step (the end twice on a first step). */
+    if (work) {
         double pc1;
         if ((st = cdyn__constraints_drive_power(sys, t1, xn, vn, sys->cons->lambda, &pc1)))
             return st;
-        cdyn__drive_add(sys, h2 * ((start_known ? pc0 : pc1) + pc1));
+        cdyn__drive_add(sys, h2 * (pc0 + pc1));
     }
     return CDYN_OK;
 }

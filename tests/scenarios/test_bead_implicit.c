@@ -1,9 +1,8 @@
-/* Seed 002, implicit form: a bead on x^2 + 100 y = 0 (a few lines of user
+/* Implicit form: a bead on x^2 + 100 y = 0 (a few lines of user
  * code). With C = x^2 + 100 y the constraint force is
  *   Fc.y = -(50 m vx^2 + 50 x Fx + 2500 Fy) / (x^2 + 2500),  Fc.x = Fc.y x / 50
- * (the seed's listing has 100 where the derivation gives 50 in the Fx term;
- * a horizontal force checks it). Gravity points along +y, as on the seed's
- * screen, so the bead oscillates in the bowl. */
+ * (the derivation gives 50 in the Fx term; a horizontal force checks it).
+ * Gravity points along +y, as in screen coordinates, so the bead oscillates in the bowl. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
