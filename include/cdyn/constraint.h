@@ -6,15 +6,16 @@
  *
  * for the multipliers lambda (one per constraint row), with G = dg/dx the
  * Jacobian, W the inverse masses and F every other force (generators,
- * applied forces, grounds), then adds the constraint force G^T lambda to F. The forces do no work on motions that
- * keep g' = 0. ks, kd feed drift back (Baumgarte; cdyn_solver_options).
- * Compliant rows (cdyn_constraint_set_compliance) replace the feedback
- * terms by an implicit spring over the step, adding alpha / dt^2 to their
- * diagonal.
+ * applied forces, grounds), then adds the constraint force G^T lambda to F.
+ * The forces do no work on motions that keep g' = 0. ks, kd feed drift back
+ * (Baumgarte; cdyn_solver_options). Compliant rows
+ * (cdyn_constraint_set_compliance) replace the feedback terms by an
+ * implicit spring over the step, adding alpha / dt^2 to their diagonal.
  *
  * The built-in constraints use quadratic forms where a distance is
- * involved (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
- * length; cdyn_constraint_get_force gives the Cartesian force in newtons.
+ * involved (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of
+ * force per length; cdyn_constraint_get_force gives the Cartesian force in
+ * newtons; cdyn_system_get_constraint_forces all of them per particle.
  *
  * A constraint owns its rows; a particle removed from the system removes
  * every constraint that touches it (their handles become stale).
