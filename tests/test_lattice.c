@@ -115,15 +115,17 @@ static void test_parameters(void **state)
     }
     const struct { cdyn_lattice_param p; double v; } bad[] = {
         {CDYN_LATTICE_E, NAN}, {CDYN_LATTICE_E, INFINITY}, {CDYN_LATTICE_D, -1e-9},
-        {CDYN_LATTICE_D, NAN}, {CDYN_LATTICE_D, INFINITY}, {CDYN_LATTICE_M, -0.5},
-        {CDYN_LATTICE_M, NAN}, {CDYN_LATTICE_S, 1.0}, {CDYN_LATTICE_S, 0.5},
-        {CDYN_LATTICE_S, NAN}, {CDYN_LATTICE_S, INFINITY}, {CDYN_LATTICE_R, 0.5},
+        {CDYN_LATTICE_D, NAN}, {CDYN_LATTICE_D, INFINITY},
+        {CDYN_LATTICE_D, CDYN_LATTICE_HEIGHT_MAX * 1.0000001}, {CDYN_LATTICE_D, 1e308},
+        {CDYN_LATTICE_M, -0.5}, {CDYN_LATTICE_M, NAN}, {CDYN_LATTICE_S, 1.0},
+        {CDYN_LATTICE_S, 0.5}, {CDYN_LATTICE_S, NAN}, {CDYN_LATTICE_S, INFINITY},
+        {CDYN_LATTICE_S, CDYN_LATTICE_S_MAX * 1.0000001}, {CDYN_LATTICE_R, 0.5},
         {CDYN_LATTICE_R, NAN}, {(cdyn_lattice_param)99, 1.0},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(cdyn_lattice_set_param(lat, bad[i].p, bad[i].v),
                          CDYN_ERR_INVALID_ARGUMENT);
-        assert_true(strlen(cdyn_lattice_last_error(lat)) > 0);
+        assert_non_null(strstr(cdyn_lattice_last_error(lat), "cdyn_lattice_set_param: "));
     }
     for (int i = 0; i < 5; i++) {
         double v;
@@ -136,7 +138,11 @@ static void test_parameters(void **state)
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_M, INFINITY), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_E, -3.0), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_D, 0.0), CDYN_OK);
-    assert_string_equal(cdyn_lattice_last_error(lat), "");
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_D, CDYN_LATTICE_HEIGHT_MAX),
+                     CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_S, CDYN_LATTICE_S_MAX), CDYN_OK);
+    /* Successful calls leave the last failure's message as it was. */
+    assert_non_null(strstr(cdyn_lattice_last_error(lat), "unknown parameter 99"));
     assert_int_equal(cdyn_lattice_set_param(NULL, CDYN_LATTICE_E, 1.0),
                      CDYN_ERR_INVALID_ARGUMENT);
 
@@ -144,6 +150,9 @@ static void test_parameters(void **state)
     assert_int_equal(cdyn_lattice_get_walk_cap(lat, &cap), CDYN_OK);
     assert_true(cap == 2 * (8 + 8));
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 0), CDYN_ERR_INVALID_ARGUMENT);
+    /* At most 64 W H moves: a bound on a drop's work set by the size alone. */
+    assert_int_equal(cdyn_lattice_set_walk_cap(lat, 64 * 64 + 1), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_set_walk_cap(lat, 64 * 64), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 5), CDYN_OK);
     assert_int_equal(cdyn_lattice_get_walk_cap(lat, &cap), CDYN_OK);
     assert_true(cap == 5);
@@ -187,6 +196,15 @@ static void test_heights_and_initial_surface(void **state)
     assert_true(strstr(cdyn_lattice_last_error(lat), "17") != NULL);
     g[17] = INFINITY;
     assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    /* The valid range ends at CDYN_LATTICE_HEIGHT_MAX on both sides. */
+    g[17] = -CDYN_LATTICE_HEIGHT_MAX * 1.0000001;
+    assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    g[17] = 1e308;
+    assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_init_tilted(lat, CDYN_LATTICE_HEIGHT_MAX / 3, 1),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_init_tilted(lat, 0, CDYN_LATTICE_HEIGHT_MAX * 2),
+                     CDYN_ERR_INVALID_ARGUMENT);
     g[17] = 1;
     assert_int_equal(cdyn_lattice_set_heights(lat, g, n - 1), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_lattice_set_heights(lat, NULL, n), CDYN_ERR_INVALID_ARGUMENT);

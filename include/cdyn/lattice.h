@@ -1,11 +1,14 @@
-/* cdyn: the erosion lattice, a river-network model (seed 000, steps 2-7).
+/* cdyn: the erosion lattice, a river-network model.
  *
  * A W x H lattice of heights, stored row-major (site index i = y * W + x);
  * row y = 0 is the outlet. Rain drops walk downhill at random, lower every
  * site they visit, and mud slides keep slopes at most M. The river network is
  * the set of sites whose steepest-descent drainage (with depressions routed to
  * their spill points) is at least R. The model, its parameters and every rule
- * that the seed leaves open are described in docs/lattice.md.
+ * that its textbook statement leaves open are described in docs/lattice.md.
+ *
+ * Every function that fails records a message naming itself and the problem
+ * (cdyn_lattice_last_error) and changes nothing.
  *
  * A lattice is used by one thread at a time; distinct lattices may be used
  * from different threads at once. Its random generator is its own (seeded,
@@ -26,6 +29,16 @@
 extern "C" {
 #endif
 
+/** The largest magnitude of a height (height units): every height of a
+ *  lattice lies in [-CDYN_LATTICE_HEIGHT_MAX, CDYN_LATTICE_HEIGHT_MAX], so
+ *  that no difference or sum the model forms can overflow. Setters refuse
+ *  heights outside it, and rain that would erode a site below it fails and
+ *  rolls back. */
+#define CDYN_LATTICE_HEIGHT_MAX 1e100
+
+/** The largest slide divisor S (see CDYN_LATTICE_S). */
+#define CDYN_LATTICE_S_MAX 1e12
+
 /** An erosion lattice. Opaque; owned by the caller
  *  (cdyn_lattice_create / cdyn_lattice_destroy). */
 typedef struct cdyn_lattice cdyn_lattice;
@@ -36,14 +49,14 @@ typedef enum cdyn_lattice_param {
      *  dh >= 0 with weight exp(E dh). Any finite value; default 2. */
     CDYN_LATTICE_E = 0,
     /** D, erosion (height units): what one drop removes from each site it
-     *  visited. Finite, >= 0; default 0.01. */
+     *  visited. In [0, CDYN_LATTICE_HEIGHT_MAX]; default 0.01. */
     CDYN_LATTICE_D = 1,
     /** M, slide threshold (height units): the largest height difference
      *  between neighbours that stands. >= 0, +infinity allowed (no slides);
      *  default 2. */
     CDYN_LATTICE_M = 2,
     /** S, slide divisor (dimensionless): a slide lowers a site by dh / S.
-     *  Finite, > 1; default 2. */
+     *  In (1, CDYN_LATTICE_S_MAX]; default 2. */
     CDYN_LATTICE_S = 3,
     /** R, network threshold (units of water): sites with drainage >= R form
      *  the river network. Finite, >= 1; default 100. */
@@ -143,9 +156,11 @@ CDYN_API cdyn_status cdyn_lattice_create(size_t width, size_t height, uint64_t s
  *  @since 0.1 */
 CDYN_API void cdyn_lattice_destroy(cdyn_lattice *lat);
 
-/** The message of the last failed call on @p lat ("" if none); a string
- *  owned by the lattice, valid until the next call on it. Never NULL, also
- *  for a NULL @p lat. @since 0.1 */
+/** The message of the most recent call on @p lat that failed, naming the
+ *  function and what was wrong ("cdyn_lattice_set_param: S must be ...");
+ *  "" when no call has failed yet. Successful calls leave it unchanged, as
+ *  for systems. A string owned by the lattice, valid until the next call on
+ *  it; never NULL, "" for a NULL @p lat. @since 0.1 */
 CDYN_API const char *cdyn_lattice_last_error(const cdyn_lattice *lat);
 
 /** Width and height in sites. Either pointer may be NULL.
@@ -170,9 +185,10 @@ CDYN_API cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat,
 
 /** Sets the walk cap: a drop that has made @p cap moves without reaching
  *  y = 0 stops there, erodes nothing (it carried nothing to the outlet) and
- *  is counted in capped_walks. Default 2 * (W + H). @p cap >= 1.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or cap 0.
- *  @since 0.1 */
+ *  is counted in capped_walks. Default 2 * (W + H); 1 <= @p cap <= 64 W H,
+ *  so that a drop's walk is bounded by the lattice's size.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a cap
+ *  out of range. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_set_walk_cap(cdyn_lattice *lat, uint64_t cap);
 
 /** Reads the walk cap into @p cap.
@@ -198,11 +214,12 @@ CDYN_API cdyn_status cdyn_lattice_get_boundary(const cdyn_lattice *lat,
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_set_seed(cdyn_lattice *lat, uint64_t seed);
 
-/** Sets the initial surface of step 1: h(x, y) = slope * y + noise * u with
- *  u uniform in [0, 1), drawn from the lattice's generator in site order.
- *  Heights are in height units, @p slope per row. Counters are kept.
+/** Sets the initial surface: h(x, y) = slope * y + noise * u with u uniform
+ *  in [0, 1), drawn from the lattice's generator in site order. Heights are
+ *  in height units, @p slope per row. Counters are kept.
  *  @param slope  finite, >= 0
- *  @param noise  finite, >= 0
+ *  @param noise  finite, >= 0; slope (H - 1) + noise at most
+ *                CDYN_LATTICE_HEIGHT_MAX
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a value
  *  out of bounds: nothing changed (the generator included). @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_init_tilted(cdyn_lattice *lat, double slope,
@@ -212,7 +229,9 @@ CDYN_API cdyn_status cdyn_lattice_init_tilted(cdyn_lattice *lat, double slope,
  *  lattice. The pointer is not kept.
  *  @param count  number of values in @p heights; must equal W * H
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer, a wrong
- *  @p count or a non-finite height: nothing changed. @since 0.1 */
+ *  @p count or a height outside [-CDYN_LATTICE_HEIGHT_MAX,
+ *  CDYN_LATTICE_HEIGHT_MAX] (NaN and infinities included): nothing changed.
+ *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_set_heights(cdyn_lattice *lat, const double *heights,
                                               size_t count);
 

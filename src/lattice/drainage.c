@@ -264,7 +264,7 @@ static bool run_flood(flood *f)
     return true;
 }
 
-cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
+cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat, const char *fn)
 {
     if (lat->drainage_valid)
         return CDYN_OK;
@@ -287,7 +287,7 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
         cdyn__free_array(a, donors, n, 1);
         cdyn__free_array(a, reached, nbits, sizeof *reached);
         cdyn__free_array(a, e, cap0, sizeof *e);
-        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
+        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,
                                   "no memory for the drainage (%zu sites)", n);
     }
     lat->recv = recv;
@@ -302,28 +302,28 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat)
         cdyn__lattice_forest_accumulate_walk(n, recv, donors, drain); /* a forest */
     cdyn__free_array(a, donors, n, 1);
     if (!ok)
-        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
+        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,
                                   "no memory for the flood's heap (%zu sites)", n);
     lat->drainage_valid = true;
     return CDYN_OK;
 }
 
-static cdyn_status start(cdyn_lattice *lat, const void *out, size_t capacity, bool need_out)
+static cdyn_status start(cdyn_lattice *lat, const char *fn, const void *out, size_t capacity,
+                         bool need_out)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn__lattice_ok(lat);
     if (need_out && !out)
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "out is NULL");
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "out is NULL");
     if (out && capacity < lat->n)
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
                                   "capacity %zu is below W * H = %zu", capacity, lat->n);
-    return cdyn__lattice_update_drainage(lat);
+    return cdyn__lattice_update_drainage(lat, fn);
 }
 
 cdyn_status cdyn_lattice_drainage(cdyn_lattice *lat, uint32_t *out, size_t capacity)
 {
-    cdyn_status st = start(lat, out, capacity, false);
+    cdyn_status st = start(lat, "cdyn_lattice_drainage", out, capacity, false);
     if (st == CDYN_OK && out)
         memcpy(out, lat->drain, lat->n * sizeof *out);
     return st;
@@ -331,7 +331,7 @@ cdyn_status cdyn_lattice_drainage(cdyn_lattice *lat, uint32_t *out, size_t capac
 
 cdyn_status cdyn_lattice_get_receivers(cdyn_lattice *lat, uint32_t *out, size_t capacity)
 {
-    cdyn_status st = start(lat, out, capacity, true);
+    cdyn_status st = start(lat, "cdyn_lattice_get_receivers", out, capacity, true);
     if (st == CDYN_OK)
         memcpy(out, lat->recv, lat->n * sizeof *out);
     return st;
@@ -339,7 +339,7 @@ cdyn_status cdyn_lattice_get_receivers(cdyn_lattice *lat, uint32_t *out, size_t 
 
 cdyn_status cdyn_lattice_get_network(cdyn_lattice *lat, uint8_t *out, size_t capacity)
 {
-    cdyn_status st = start(lat, out, capacity, true);
+    cdyn_status st = start(lat, "cdyn_lattice_get_network", out, capacity, true);
     if (st == CDYN_OK)
         for (size_t i = 0; i < lat->n; i++)
             out[i] = (double)lat->drain[i] >= lat->R;

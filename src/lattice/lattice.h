@@ -19,6 +19,9 @@
  * because W * H <= UINT32_MAX. */
 #define CDYN__LATTICE_UNSET UINT32_MAX
 
+/* The walk cap is at most this many moves per site (the header's bound). */
+#define CDYN__LATTICE_WALK_CAP_PER_SITE 64
+
 struct cdyn_lattice {
     cdyn_allocator alloc;
     size_t w, h, n;          /* width, height, sites */
@@ -33,6 +36,11 @@ struct cdyn_lattice {
     /* The surface may have slopes above M (new heights, changed M or S): the
      * next rain relaxes every site before its first drop. */
     bool needs_relax;
+    /* A lower bound of every height: exact when the heights are set, less
+     * D per eroding drop (slides never go below a neighbour). Rain keeps a
+     * copy to roll back to only when this bound cannot rule out a height
+     * leaving the valid range (rain.c). Not saved: derived. */
+    double hmin_bound;
 
     /* Rain scratch, allocated by the first rain and kept (see rain.c). */
     uint32_t *stamp;         /* drop number that last visited each site */
@@ -53,15 +61,16 @@ struct cdyn_lattice {
     char err[256];
 };
 
-/* Records a message in lat->err (printf format) and returns @p st. */
-cdyn_status cdyn__lattice_fail(cdyn_lattice *lat, cdyn_status st, const char *fmt, ...)
+/* Records "fn: message" (printf format) as the lattice's last error and
+ * returns @p st. Takes a const lattice: the message is the one part of a
+ * query that may change (one thread per lattice, as documented). NULL
+ * @p lat records nothing. */
+cdyn_status cdyn__lattice_fail(const cdyn_lattice *lat, cdyn_status st, const char *fn,
+                               const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
-
-/* Clears the last-error message; every public entry point calls it first. */
-void cdyn__lattice_ok(cdyn_lattice *lat);
 
 /* The 4-neighbours of site @p i, in the fixed order down (y - 1), left
  * (x - 1), right (x + 1), up (y + 1), skipping those beyond a wall or the top
@@ -127,6 +136,9 @@ static inline void cdyn__lattice_heights_changed(cdyn_lattice *lat)
     lat->drainage_valid = false;
 }
 
+/* The largest walk cap: CDYN__LATTICE_WALK_CAP_PER_SITE W H. */
+uint64_t cdyn__lattice_walk_cap_max(const cdyn_lattice *lat);
+
 /* Allocates the rain scratch if it is missing: false on failure, with
  * nothing allocated. */
 bool cdyn__lattice_rain_scratch(cdyn_lattice *lat);
@@ -134,7 +146,8 @@ bool cdyn__lattice_rain_scratch(cdyn_lattice *lat);
 /* Frees the rain scratch and the drainage result. */
 void cdyn__lattice_free_scratch(cdyn_lattice *lat);
 
-/* Computes lat->recv and lat->drain if they are stale. */
-cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat);
+/* Computes lat->recv and lat->drain if they are stale; a failure is
+ * recorded under the public function @p fn. */
+cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat, const char *fn);
 
 #endif

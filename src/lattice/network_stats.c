@@ -20,21 +20,24 @@ void cdyn_lattice_stats_options_init(cdyn_lattice_stats_options *opts)
     opts->points_per_decade = 10;
 }
 
-static bool options_ok(const cdyn_lattice_stats_options *o)
+/* What is wrong with the options, or NULL when they are valid. */
+static const char *options_problem(const cdyn_lattice_stats_options *o)
 {
     if (o->size < sizeof *o)
-        return false;
+        return "size is below sizeof(cdyn_lattice_stats_options) (not initialised?)";
     const double v[4] = {o->area_min, o->area_max, o->hack_min, o->hack_max};
     for (int i = 0; i < 4; i++)
         if (!isfinite(v[i]) || v[i] < 0)
-            return false;
+            return "a fit bound is negative or not finite";
     if (o->area_max > 0 && !(o->area_max > o->area_min))
-        return false;
+        return "area_max is not above area_min";
     if (o->hack_max > 0 && !(o->hack_max > o->hack_min))
-        return false;
+        return "hack_max is not above hack_min";
     if (!(o->points_per_decade >= 1 && o->points_per_decade <= 1000))
-        return false;
-    return isfinite(o->threshold) && o->threshold >= 0;
+        return "points_per_decade is not in 1 .. 1000";
+    if (!(isfinite(o->threshold) && o->threshold >= 0))
+        return "threshold is negative or not finite";
+    return NULL;
 }
 
 /* Least-squares slope of y against x over n points (n >= 2). */
@@ -275,7 +278,7 @@ cdyn_status cdyn_lattice_stats_from_receivers(size_t n_sites, const uint32_t *re
     if (!opts)
         opts = &def;
     if (!receivers || !out || out->size < sizeof *out || n_sites == 0 ||
-        n_sites > UINT32_MAX || !options_ok(opts) || !cdyn__allocator_init(&a, alloc))
+        n_sites > UINT32_MAX || options_problem(opts) || !cdyn__allocator_init(&a, alloc))
         return CDYN_ERR_INVALID_ARGUMENT;
     return stats(n_sites, receivers, &a, opts, 1.0, out);
 }
@@ -283,24 +286,28 @@ cdyn_status cdyn_lattice_stats_from_receivers(size_t n_sites, const uint32_t *re
 cdyn_status cdyn_lattice_compute_stats(cdyn_lattice *lat, const cdyn_lattice_stats_options *opts,
                                        cdyn_lattice_stats *out)
 {
+    static const char fn[] = "cdyn_lattice_compute_stats";
     cdyn_lattice_stats_options def;
     cdyn_lattice_stats_options_init(&def);
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn__lattice_ok(lat);
     if (!opts)
         opts = &def;
-    if (!out || out->size < sizeof *out)
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
-                                  "out is NULL or out->size is not set");
-    if (!options_ok(opts))
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
-                                  "statistics options out of range (or size not set)");
-    cdyn_status st = cdyn__lattice_update_drainage(lat);
+    if (!out)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "out is NULL");
+    if (out->size < sizeof *out)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
+                                  "out->size %zu is below sizeof(cdyn_lattice_stats) = %zu",
+                                  out->size, sizeof *out);
+    const char *why = options_problem(opts);
+    if (why)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "options: %s", why);
+    cdyn_status st = cdyn__lattice_update_drainage(lat, fn);
     if (st != CDYN_OK)
         return st;
     st = stats(lat->n, lat->recv, &lat->alloc, opts, lat->R, out);
     if (st == CDYN_ERR_NO_MEMORY)
-        return cdyn__lattice_fail(lat, st, "no memory for the statistics (%zu sites)", lat->n);
+        return cdyn__lattice_fail(lat, st, fn, "no memory for the statistics (%zu sites)",
+                                  lat->n);
     return st;
 }

@@ -133,10 +133,11 @@ static void drop(cdyn_lattice *lat, uint32_t start)
         cdyn__lattice_slide(lat, nr);
 }
 
-static cdyn_status rain(cdyn_lattice *lat, bool fixed, uint32_t site, uint64_t n_drops)
+static cdyn_status rain(cdyn_lattice *lat, const char *fn, bool fixed, uint32_t site,
+                        uint64_t n_drops)
 {
     if (!cdyn__lattice_rain_scratch(lat))
-        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
+        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,
                                   "no memory for the rain scratch (%zu sites)", lat->n);
     if (lat->needs_relax) {
         cdyn__lattice_slide_all(lat);
@@ -156,18 +157,17 @@ cdyn_status cdyn_lattice_rain(cdyn_lattice *lat, uint64_t n_drops)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn__lattice_ok(lat);
-    return rain(lat, false, 0, n_drops);
+    return rain(lat, "cdyn_lattice_rain", false, 0, n_drops);
 }
 
 cdyn_status cdyn_lattice_rain_at(cdyn_lattice *lat, size_t x, size_t y, uint64_t n_drops)
 {
+    static const char fn[] = "cdyn_lattice_rain_at";
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn__lattice_ok(lat);
     if (x >= lat->w || y >= lat->h)
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
                                   "site (%zu, %zu) outside the %zu x %zu lattice", x, y,
                                   lat->w, lat->h);
-    return rain(lat, true, (uint32_t)(y * lat->w + x), n_drops);
+    return rain(lat, fn, true, (uint32_t)(y * lat->w + x), n_drops);
 }

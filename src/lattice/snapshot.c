@@ -1,4 +1,4 @@
-/* Snapshots of a lattice (design.md section 9): everything the next rain
+/* Snapshots of a lattice: everything the next rain
  * depends on, in a byte buffer that is the same on every platform.
  *
  * Layout, all integers and doubles little-endian (doubles as their IEEE
@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lattice/heights.h"
 #include "lattice/lattice.h"
 
 #define MAGIC "CDYNLAT"
@@ -96,8 +97,11 @@ static size_t snapshot_bytes(uint64_t w, uint64_t h)
 
 cdyn_status cdyn_lattice_snapshot_size(const cdyn_lattice *lat, size_t *out)
 {
-    if (!lat || !out)
+    if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
+    if (!out)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "cdyn_lattice_snapshot_size",
+                                  "out is NULL");
     *out = snapshot_bytes(lat->w, lat->h);
     return CDYN_OK;
 }
@@ -105,11 +109,16 @@ cdyn_status cdyn_lattice_snapshot_size(const cdyn_lattice *lat, size_t *out)
 cdyn_status cdyn_lattice_save(const cdyn_lattice *lat, void *buffer, size_t capacity,
                               size_t *written)
 {
-    if (!lat || !buffer)
+    static const char fn[] = "cdyn_lattice_save";
+    if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
+    if (!buffer)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "buffer is NULL");
     size_t size = snapshot_bytes(lat->w, lat->h);
     if (capacity < size)
-        return CDYN_ERR_INVALID_ARGUMENT;
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
+                                  "capacity %zu is below the snapshot's %zu bytes", capacity,
+                                  size);
     unsigned char *p = buffer;
     memset(p, 0, HEAD);
     memcpy(p, MAGIC, sizeof MAGIC);
@@ -193,7 +202,7 @@ cdyn_status cdyn_lattice_load(const void *buffer, size_t size, const cdyn_alloca
     if (!st && !(lat->rng.s[0] | lat->rng.s[1] | lat->rng.s[2] | lat->rng.s[3]))
         st = CDYN_ERR_FORMAT; /* xoshiro's one forbidden state */
     for (size_t i = 0; i < lat->n && !st; i++)
-        if (!isfinite(lat->height[i] = get_f64(p + HEAD + 8 * i)))
+        if (!cdyn__lattice_height_ok(lat->height[i] = get_f64(p + HEAD + 8 * i)))
             st = CDYN_ERR_FORMAT;
     if (st) {
         cdyn_lattice_destroy(lat);
@@ -206,8 +215,8 @@ cdyn_status cdyn_lattice_load(const void *buffer, size_t size, const cdyn_alloca
         *counts[i] = get_u64(p + 120 + 8 * i);
     c->total_eroded = get_f64(p + 176);
     c->total_slid = get_f64(p + 184);
+    cdyn__lattice_heights_replaced(lat);
     lat->needs_relax = relax != 0;
-    cdyn__lattice_heights_changed(lat);
     *out = lat;
     return CDYN_OK;
 }

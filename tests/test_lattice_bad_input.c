@@ -1,0 +1,209 @@
+/* Refused input on every lattice function: the status, a message that
+ * names the function and the problem, and nothing changed (the lattice's
+ * whole state, as its snapshot bytes, and its drainage are the same before
+ * and after). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cdyn/cdyn.h>
+
+#include "support.h"
+
+enum { W = 9, H = 7, N = W * H };
+
+/* Every way the tested calls can go wrong, each a function of the lattice. */
+typedef struct bad_case {
+    const char *fn;         /* the public function the message must name */
+    const char *what;       /* a word the message must contain ("" for any) */
+    cdyn_status want;
+    cdyn_status (*call)(cdyn_lattice *lat);
+} bad_case;
+
+static double buf_d[N + 1];
+static uint32_t buf_u[N + 1];
+static uint8_t buf_b[N + 1];
+static unsigned char snap[400 + 8 * N];
+
+static cdyn_status set_param_unknown(cdyn_lattice *l) { return cdyn_lattice_set_param(l, (cdyn_lattice_param)77, 1); }
+static cdyn_status set_param_nan(cdyn_lattice *l) { return cdyn_lattice_set_param(l, CDYN_LATTICE_E, NAN); }
+static cdyn_status set_param_big_d(cdyn_lattice *l) { return cdyn_lattice_set_param(l, CDYN_LATTICE_D, 1e300); }
+static cdyn_status set_param_big_s(cdyn_lattice *l) { return cdyn_lattice_set_param(l, CDYN_LATTICE_S, 1e300); }
+static cdyn_status get_param_unknown(cdyn_lattice *l) { double v; return cdyn_lattice_get_param(l, (cdyn_lattice_param)77, &v); }
+static cdyn_status get_param_null(cdyn_lattice *l) { return cdyn_lattice_get_param(l, CDYN_LATTICE_E, NULL); }
+static cdyn_status set_walk_cap_zero(cdyn_lattice *l) { return cdyn_lattice_set_walk_cap(l, 0); }
+static cdyn_status set_walk_cap_huge(cdyn_lattice *l) { return cdyn_lattice_set_walk_cap(l, UINT64_MAX); }
+static cdyn_status get_walk_cap_null(cdyn_lattice *l) { return cdyn_lattice_get_walk_cap(l, NULL); }
+static cdyn_status set_boundary_unknown(cdyn_lattice *l) { return cdyn_lattice_set_boundary(l, (cdyn_lattice_boundary)5); }
+static cdyn_status get_boundary_null(cdyn_lattice *l) { return cdyn_lattice_get_boundary(l, NULL); }
+static cdyn_status init_tilted_negative(cdyn_lattice *l) { return cdyn_lattice_init_tilted(l, -1, 0); }
+static cdyn_status init_tilted_huge(cdyn_lattice *l) { return cdyn_lattice_init_tilted(l, 5e99, 0); }
+static cdyn_status set_heights_null(cdyn_lattice *l) { return cdyn_lattice_set_heights(l, NULL, N); }
+static cdyn_status set_heights_count(cdyn_lattice *l) { return cdyn_lattice_set_heights(l, buf_d, N + 1); }
+static cdyn_status set_heights_range(cdyn_lattice *l)
+{
+    for (int i = 0; i < N; i++)
+        buf_d[i] = i;
+    buf_d[N / 2] = -1e101;
+    return cdyn_lattice_set_heights(l, buf_d, N);
+}
+static cdyn_status get_heights_null(cdyn_lattice *l) { return cdyn_lattice_get_heights(l, NULL, N); }
+static cdyn_status get_heights_short(cdyn_lattice *l) { return cdyn_lattice_get_heights(l, buf_d, N - 1); }
+static cdyn_status rain_at_outside(cdyn_lattice *l) { return cdyn_lattice_rain_at(l, W, 0, 1); }
+static cdyn_status get_counters_null(cdyn_lattice *l) { return cdyn_lattice_get_counters(l, NULL); }
+static cdyn_status get_counters_size(cdyn_lattice *l)
+{
+    cdyn_lattice_counters c = {.size = sizeof c - 1};
+    return cdyn_lattice_get_counters(l, &c);
+}
+static cdyn_status snapshot_size_null(cdyn_lattice *l) { return cdyn_lattice_snapshot_size(l, NULL); }
+static cdyn_status save_null(cdyn_lattice *l) { return cdyn_lattice_save(l, NULL, sizeof snap, NULL); }
+static cdyn_status save_short(cdyn_lattice *l) { return cdyn_lattice_save(l, snap, 100, NULL); }
+static cdyn_status drainage_short(cdyn_lattice *l) { return cdyn_lattice_drainage(l, buf_u, N - 1); }
+static cdyn_status receivers_null(cdyn_lattice *l) { return cdyn_lattice_get_receivers(l, NULL, N); }
+static cdyn_status receivers_short(cdyn_lattice *l) { return cdyn_lattice_get_receivers(l, buf_u, 3); }
+static cdyn_status network_null(cdyn_lattice *l) { return cdyn_lattice_get_network(l, NULL, N); }
+static cdyn_status network_short(cdyn_lattice *l) { return cdyn_lattice_get_network(l, buf_b, 0); }
+static cdyn_status stats_null(cdyn_lattice *l) { return cdyn_lattice_compute_stats(l, NULL, NULL); }
+static cdyn_status stats_size(cdyn_lattice *l)
+{
+    cdyn_lattice_stats st = {.size = 8};
+    return cdyn_lattice_compute_stats(l, NULL, &st);
+}
+static cdyn_status stats_options(cdyn_lattice *l)
+{
+    cdyn_lattice_stats_options o;
+    cdyn_lattice_stats_options_init(&o);
+    o.points_per_decade = 0;
+    cdyn_lattice_stats st = {.size = sizeof st};
+    return cdyn_lattice_compute_stats(l, &o, &st);
+}
+
+#define BAD CDYN_ERR_INVALID_ARGUMENT
+static const bad_case cases[] = {
+    {"cdyn_lattice_set_param", "unknown", BAD, set_param_unknown},
+    {"cdyn_lattice_set_param", "E", BAD, set_param_nan},
+    {"cdyn_lattice_set_param", "D", BAD, set_param_big_d},
+    {"cdyn_lattice_set_param", "S", BAD, set_param_big_s},
+    {"cdyn_lattice_get_param", "unknown", BAD, get_param_unknown},
+    {"cdyn_lattice_get_param", "NULL", BAD, get_param_null},
+    {"cdyn_lattice_set_walk_cap", "cap", BAD, set_walk_cap_zero},
+    {"cdyn_lattice_set_walk_cap", "cap", BAD, set_walk_cap_huge},
+    {"cdyn_lattice_get_walk_cap", "NULL", BAD, get_walk_cap_null},
+    {"cdyn_lattice_set_boundary", "unknown", BAD, set_boundary_unknown},
+    {"cdyn_lattice_get_boundary", "NULL", BAD, get_boundary_null},
+    {"cdyn_lattice_init_tilted", "slope", BAD, init_tilted_negative},
+    {"cdyn_lattice_init_tilted", "largest height", BAD, init_tilted_huge},
+    {"cdyn_lattice_set_heights", "NULL", BAD, set_heights_null},
+    {"cdyn_lattice_set_heights", "count", BAD, set_heights_count},
+    {"cdyn_lattice_set_heights", "(x 4, y 3)", BAD, set_heights_range},
+    {"cdyn_lattice_get_heights", "NULL", BAD, get_heights_null},
+    {"cdyn_lattice_get_heights", "capacity", BAD, get_heights_short},
+    {"cdyn_lattice_rain_at", "outside", BAD, rain_at_outside},
+    {"cdyn_lattice_get_counters", "NULL", BAD, get_counters_null},
+    {"cdyn_lattice_get_counters", "size", BAD, get_counters_size},
+    {"cdyn_lattice_snapshot_size", "NULL", BAD, snapshot_size_null},
+    {"cdyn_lattice_save", "NULL", BAD, save_null},
+    {"cdyn_lattice_save", "capacity", BAD, save_short},
+    {"cdyn_lattice_drainage", "capacity", BAD, drainage_short},
+    {"cdyn_lattice_get_receivers", "NULL", BAD, receivers_null},
+    {"cdyn_lattice_get_receivers", "capacity", BAD, receivers_short},
+    {"cdyn_lattice_get_network", "NULL", BAD, network_null},
+    {"cdyn_lattice_get_network", "capacity", BAD, network_short},
+    {"cdyn_lattice_compute_stats", "NULL", BAD, stats_null},
+    {"cdyn_lattice_compute_stats", "size", BAD, stats_size},
+    {"cdyn_lattice_compute_stats", "points_per_decade", BAD, stats_options},
+};
+
+/* The lattice's state as bytes: its snapshot. */
+static size_t state_of(const cdyn_lattice *lat, unsigned char *out, size_t cap)
+{
+    size_t size = 0;
+    assert_int_equal(cdyn_lattice_snapshot_size(lat, &size), CDYN_OK);
+    assert_true(size <= cap);
+    assert_int_equal(cdyn_lattice_save(lat, out, cap, NULL), CDYN_OK);
+    return size;
+}
+
+static void test_every_refusal_names_its_function_and_changes_nothing(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat;
+    assert_int_equal(cdyn_lattice_create(W, H, 3, NULL, &lat), CDYN_OK);
+    assert_int_equal(cdyn_lattice_rain(lat, 40), CDYN_OK);
+    static unsigned char before[sizeof snap], after[sizeof snap];
+    uint32_t d0[N], d1[N];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const bad_case *c = &cases[k];
+        /* Prime the message with another function's failure, so that a
+         * call that records nothing is caught. */
+        if (strcmp(c->fn, "cdyn_lattice_rain_at") != 0)
+            assert_int_equal(cdyn_lattice_rain_at(lat, 0, H, 1), CDYN_ERR_INVALID_ARGUMENT);
+        else
+            assert_int_equal(cdyn_lattice_set_walk_cap(lat, 0), CDYN_ERR_INVALID_ARGUMENT);
+        size_t n0 = state_of(lat, before, sizeof before);
+        assert_int_equal(cdyn_lattice_drainage(lat, d0, N), CDYN_OK);
+
+        cdyn_status got = c->call(lat);
+        const char *msg = cdyn_lattice_last_error(lat);
+        if (got != c->want || strncmp(msg, c->fn, strlen(c->fn)) != 0 ||
+            msg[strlen(c->fn)] != ':' || !strstr(msg, c->what))
+            fail_msg("case %zu (%s): status %d, message \"%s\"", k, c->fn, (int)got, msg);
+
+        size_t n1 = state_of(lat, after, sizeof after);
+        assert_int_equal(n0, n1);
+        assert_memory_equal(before, after, n0);
+        assert_int_equal(cdyn_lattice_drainage(lat, d1, N), CDYN_OK);
+        assert_memory_equal(d0, d1, sizeof d0);
+    }
+    cdyn_lattice_destroy(lat);
+}
+
+/* Calls with a NULL lattice are refused with a status (there is nowhere to
+ * put a message) and the message of NULL is "". */
+static void test_null_lattice(void **state)
+{
+    (void)state;
+    double v;
+    uint64_t cap;
+    size_t size;
+    cdyn_lattice_boundary b;
+    cdyn_lattice_counters c = {.size = sizeof c};
+    cdyn_lattice_stats st = {.size = sizeof st};
+    assert_int_equal(cdyn_lattice_get_size(NULL, NULL, NULL), BAD);
+    assert_int_equal(cdyn_lattice_set_param(NULL, CDYN_LATTICE_E, 1), BAD);
+    assert_int_equal(cdyn_lattice_get_param(NULL, CDYN_LATTICE_E, &v), BAD);
+    assert_int_equal(cdyn_lattice_set_walk_cap(NULL, 4), BAD);
+    assert_int_equal(cdyn_lattice_get_walk_cap(NULL, &cap), BAD);
+    assert_int_equal(cdyn_lattice_set_boundary(NULL, CDYN_LATTICE_WALLS), BAD);
+    assert_int_equal(cdyn_lattice_get_boundary(NULL, &b), BAD);
+    assert_int_equal(cdyn_lattice_set_seed(NULL, 1), BAD);
+    assert_int_equal(cdyn_lattice_init_tilted(NULL, 1, 1), BAD);
+    assert_int_equal(cdyn_lattice_set_heights(NULL, buf_d, N), BAD);
+    assert_int_equal(cdyn_lattice_get_heights(NULL, buf_d, N), BAD);
+    assert_int_equal(cdyn_lattice_rain(NULL, 1), BAD);
+    assert_int_equal(cdyn_lattice_rain_at(NULL, 0, 0, 1), BAD);
+    assert_int_equal(cdyn_lattice_get_counters(NULL, &c), BAD);
+    assert_int_equal(cdyn_lattice_snapshot_size(NULL, &size), BAD);
+    assert_int_equal(cdyn_lattice_save(NULL, snap, sizeof snap, NULL), BAD);
+    assert_int_equal(cdyn_lattice_drainage(NULL, buf_u, N), BAD);
+    assert_int_equal(cdyn_lattice_get_receivers(NULL, buf_u, N), BAD);
+    assert_int_equal(cdyn_lattice_get_network(NULL, buf_b, N), BAD);
+    assert_int_equal(cdyn_lattice_compute_stats(NULL, NULL, &st), BAD);
+    assert_string_equal(cdyn_lattice_last_error(NULL), "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_refusal_names_its_function_and_changes_nothing),
+        cmocka_unit_test(test_null_lattice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
