@@ -37,6 +37,8 @@ static cdyn_status set_param_big_d(cdyn_lattice *l) { return cdyn_lattice_set_pa
 static cdyn_status set_param_big_s(cdyn_lattice *l) { return cdyn_lattice_set_param(l, CDYN_LATTICE_S, 1e300); }
 static cdyn_status get_param_unknown(cdyn_lattice *l) { double v; return cdyn_lattice_get_param(l, (cdyn_lattice_param)77, &v); }
 static cdyn_status get_param_null(cdyn_lattice *l) { return cdyn_lattice_get_param(l, CDYN_LATTICE_E, NULL); }
+static cdyn_status set_slide_rule_unknown(cdyn_lattice *l) { return cdyn_lattice_set_slide_rule(l, (cdyn_lattice_slide_rule)2); }
+static cdyn_status get_slide_rule_null(cdyn_lattice *l) { return cdyn_lattice_get_slide_rule(l, NULL); }
 static cdyn_status set_walk_cap_zero(cdyn_lattice *l) { return cdyn_lattice_set_walk_cap(l, 0); }
 static cdyn_status set_walk_cap_huge(cdyn_lattice *l) { return cdyn_lattice_set_walk_cap(l, UINT64_MAX); }
 static cdyn_status get_walk_cap_null(cdyn_lattice *l) { return cdyn_lattice_get_walk_cap(l, NULL); }
@@ -59,7 +61,7 @@ static cdyn_status rain_at_outside(cdyn_lattice *l) { return cdyn_lattice_rain_a
 static cdyn_status get_counters_null(cdyn_lattice *l) { return cdyn_lattice_get_counters(l, NULL); }
 static cdyn_status get_counters_size(cdyn_lattice *l)
 {
-    cdyn_lattice_counters c = {.size = sizeof c - 1};
+    cdyn_lattice_counters c = {.size = offsetof(cdyn_lattice_counters, total_slid)};
     return cdyn_lattice_get_counters(l, &c);
 }
 static cdyn_status snapshot_size_null(cdyn_lattice *l) { return cdyn_lattice_snapshot_size(l, NULL); }
@@ -93,6 +95,8 @@ static const bad_case cases[] = {
     {"cdyn_lattice_set_param", "S", BAD, set_param_big_s},
     {"cdyn_lattice_get_param", "unknown", BAD, get_param_unknown},
     {"cdyn_lattice_get_param", "NULL", BAD, get_param_null},
+    {"cdyn_lattice_set_slide_rule", "unknown", BAD, set_slide_rule_unknown},
+    {"cdyn_lattice_get_slide_rule", "NULL", BAD, get_slide_rule_null},
     {"cdyn_lattice_set_walk_cap", "cap", BAD, set_walk_cap_zero},
     {"cdyn_lattice_set_walk_cap", "cap", BAD, set_walk_cap_huge},
     {"cdyn_lattice_get_walk_cap", "NULL", BAD, get_walk_cap_null},
@@ -179,6 +183,9 @@ static void test_null_lattice(void **state)
     assert_int_equal(cdyn_lattice_get_size(NULL, NULL, NULL), BAD);
     assert_int_equal(cdyn_lattice_set_param(NULL, CDYN_LATTICE_E, 1), BAD);
     assert_int_equal(cdyn_lattice_get_param(NULL, CDYN_LATTICE_E, &v), BAD);
+    cdyn_lattice_slide_rule rule;
+    assert_int_equal(cdyn_lattice_set_slide_rule(NULL, CDYN_LATTICE_SLIDE_ONCE), BAD);
+    assert_int_equal(cdyn_lattice_get_slide_rule(NULL, &rule), BAD);
     assert_int_equal(cdyn_lattice_set_walk_cap(NULL, 4), BAD);
     assert_int_equal(cdyn_lattice_get_walk_cap(NULL, &cap), BAD);
     assert_int_equal(cdyn_lattice_set_boundary(NULL, CDYN_LATTICE_WALLS), BAD);

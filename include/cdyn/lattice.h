@@ -78,11 +78,36 @@ typedef struct cdyn_lattice_counters {
     uint64_t sites_eroded;    /**< distinct visited sites of the drops that reached row 0 */
     uint64_t pit_moves;       /**< moves out of a pit (no neighbour with dh >= 0) */
     uint64_t capped_walks;    /**< walks ended by the walk cap */
-    uint64_t slides;          /**< single-site slides */
+    uint64_t slides;          /**< single-site slides (a cascade's closed series counts one) */
     uint64_t slide_rounds;    /**< rounds of simultaneous slides */
     double total_eroded;      /**< height removed by erosion: sum of D per visited site */
     double total_slid;        /**< height removed by mud slides */
+    /** Drops whose cascade stopped at the slide cap (16 W H slides in one
+     *  drop); the sites it left slide at the next drop. */
+    uint64_t capped_cascades;
+    /** Sites waiting to slide at the next drop: a capped cascade's, or
+     *  under CDYN_LATTICE_SLIDE_ONCE those still above M (not a total: the
+     *  current number). */
+    uint64_t pending_sites;
 } cdyn_lattice_counters;
+
+/** How mud slides relax the surface after a drop's erosion. Values are
+ *  pinned. Both bound a drop's slides by the lattice's size, whatever S. */
+typedef enum cdyn_lattice_slide_rule {
+    /** Default. Slides cascade within the drop until no site stands more
+     *  than M above a neighbour. Repeated slides of one site towards the
+     *  same neighbour form a geometric series (each leaves 1 - 1/S of the
+     *  height difference), which is closed in one step: the site moves at
+     *  once to where the series ends, dh (1 - 1/S)^k <= M above the
+     *  neighbour for the fewest slides k. A cascade that reaches 16 W H
+     *  slides in one drop stops and goes on at the next drop
+     *  (capped_cascades). */
+    CDYN_LATTICE_SLIDE_CASCADE = 0,
+    /** The rule as the model states it: once per drop, every site standing
+     *  dh > M above its lowest neighbour is lowered by dh / S; those still
+     *  above M wait for the next drop (pending_sites). */
+    CDYN_LATTICE_SLIDE_ONCE = 1
+} cdyn_lattice_slide_rule;
 
 /** The largest Strahler order reported in cdyn_lattice_stats. */
 #define CDYN_LATTICE_MAX_ORDER 32
@@ -183,6 +208,19 @@ CDYN_API cdyn_status cdyn_lattice_set_param(cdyn_lattice *lat, cdyn_lattice_para
 CDYN_API cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat,
                                             cdyn_lattice_param param, double *value);
 
+/** Sets the slide rule (CDYN_LATTICE_SLIDE_CASCADE by default). A new rule
+ *  makes the next rain first list every site for sliding, as a changed M.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or an
+ *  unknown @p rule. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_slide_rule(cdyn_lattice *lat,
+                                                 cdyn_lattice_slide_rule rule);
+
+/** Reads the slide rule into @p rule.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_slide_rule(const cdyn_lattice *lat,
+                                                 cdyn_lattice_slide_rule *rule);
+
 /** Sets the walk cap: a drop that has made @p cap moves without reaching
  *  y = 0 stops there, erodes nothing (it carried nothing to the outlet) and
  *  is counted in capped_walks. Default 2 * (W + H); 1 <= @p cap <= 64 W H,
@@ -242,14 +280,22 @@ CDYN_API cdyn_status cdyn_lattice_set_heights(cdyn_lattice *lat, const double *h
 CDYN_API cdyn_status cdyn_lattice_get_heights(const cdyn_lattice *lat, double *out,
                                               size_t capacity);
 
-/** Rains @p n_drops drops (steps 2-6), each on a uniformly random site.
- *  Before the first drop, a surface that has slopes steeper than M (new
- *  heights, or a changed M or S) is relaxed by slides everywhere. A drop
- *  costs O(its path + the sites its slides touch).
+/** Rains @p n_drops drops (steps 2-6 of docs/lattice.md), each on a
+ *  uniformly random site. Before the first drop, a surface that may have
+ *  slopes steeper than M (new heights, or a changed M, S, slide rule or
+ *  boundary) is listed for sliding everywhere. A drop costs O(its path +
+ *  the sites its slides touch), at most about 64 W H moves and 16 W H
+ *  slides whatever the parameters' values.
+ *  Only erosion lowers the lowest height, by D per drop: a rain that might
+ *  take a height below -CDYN_LATTICE_HEIGHT_MAX first copies the lattice's
+ *  state (8 bytes per site and the waiting sites; O(W H) time), and a drop
+ *  that would do so fails the whole call with nothing changed.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat;
- *  CDYN_ERR_NO_MEMORY if the scratch space (about 21 bytes per site,
- *  allocated by the first call and kept) cannot be had: nothing changed.
- *  @since 0.1 */
+ *  CDYN_ERR_DIVERGED if a drop would erode a site below
+ *  -CDYN_LATTICE_HEIGHT_MAX (nothing rained: heights, counters, generator
+ *  as before the call); CDYN_ERR_NO_MEMORY if the scratch space (about 21
+ *  bytes per site, allocated by the first call and kept) or that copy
+ *  cannot be had: nothing changed. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_rain(cdyn_lattice *lat, uint64_t n_drops);
 
 /** As cdyn_lattice_rain, with every drop starting at site (x, y).
@@ -264,14 +310,17 @@ CDYN_API cdyn_status cdyn_lattice_rain_at(cdyn_lattice *lat, size_t x, size_t y,
 CDYN_API cdyn_status cdyn_lattice_get_counters(const cdyn_lattice *lat,
                                                cdyn_lattice_counters *out);
 
-/** Bytes a snapshot of @p lat takes: 200 + 8 W H (see cdyn_lattice_save).
+/** Bytes a snapshot of @p lat takes now: 224 + 8 W H + 4 P, P the sites
+ *  waiting to slide (cdyn_lattice_counters.pending_sites; see
+ *  cdyn_lattice_save).
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_snapshot_size(const cdyn_lattice *lat, size_t *out);
 
 /** Writes a snapshot of @p lat into @p buffer: the size, the parameters,
- *  the boundary, the walk cap, the random generator's state, the counters
- *  and the heights, in a versioned byte layout that is the same on every
+ *  the slide rule, the boundary, the walk cap, the random generator's
+ *  state, the counters, the heights and the sites waiting to slide, in a
+ *  versioned byte layout (format version 2) that is the same on every
  *  platform (little-endian, IEEE 754 doubles) and ends in a 64-bit FNV-1a
  *  checksum (docs/lattice.md). cdyn_lattice_load of the snapshot gives a
  *  lattice whose rain, drainage and statistics equal this one's bit for
@@ -285,14 +334,19 @@ CDYN_API cdyn_status cdyn_lattice_save(const cdyn_lattice *lat, void *buffer, si
 
 /** Creates a lattice from a snapshot written by cdyn_lattice_save. The
  *  buffer is only read; @p alloc as for cdyn_lattice_create (the allocator
- *  is not part of a snapshot).
+ *  is not part of a snapshot). Every snapshot that cdyn_lattice_save writes
+ *  loads, and the loaded lattice saves to the same bytes. The buffer is
+ *  checked before anything is allocated beyond what its length pays for
+ *  (the lattice: about 8 bytes per site, the scratch for waiting sites).
  *  @param out  receives the new lattice (free it with cdyn_lattice_destroy);
  *              set to NULL on failure
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p out or
  *  @p buffer, or an @p alloc lacking alloc or free; CDYN_ERR_FORMAT when
  *  @p size is not the snapshot's whole size (truncated or trailing bytes),
- *  the magic, version or checksum does not match, or a value is out of the
- *  bounds its setter enforces (a corrupt buffer with a matching checksum);
+ *  the magic, version (only 2 is read) or checksum does not match, or a
+ *  value is out of the bounds its setter enforces (a corrupt buffer with a
+ *  matching checksum: S above CDYN_LATTICE_S_MAX, a height beyond
+ *  CDYN_LATTICE_HEIGHT_MAX, a waiting site listed twice, ...);
  *  CDYN_ERR_NO_MEMORY. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_load(const void *buffer, size_t size,
                                        const cdyn_allocator *alloc, cdyn_lattice **out);

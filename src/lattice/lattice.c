@@ -178,12 +178,17 @@ cdyn_status cdyn_lattice_get_counters(const cdyn_lattice *lat, cdyn_lattice_coun
         return CDYN_ERR_INVALID_ARGUMENT;
     if (!out)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "out is NULL");
-    if (out->size < sizeof(cdyn_lattice_counters))
+    /* Callers built against the first layout (up to total_slid) get that
+     * much; larger structs than this library knows keep their tail. */
+    const size_t first = offsetof(cdyn_lattice_counters, capped_cascades);
+    if (out->size < first)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
-                                  "out->size %zu is below sizeof(cdyn_lattice_counters) = %zu",
-                                  out->size, sizeof(cdyn_lattice_counters));
-    size_t size = out->size;
-    *out = lat->counters;
-    out->size = size;
+                                  "out->size %zu is below the %zu bytes of the smallest "
+                                  "cdyn_lattice_counters (not set?)",
+                                  out->size, first);
+    cdyn_lattice_counters c = lat->counters;
+    c.size = out->size;
+    c.pending_sites = lat->pending;
+    memcpy(out, &c, out->size < sizeof c ? out->size : sizeof c);
     return CDYN_OK;
 }

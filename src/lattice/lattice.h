@@ -28,6 +28,8 @@ struct cdyn_lattice {
     double *height;          /* n heights, row-major, y = 0 first */
 
     double E, D, M, S, R;    /* model parameters (cdyn_lattice_param) */
+    cdyn_lattice_slide_rule slide_rule;
+    double slide_r;          /* 1 - 1 / S: what one slide leaves of dh */
     uint64_t walk_cap;
     bool periodic;
     cdyn__rng rng;
@@ -47,6 +49,10 @@ struct cdyn_lattice {
     uint32_t stamp_now;
     uint32_t *list_a;        /* visited path, then the next slide round */
     uint32_t *list_b;        /* the current slide round */
+    /* The first @c pending sites of list_b (marked QUEUED) wait to slide
+     * at the next drop: under the once rule, or after a capped cascade.
+     * Part of the state (saved in snapshots); 0 while list_b is NULL. */
+    size_t pending;
     double *newh;            /* heights computed during a slide round */
     /* Per-site bits: CDYN__LATTICE_QUEUED (in the next slide round) and
      * the side a site lies on, so the hot loops find neighbours without a

@@ -17,7 +17,9 @@ void cdyn__lattice_params_default(cdyn_lattice *lat)
     lat->D = DEFAULT_D;
     lat->M = DEFAULT_M;
     lat->S = DEFAULT_S;
+    lat->slide_r = 1.0 - 1.0 / DEFAULT_S;
     lat->R = DEFAULT_R;
+    lat->slide_rule = CDYN_LATTICE_SLIDE_CASCADE;
 }
 
 cdyn_status cdyn__lattice_param_check(const cdyn_lattice *lat, const char *fn,
@@ -71,6 +73,7 @@ cdyn_status cdyn_lattice_set_param(cdyn_lattice *lat, cdyn_lattice_param param, 
         if (value != *p)
             lat->needs_relax = true;
         *p = value;
+        lat->slide_r = 1.0 - 1.0 / lat->S;
         break;
     }
     case CDYN_LATTICE_R: lat->R = value; break;
@@ -95,4 +98,33 @@ cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat, cdyn_lattice_param p
     }
     return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "unknown parameter %d",
                               (int)param);
+}
+
+cdyn_status cdyn_lattice_set_slide_rule(cdyn_lattice *lat, cdyn_lattice_slide_rule rule)
+{
+    if (!lat)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    switch (rule) {
+    case CDYN_LATTICE_SLIDE_CASCADE:
+    case CDYN_LATTICE_SLIDE_ONCE:
+        /* Under the new rule every slope above M should be waiting: list
+         * them all again before the next drop. */
+        if (rule != lat->slide_rule)
+            lat->needs_relax = true;
+        lat->slide_rule = rule;
+        return CDYN_OK;
+    }
+    return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "cdyn_lattice_set_slide_rule",
+                              "unknown slide rule %d", (int)rule);
+}
+
+cdyn_status cdyn_lattice_get_slide_rule(const cdyn_lattice *lat, cdyn_lattice_slide_rule *rule)
+{
+    if (!lat)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    if (!rule)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "cdyn_lattice_get_slide_rule",
+                                  "rule is NULL");
+    *rule = lat->slide_rule;
+    return CDYN_OK;
 }

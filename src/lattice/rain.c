@@ -2,6 +2,7 @@
 #include "lattice/lattice.h"
 
 #include "core/alloc.h"
+#include "lattice/rollback.h"
 #include "lattice/slide.h"
 #include "lattice/walk.h"
 
@@ -55,11 +56,13 @@ void cdyn__lattice_free_scratch(cdyn_lattice *lat)
 }
 
 /* One drop from site @p start: walk to row 0, lower every visited site by D
- * once, then slide from the neighbours of the path. A drop stopped by the
- * cap never reached the outlet, so it carried nothing away: it erodes
- * nothing (otherwise trapped drops would dig the depressions that trap the
- * next ones ever deeper). */
-static void drop(cdyn_lattice *lat, uint32_t start)
+ * once, then slide from the neighbours of the path and the sites left
+ * waiting by the drop before. A drop stopped by the cap never reached the
+ * outlet, so it carried nothing away: it erodes nothing (otherwise trapped
+ * drops would dig the depressions that trap the next ones ever deeper).
+ * With @p check, a drop that would erode a site below the valid range
+ * returns that site before eroding anything; otherwise CDYN__LATTICE_UNSET. */
+static uint32_t drop(cdyn_lattice *lat, uint32_t start, bool check)
 {
     cdyn_lattice_counters *c = &lat->counters;
     uint32_t *stamp = lat->stamp, *path = lat->list_a;
@@ -78,12 +81,11 @@ static void drop(cdyn_lattice *lat, uint32_t start)
     stamp[cur] = now;
     path[np++] = cur;
     uint64_t steps = 0, cap = lat->walk_cap;
+    bool capped = false;
     while (cur >= w) { /* y > 0 */
         if (steps == cap) {
-            c->capped_walks++;
-            c->drops++;
-            c->walk_steps += steps;
-            return;
+            capped = true;
+            break;
         }
 #if defined(__GNUC__)
         /* Drops mostly run downhill, towards row 0: ask for the heights and
@@ -106,20 +108,32 @@ static void drop(cdyn_lattice *lat, uint32_t start)
     }
     c->drops++;
     c->walk_steps += steps;
-    c->sites_eroded += np;
+    /* The sites left waiting by the drop before slide in this drop's
+     * phase, with those this drop's erosion sets off. */
+    size_t nr = lat->pending;
+    if (capped) {
+        c->capped_walks++;
+        np = 0;
+    }
 
     double *h = lat->height, D = lat->D;
+    if (check)
+        for (size_t k = 0; k < np; k++)
+            if (!(h[path[k]] - D >= -CDYN_LATTICE_HEIGHT_MAX))
+                return path[k];
+    c->sites_eroded += np;
     for (size_t k = 0; k < np; k++) {
         h[path[k]] -= D;
         c->total_eroded += D;
     }
-    /* Before the drop no site stood more than M above a neighbour; now only
-     * a neighbour u of an eroded site s can, and only above s: the first
-     * slide round is exactly the sites with h(u) - h(s) > M. (Testing that
+    if (np > 0)
+        lat->hmin_bound -= D; /* h - D >= hmin - D, rounding is monotone */
+    /* Before the drop every site standing more than M above a neighbour
+     * was pending; now only a neighbour u of an eroded site s can join
+     * them, and only above s: the pairs with h(u) - h(s) > M. (Testing that
      * pair here, rather than listing every neighbour for a full test, keeps
      * a drop that sets off no slide cheap.) */
     uint32_t *round = lat->list_b;
-    size_t nr = 0;
     double M = lat->M;
     for (size_t k = 0; k < np; k++) {
         uint32_t nb[4], s = path[k];
@@ -131,6 +145,7 @@ static void drop(cdyn_lattice *lat, uint32_t start)
     }
     if (nr > 0)
         cdyn__lattice_slide(lat, nr);
+    return CDYN__LATTICE_UNSET;
 }
 
 static cdyn_status rain(cdyn_lattice *lat, const char *fn, bool fixed, uint32_t site,
@@ -139,6 +154,12 @@ static cdyn_status rain(cdyn_lattice *lat, const char *fn, bool fixed, uint32_t 
     if (!cdyn__lattice_rain_scratch(lat))
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,
                                   "no memory for the rain scratch (%zu sites)", lat->n);
+    /* Near the bottom of the valid range, keep a copy to roll back to. */
+    cdyn__lattice_copy copy;
+    bool check = !cdyn__lattice_rain_is_safe(lat, n_drops);
+    if (check && !cdyn__lattice_copy_take(lat, &copy))
+        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,
+                                  "no memory for the copy to roll back to (%zu sites)", lat->n);
     if (lat->needs_relax) {
         cdyn__lattice_slide_all(lat);
         lat->needs_relax = false;
@@ -146,8 +167,20 @@ static cdyn_status rain(cdyn_lattice *lat, const char *fn, bool fixed, uint32_t 
     }
     for (uint64_t d = 0; d < n_drops; d++) {
         uint32_t start = fixed ? site : (uint32_t)cdyn__lattice_rng_below(&lat->rng, lat->n);
-        drop(lat, start);
+        uint32_t bad = drop(lat, start, check);
+        if (bad != CDYN__LATTICE_UNSET) {
+            double hb = lat->height[bad];
+            cdyn__lattice_copy_restore(lat, &copy);
+            return cdyn__lattice_fail(lat, CDYN_ERR_DIVERGED, fn,
+                                      "drop %llu of %llu would erode site (%zu, %zu) from %g "
+                                      "below the lowest height -%g; nothing rained",
+                                      (unsigned long long)d + 1, (unsigned long long)n_drops,
+                                      (size_t)bad % lat->w, (size_t)bad / lat->w, hb,
+                                      CDYN_LATTICE_HEIGHT_MAX);
+        }
     }
+    if (check)
+        cdyn__lattice_copy_free(lat, &copy);
     if (n_drops > 0)
         cdyn__lattice_heights_changed(lat);
     return CDYN_OK;

@@ -1,8 +1,10 @@
-/* Benchmark of the erosion lattice: rain (drops and walk steps per second)
- * and drainage (depression routing + accumulation) on surfaces with many
- * pits. No arguments: a quick sweep of small sizes. --full: the sizes of
- * issue 7 (rain on 256^2, 1024^2, 4096^2; drainage on 1024^2, 4096^2,
- * 8192^2). --runs N sets the repetitions whose median is reported. */
+/* Benchmark of the erosion lattice: rain (drops and walk steps per second),
+ * the work of a drop's slides under each slide rule and S, and drainage
+ * (depression routing + accumulation) on surfaces with many pits. No
+ * arguments: a quick sweep of small sizes. --full: rain on 256^2, 1024^2,
+ * 4096^2; slides on 256^2; drainage on 1024^2, 4096^2, 8192^2. --runs N
+ * sets the repetitions whose median is reported. The machine's CPU model
+ * and load are printed first. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +87,49 @@ static void make_surface(double *h, size_t w, size_t ht, uint64_t seed)
     }
 }
 
+/* Cores online, counted from /proc/cpuinfo's processor lines (0 if unknown). */
+static long cores_online(void)
+{
+    char line[256];
+    long n = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f))
+        n += strncmp(line, "processor", 9) == 0;
+    fclose(f);
+    return n;
+}
+
+/* The CPU model and the load average (Linux /proc; "unknown" elsewhere),
+ * printed with the figures: they depend on both. */
+static void print_machine(const char *when)
+{
+    char line[256], model[160] = "unknown", load[64] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                const char *v = strchr(line, ':');
+                if (v) {
+                    snprintf(model, sizeof model, "%s", v + 2);
+                    model[strcspn(model, "\n")] = 0;
+                }
+                break;
+            }
+        fclose(f);
+    }
+    f = fopen("/proc/loadavg", "r");
+    if (f) {
+        double l1, l5, l15;
+        if (fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+            snprintf(load, sizeof load, "%.2f %.2f %.2f", l1, l5, l15);
+        fclose(f);
+    }
+    printf("%s: CPU %s, %ld cores online; load average (1, 5, 15 min) %s\n", when, model,
+           cores_online(), load);
+}
+
 static int check(cdyn_status st, const char *what)
 {
     if (st != CDYN_OK) {
@@ -133,6 +178,61 @@ static int bench_rain(size_t size, int runs, double seconds)
     printf("%6zu^2 %12.0f %12.3e %10.1f %9.1f %12.1f\n", size, bench_median(dps, (size_t)runs),
            bench_median(sps, (size_t)runs), bench_median(len, (size_t)runs),
            bench_median(capped, (size_t)runs), bytes);
+    return 0;
+}
+
+/* The work of a drop's slides: a lattice eroded by W H drops under the
+ * defaults (channels deep enough to slide), then @p drops more under the
+ * slide rule and S given. Per drop: slides, slide rounds, sites whose
+ * height changed (slides and erosion), time; and the largest slides in one
+ * drop. The first drop after S changes relaxes the whole surface and is
+ * counted. */
+static int bench_slides(size_t size, uint64_t drops)
+{
+    const double S[3] = {2, 1e3, 1e7};
+    size_t n = size * size;
+    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        free(a), free(b);
+        return 1;
+    }
+    for (int rule = 0; rule < 2; rule++) {
+        for (int k = 0; k < 3; k++) {
+            cdyn_lattice *lat;
+            if (check(cdyn_lattice_create(size, size, 7, NULL, &lat), "create") ||
+                check(cdyn_lattice_rain(lat, n), "rain") ||
+                check(cdyn_lattice_set_slide_rule(lat, (cdyn_lattice_slide_rule)rule), "rule") ||
+                check(cdyn_lattice_set_param(lat, CDYN_LATTICE_S, S[k]), "S"))
+                return 1;
+            cdyn_lattice_counters c0 = {.size = sizeof c0}, c1 = {.size = sizeof c1};
+            cdyn_lattice_get_counters(lat, &c0);
+            double changed = 0, most = 0, t = 0;
+            for (uint64_t d = 0; d < drops; d++) {
+                cdyn_lattice_counters p = {.size = sizeof p}, q = {.size = sizeof q};
+                cdyn_lattice_get_counters(lat, &p);
+                cdyn_lattice_get_heights(lat, a, n);
+                double t0 = bench_now();
+                if (check(cdyn_lattice_rain(lat, 1), "rain"))
+                    return 1;
+                t += bench_now() - t0;
+                cdyn_lattice_get_heights(lat, b, n);
+                cdyn_lattice_get_counters(lat, &q);
+                for (size_t i = 0; i < n; i++)
+                    changed += a[i] != b[i];
+                double sl = (double)(q.slides - p.slides);
+                most = sl > most ? sl : most;
+            }
+            cdyn_lattice_get_counters(lat, &c1);
+            double dn = (double)drops;
+            printf("%6zu^2 %8s %6.0e %12.1f %12.2f %12.1f %11.0f %9llu %10.2f\n", size,
+                   rule ? "once" : "cascade", S[k], (double)(c1.slides - c0.slides) / dn,
+                   (double)(c1.slide_rounds - c0.slide_rounds) / dn, changed / dn, most,
+                   (unsigned long long)c1.pending_sites, 1e6 * t / dn);
+            cdyn_lattice_destroy(lat);
+        }
+    }
+    free(a);
+    free(b);
     return 0;
 }
 
@@ -195,9 +295,61 @@ static int bench_drainage(size_t size, int runs)
     return 0;
 }
 
+/* Each table: its name for --only, and a function running it quick or full. */
+typedef struct table {
+    const char *name;
+    int (*run)(int full, int runs);
+} table;
+
+static int table_rain(int full, int runs)
+{
+    const size_t quick[] = {64, 256}, big[] = {256, 1024, 4096};
+    double seconds = full ? 2.0 : 0.3;
+    printf("rain (fresh lattice, default parameters and surface; median of %d runs of >= %.1f s)\n",
+           runs, seconds);
+    printf("%8s %12s %12s %10s %9s %12s\n", "size", "drops/s", "steps/s", "steps/drop",
+           "capped %", "lib B/site");
+    for (size_t k = 0; k < (full ? 3u : 2u); k++)
+        if (bench_rain(full ? big[k] : quick[k], runs, seconds))
+            return 1;
+    return 0;
+}
+
+static int table_slides(int full, int runs)
+{
+    (void)runs;
+    uint64_t drops = full ? 4096 : 512;
+    printf("slides per drop (lattice eroded by W H drops with the defaults, then %llu drops "
+           "under each rule and S)\n",
+           (unsigned long long)drops);
+    printf("%8s %8s %6s %12s %12s %12s %11s %9s %10s\n", "size", "rule", "S", "slides/drop",
+           "rounds/drop", "changed/drop", "max slides", "pending", "us/drop");
+    return bench_slides(full ? 256 : 64, drops);
+}
+
+static int table_drainage(int full, int runs)
+{
+    const size_t quick[] = {256, 512, 1024}, big[] = {1024, 4096, 8192};
+    printf("drainage (tilted plane + 7-octave value noise + white noise; median of %d runs)\n",
+           runs);
+    printf("%8s %9s %9s %12s %12s %12s %10s\n", "size", "pits", "gen s", "drainage s",
+           "accum s", "extra B/site", "peakRSS MB");
+    for (size_t k = 0; k < 3; k++)
+        if (bench_drainage(full ? big[k] : quick[k], runs))
+            return 1;
+    return 0;
+}
+
+static const table tables[] = {
+    {"rain", table_rain},
+    {"slides", table_slides},
+    {"drainage", table_drainage},
+};
+
 int main(int argc, char **argv)
 {
     int full = 0, runs = 5;
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--full") == 0) {
             full = 1;
@@ -205,32 +357,28 @@ int main(int argc, char **argv)
             runs = atoi(argv[++i]);
             if (runs < 1 || runs > 16)
                 runs = 5;
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
         } else {
-            printf("usage: bench_lattice [--full] [--runs N (1..16)]\n");
+            printf("usage: bench_lattice [--full] [--runs N (1..16)] [--only TABLE]\n"
+                   "tables:");
+            for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
+                printf(" %s", tables[k].name);
+            printf("\n");
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         }
     }
-    const size_t rain_quick[] = {64, 256}, rain_full[] = {256, 1024, 4096};
-    const size_t dr_quick[] = {256, 512, 1024}, dr_full[] = {1024, 4096, 8192};
-    const size_t *rs = full ? rain_full : rain_quick, *ds = full ? dr_full : dr_quick;
-    size_t nr = full ? 3 : 2, nd = 3;
-    double seconds = full ? 2.0 : 0.3;
     if (!full && runs > 3)
         runs = 3;
-
-    printf("rain (fresh lattice, default parameters and surface; median of %d runs of >= %.1f s)\n",
-           runs, seconds);
-    printf("%8s %12s %12s %10s %9s %12s\n", "size", "drops/s", "steps/s", "steps/drop",
-           "capped %", "lib B/site");
-    for (size_t k = 0; k < nr; k++)
-        if (bench_rain(rs[k], runs, seconds))
+    print_machine("start");
+    for (size_t k = 0; k < sizeof tables / sizeof *tables; k++) {
+        if (only && strcmp(only, tables[k].name) != 0)
+            continue;
+        printf("\n");
+        if (tables[k].run(full, runs))
             return 1;
-    printf("\ndrainage (tilted plane + 7-octave value noise + white noise; median of %d runs)\n",
-           runs);
-    printf("%8s %9s %9s %12s %12s %12s %10s\n", "size", "pits", "gen s", "drainage s",
-           "accum s", "extra B/site", "peakRSS MB");
-    for (size_t k = 0; k < nd; k++)
-        if (bench_drainage(ds[k], runs))
-            return 1;
+    }
+    printf("\n");
+    print_machine("end");
     return 0;
 }
