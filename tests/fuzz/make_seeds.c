@@ -1,0 +1,162 @@
+/* Writes the seed corpora of the fuzz targets into DIR/<target>/:
+ *   make_seeds DIR     (the committed ones: make_seeds tests/fuzz/corpus)
+ * lattice_load: snapshots of small lattices in every state the format
+ * holds (both slide rules, waiting sites, a capped cascade, periodic sides,
+ * heights at the ends of the range). lattice_api: short call sequences in
+ * the encoding of fuzz_lattice_api.c (a size, a seed, then operations by
+ * their row in its table). Run it again after a change of the snapshot
+ * format or of that table. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cdyn/cdyn.h>
+
+static int write_file(const char *dir, const char *target, const char *name,
+                      const void *data, size_t size)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, target, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size) {
+        fprintf(stderr, "make_seeds: cannot write %s\n", path);
+        if (f)
+            fclose(f);
+        return 1;
+    }
+    return fclose(f) != 0;
+}
+
+static int save(const char *dir, const char *name, cdyn_lattice *lat)
+{
+    size_t size;
+    if (cdyn_lattice_snapshot_size(lat, &size) != CDYN_OK)
+        return 1;
+    unsigned char *b = malloc(size);
+    int bad = !b || cdyn_lattice_save(lat, b, size, NULL) != CDYN_OK ||
+              write_file(dir, "lattice_load", name, b, size);
+    free(b);
+    cdyn_lattice_destroy(lat);
+    return bad;
+}
+
+static cdyn_lattice *make(size_t w, size_t h, uint64_t seed)
+{
+    cdyn_lattice *lat = NULL;
+    if (cdyn_lattice_create(w, h, seed, NULL, &lat) != CDYN_OK) {
+        fprintf(stderr, "make_seeds: cannot create a lattice\n");
+        exit(1);
+    }
+    return lat;
+}
+
+static int load_seeds(const char *dir)
+{
+    int bad = 0;
+    cdyn_lattice *lat = make(4, 3, 1);
+    bad |= save(dir, "fresh_4x3", lat);
+
+    lat = make(6, 5, 2);
+    cdyn_lattice_rain(lat, 50);
+    bad |= save(dir, "rained_6x5", lat);
+
+    lat = make(12, 10, 3);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_D, 0.05);
+    cdyn_lattice_rain(lat, 600);
+    bad |= save(dir, "rained_12x10", lat);
+
+    lat = make(7, 6, 4); /* the once rule, sites waiting */
+    cdyn_lattice_set_slide_rule(lat, CDYN_LATTICE_SLIDE_ONCE);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_S, 1e7);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_M, 0.2);
+    cdyn_lattice_rain(lat, 20);
+    bad |= save(dir, "once_waiting_7x6", lat);
+
+    lat = make(5, 5, 5); /* every setting away from its default */
+    cdyn_lattice_set_boundary(lat, CDYN_LATTICE_PERIODIC);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_E, -1.5);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_R, 3);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_S, 1e12);
+    cdyn_lattice_set_walk_cap(lat, 64 * 25);
+    cdyn_lattice_rain(lat, 30);
+    bad |= save(dir, "periodic_5x5", lat);
+
+    lat = make(5, 4, 6); /* heights at the ends of the range */
+    double h[20];
+    for (int i = 0; i < 20; i++)
+        h[i] = (i % 3 == 0 ? -1 : 1) * CDYN_LATTICE_HEIGHT_MAX;
+    h[7] = -CDYN_LATTICE_HEIGHT_MAX + 1e98;
+    cdyn_lattice_set_heights(lat, h, 20);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_D, 1e99);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_M, 0);
+    bad |= save(dir, "range_ends_5x4", lat);
+
+    lat = make(5, 4, 7); /* one deep pit, S large: the old endless cascade */
+    double p[20] = {0};
+    p[12] = -1000;
+    cdyn_lattice_set_heights(lat, p, 20);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_S, 1e7);
+    bad |= save(dir, "pit_5x4", lat);
+
+    lat = make(32, 32, 8); /* a bowl: the cascade stops at its cap */
+    double *b = malloc(32 * 32 * sizeof *b);
+    for (int i = 0; i < 32 * 32; i++)
+        b[i] = -(double)((i % 32) * (i % 32) + (i / 32) * (i / 32));
+    cdyn_lattice_set_heights(lat, b, 32 * 32);
+    free(b);
+    cdyn_lattice_set_param(lat, CDYN_LATTICE_M, 0.5);
+    cdyn_lattice_rain(lat, 0);
+    bad |= save(dir, "capped_cascade_32x32", lat);
+    return bad;
+}
+
+/* Rows of the operation table of fuzz_lattice_api.c. */
+enum { SET_PARAM, GET_PARAM, SET_WALK_CAP, SET_BOUNDARY, SET_SLIDE_RULE, INIT_TILTED,
+       SET_HEIGHTS, GET_HEIGHTS, RAIN, RAIN2, RAIN_AT, SET_SEED, DRAINAGE, GET_RECEIVERS,
+       GET_NETWORK, COMPUTE_STATS, GET_COUNTERS, SAVE_LOAD, ARM_ALLOC, QUERY };
+
+static int api_seeds(const char *dir)
+{
+    /* Bytes: width - 2, height - 2, seed, then operations and arguments
+     * (fuzz_double's first byte < 96 picks a value from its table: 12 =
+     * 1e100, 17 = 1e12 ... see fuzz_util.h). */
+    static const unsigned char rain_and_drain[] = {
+        4, 3, 1, RAIN, 7, RAIN, 7, DRAINAGE, 1, 2, COMPUTE_STATS, 0, SAVE_LOAD, 1, RAIN, 5,
+        GET_RECEIVERS, 1, 2, GET_NETWORK, 1, 2};
+    static const unsigned char params_and_rules[] = {
+        6, 5, 2, SET_PARAM, 3, 19, SET_SLIDE_RULE, 1, RAIN, 7, SET_PARAM, 1, 12, RAIN, 7,
+        SET_BOUNDARY, 1, SET_WALK_CAP, 3, RAIN_AT, 2, 3, 3, SAVE_LOAD, 2};
+    static const unsigned char heights_at_the_edges[] = {
+        3, 2, 3, SET_HEIGHTS, 12, 13, 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+        0, 1, 2, 3, 0, 1, 2, 3, 5, SET_PARAM, 1, 12, RAIN, 7, RAIN_AT, 0, 0, 3, DRAINAGE, 1, 2};
+    static const unsigned char out_of_memory[] = {
+        5, 5, 4, ARM_ALLOC, 1, RAIN, 3, ARM_ALLOC, 2, DRAINAGE, 1, 2, ARM_ALLOC, 3,
+        COMPUTE_STATS, 0, ARM_ALLOC, 0, SAVE_LOAD, 1, RAIN, 4};
+    static const unsigned char refusals[] = {
+        2, 2, 5, SET_PARAM, 5, 0, GET_PARAM, 1, 0, SET_WALK_CAP, 0, SET_BOUNDARY, 2,
+        INIT_TILTED, 3, 0, GET_HEIGHTS, 0, 1, GET_COUNTERS, 0, 3, 0, COMPUTE_STATS, 4, 0,
+        SAVE_LOAD, 0};
+    int bad = 0;
+    bad |= write_file(dir, "lattice_api", "rain_and_drain", rain_and_drain, sizeof rain_and_drain);
+    bad |= write_file(dir, "lattice_api", "params_and_rules", params_and_rules,
+                      sizeof params_and_rules);
+    bad |= write_file(dir, "lattice_api", "heights_at_the_edges", heights_at_the_edges,
+                      sizeof heights_at_the_edges);
+    bad |= write_file(dir, "lattice_api", "out_of_memory", out_of_memory, sizeof out_of_memory);
+    bad |= write_file(dir, "lattice_api", "refusals", refusals, sizeof refusals);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_seeds DIR (writes DIR/lattice_load/, DIR/lattice_api/; "
+                        "the directories must exist)\n");
+        return 2;
+    }
+    int bad = load_seeds(argv[1]) | api_seeds(argv[1]);
+    if (!bad)
+        printf("make_seeds: wrote the seed corpora under %s\n", argv[1]);
+    return bad;
+}
