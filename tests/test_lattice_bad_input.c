@@ -29,7 +29,7 @@ typedef struct bad_case {
 static double buf_d[N + 1];
 static uint32_t buf_u[N + 1];
 static uint8_t buf_b[N + 1];
-static unsigned char snap[400 + 8 * N];
+static unsigned char snap[400 + 9 * N];
 
 static cdyn_status set_param_unknown(cdyn_lattice *l) { return cdyn_lattice_set_param(l, (cdyn_lattice_param)77, 1); }
 static cdyn_status set_param_nan(cdyn_lattice *l) { return cdyn_lattice_set_param(l, CDYN_LATTICE_E, NAN); }
@@ -87,6 +87,24 @@ static cdyn_status stats_options(cdyn_lattice *l)
     return cdyn_lattice_compute_stats(l, &o, &st);
 }
 
+static cdyn_status set_routing_unknown(cdyn_lattice *l) { return cdyn_lattice_set_routing(l, (cdyn_lattice_routing)2); }
+static cdyn_status get_routing_null(cdyn_lattice *l) { return cdyn_lattice_get_routing(l, NULL); }
+static cdyn_status set_cell_size_zero(cdyn_lattice *l) { return cdyn_lattice_set_cell_size(l, 0, 1); }
+static cdyn_status set_cell_size_nan(cdyn_lattice *l) { return cdyn_lattice_set_cell_size(l, 1, NAN); }
+static cdyn_status set_origin_inf(cdyn_lattice *l) { return cdyn_lattice_set_origin(l, INFINITY, 0); }
+static cdyn_status set_edges_unknown(cdyn_lattice *l) { return cdyn_lattice_set_outlet_edges(l, 64); }
+static cdyn_status get_edges_null(cdyn_lattice *l) { return cdyn_lattice_get_outlet_edges(l, NULL); }
+static cdyn_status set_outlet_mask_count(cdyn_lattice *l) { return cdyn_lattice_set_outlet_mask(l, buf_b, N - 1); }
+static cdyn_status get_outlet_mask_short(cdyn_lattice *l) { return cdyn_lattice_get_outlet_mask(l, buf_b, N - 1); }
+static cdyn_status set_nodata_mask_all(cdyn_lattice *l)
+{
+    memset(buf_b, 1, N);
+    return cdyn_lattice_set_nodata_mask(l, buf_b, N);
+}
+static cdyn_status get_nodata_mask_null(cdyn_lattice *l) { return cdyn_lattice_get_nodata_mask(l, NULL, N); }
+static cdyn_status drainage_area_null(cdyn_lattice *l) { return cdyn_lattice_get_drainage_area(l, NULL, N); }
+static cdyn_status drainage_area_short(cdyn_lattice *l) { return cdyn_lattice_get_drainage_area(l, buf_d, N - 1); }
+
 #define BAD CDYN_ERR_INVALID_ARGUMENT
 static const bad_case cases[] = {
     {"cdyn_lattice_set_param", "unknown", BAD, set_param_unknown},
@@ -123,6 +141,19 @@ static const bad_case cases[] = {
     {"cdyn_lattice_compute_stats", "NULL", BAD, stats_null},
     {"cdyn_lattice_compute_stats", "size", BAD, stats_size},
     {"cdyn_lattice_compute_stats", "points_per_decade", BAD, stats_options},
+    {"cdyn_lattice_set_routing", "unknown", BAD, set_routing_unknown},
+    {"cdyn_lattice_get_routing", "NULL", BAD, get_routing_null},
+    {"cdyn_lattice_set_cell_size", "dx", BAD, set_cell_size_zero},
+    {"cdyn_lattice_set_cell_size", "dx", BAD, set_cell_size_nan},
+    {"cdyn_lattice_set_origin", "finite", BAD, set_origin_inf},
+    {"cdyn_lattice_set_outlet_edges", "unknown", BAD, set_edges_unknown},
+    {"cdyn_lattice_get_outlet_edges", "NULL", BAD, get_edges_null},
+    {"cdyn_lattice_set_outlet_mask", "count", BAD, set_outlet_mask_count},
+    {"cdyn_lattice_get_outlet_mask", "capacity", BAD, get_outlet_mask_short},
+    {"cdyn_lattice_set_nodata_mask", "every cell", BAD, set_nodata_mask_all},
+    {"cdyn_lattice_get_nodata_mask", "NULL", BAD, get_nodata_mask_null},
+    {"cdyn_lattice_get_drainage_area", "NULL", BAD, drainage_area_null},
+    {"cdyn_lattice_get_drainage_area", "capacity", BAD, drainage_area_short},
 };
 
 /* The lattice's state as bytes: its snapshot. */
@@ -203,6 +234,21 @@ static void test_null_lattice(void **state)
     assert_int_equal(cdyn_lattice_get_receivers(NULL, buf_u, N), BAD);
     assert_int_equal(cdyn_lattice_get_network(NULL, buf_b, N), BAD);
     assert_int_equal(cdyn_lattice_compute_stats(NULL, NULL, &st), BAD);
+    cdyn_lattice_routing ro;
+    uint32_t e;
+    assert_int_equal(cdyn_lattice_set_routing(NULL, CDYN_LATTICE_D8), BAD);
+    assert_int_equal(cdyn_lattice_get_routing(NULL, &ro), BAD);
+    assert_int_equal(cdyn_lattice_set_cell_size(NULL, 1, 1), BAD);
+    assert_int_equal(cdyn_lattice_get_cell_size(NULL, NULL, NULL), BAD);
+    assert_int_equal(cdyn_lattice_set_origin(NULL, 1, 1), BAD);
+    assert_int_equal(cdyn_lattice_get_origin(NULL, NULL, NULL), BAD);
+    assert_int_equal(cdyn_lattice_set_outlet_edges(NULL, 1), BAD);
+    assert_int_equal(cdyn_lattice_get_outlet_edges(NULL, &e), BAD);
+    assert_int_equal(cdyn_lattice_set_outlet_mask(NULL, NULL, 0), BAD);
+    assert_int_equal(cdyn_lattice_get_outlet_mask(NULL, buf_b, N), BAD);
+    assert_int_equal(cdyn_lattice_set_nodata_mask(NULL, NULL, 0), BAD);
+    assert_int_equal(cdyn_lattice_get_nodata_mask(NULL, buf_b, N), BAD);
+    assert_int_equal(cdyn_lattice_get_drainage_area(NULL, buf_d, N), BAD);
     assert_string_equal(cdyn_lattice_last_error(NULL), "");
 }
 

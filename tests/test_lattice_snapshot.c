@@ -40,10 +40,11 @@ static cdyn_lattice *worked_lattice(void)
     return worked_lattice_rule(CDYN_LATTICE_SLIDE_CASCADE);
 }
 
-/* Bytes of a version-2 snapshot of the 37 x 29 lattice with P pending. */
+/* Bytes of a version-2 snapshot of the 37 x 29 lattice with P pending and
+ * no masks. */
 static size_t snapshot_bytes(size_t pending)
 {
-    return 224 + 8 * 37 * 29 + 4 * pending;
+    return 272 + 8 * 37 * 29 + 4 * pending;
 }
 
 static size_t pending_of(const cdyn_lattice *lat)
@@ -163,10 +164,15 @@ static void test_layout_is_little_endian(void **state)
     assert_int_equal(le64(buf + 72), 500);
     assert_int_equal(le64(buf + 120), 3000); /* drops */
     assert_int_equal(le64(buf + 200) & 0xffffffffu, 0); /* the cascade rule */
-    assert_int_equal(le64(buf + 208), 0);                /* nothing pending */
+    assert_int_equal(le64(buf + 208), (uint64_t)CDYN_LATTICE_EDGE_BOTTOM << 32); /* D4 */
+    u = le64(buf + 216);
+    memcpy(&e, &u, sizeof e);
+    assert_true(e == 1.0); /* dx */
+    assert_int_equal(le64(buf + 248), 0); /* no masks */
+    assert_int_equal(le64(buf + 256), 0); /* nothing pending */
     static double hs[37 * 29];
     assert_int_equal(cdyn_lattice_get_heights(lat, hs, 37 * 29), CDYN_OK);
-    u = le64(buf + 216 + 8 * (37 * 29 - 1));
+    u = le64(buf + 264 + 8 * (37 * 29 - 1));
     memcpy(&last, &u, sizeof last);
     assert_true(last == hs[37 * 29 - 1]);
     assert_int_equal(le64(buf + size - 8), ts_hash_bytes(buf, size - 8, 0xcbf29ce484222325ULL));
@@ -220,7 +226,7 @@ static void test_damaged_buffers_are_refused(void **state)
     /* Every single flipped bit, in every region, breaks the checksum (or
      * the magic, version or sizes before it). */
     const size_t where[] = {0, 7, 8, 12, 16, 24, 33, 72, 80, 88, 120, 176, 192, 200, 208,
-                            216, size / 2, size - 9, size - 8, size - 1};
+                            216, 232, 248, 256, 264, size / 2, size - 9, size - 8, size - 1};
     for (size_t i = 0; i < sizeof where / sizeof *where; i++) {
         memcpy(bad, buf, size);
         bad[where[i]] ^= 0x10;
@@ -257,11 +263,24 @@ static void test_damaged_buffers_are_refused(void **state)
         {184, 'd', INFINITY, CDYN_ERR_FORMAT},       /* total slid infinite */
         {200, 4, 2, CDYN_ERR_FORMAT},                /* slide rule */
         {204, 4, 1, CDYN_ERR_FORMAT},                /* reserved */
-        {216, 'd', NAN, CDYN_ERR_FORMAT},            /* height 0 */
-        {216, 'd', -1.0000001e100, CDYN_ERR_FORMAT}, /* height 0 below the range */
-        {216 + 8 * 100, 'd', 1e300, CDYN_ERR_FORMAT},
-        {216, 'd', -1e100, CDYN_OK},                 /* the range's ends */
-        {216 + 8, 'd', 1e100, CDYN_OK},
+        {208, 4, 2, CDYN_ERR_FORMAT},                /* routing */
+        {208, 4, 1, CDYN_OK},                        /* D8 */
+        {212, 4, 32, CDYN_ERR_FORMAT},               /* an unknown edge */
+        {212, 4, CDYN_LATTICE_EDGE_LEFT, CDYN_ERR_FORMAT}, /* with periodic sides */
+        {212, 4, CDYN_LATTICE_EDGE_TOP | CDYN_LATTICE_EDGE_NODATA, CDYN_OK},
+        {216, 'd', 0, CDYN_ERR_FORMAT},              /* dx */
+        {224, 'd', 1e101, CDYN_ERR_FORMAT},          /* dy */
+        {224, 'd', 2.5, CDYN_OK},
+        {232, 'd', NAN, CDYN_ERR_FORMAT},            /* origin */
+        {240, 'd', -1e300, CDYN_OK},
+        {248, 4, 2, CDYN_ERR_FORMAT},                /* masks flag */
+        {248, 4, 1, CDYN_ERR_FORMAT},                /* masks the length has no room for */
+        {252, 4, 1, CDYN_ERR_FORMAT},                /* reserved */
+        {264, 'd', NAN, CDYN_ERR_FORMAT},            /* height 0 */
+        {264, 'd', -1.0000001e100, CDYN_ERR_FORMAT}, /* height 0 below the range */
+        {264 + 8 * 100, 'd', 1e300, CDYN_ERR_FORMAT},
+        {264, 'd', -1e100, CDYN_OK},                 /* the range's ends */
+        {264 + 8, 'd', 1e100, CDYN_OK},
     };
     for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
         memcpy(bad, buf, size);
@@ -315,7 +334,7 @@ static void test_bad_pending_lists_are_refused(void **state)
     reseal(bad, size);
     expect_refused(bad, size, CDYN_ERR_FORMAT);
     memcpy(bad, buf, size);
-    put64(bad + 208, 37 * 29); /* more than the buffer holds */
+    put64(bad + 256, 37 * 29); /* more than the buffer holds */
     reseal(bad, size);
     expect_refused(bad, size, CDYN_ERR_FORMAT);
     memcpy(bad, buf, size);
@@ -325,6 +344,72 @@ static void test_bad_pending_lists_are_refused(void **state)
     expect_refused(bad, size, CDYN_ERR_FORMAT);
     free(bad);
     free(buf);
+    cdyn_lattice_destroy(lat);
+}
+
+/* The terrain settings and masks travel with the lattice: the copy has the
+ * same settings and drains the same bits; damaged masks are refused. */
+static void test_terrain_round_trip(void **state)
+{
+    (void)state;
+    enum { W = 11, H = 9, N = W * H };
+    cdyn_lattice *lat;
+    assert_int_equal(cdyn_lattice_create(W, H, 5, NULL, &lat), CDYN_OK);
+    assert_int_equal(cdyn_lattice_rain(lat, 300), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_routing(lat, CDYN_LATTICE_D8), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_cell_size(lat, 30, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_origin(lat, 512345.5, 4200000.25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_outlet_edges(lat, CDYN_LATTICE_EDGE_TOP |
+                                                            CDYN_LATTICE_EDGE_NODATA),
+                     CDYN_OK);
+    uint8_t outlets[N] = {0}, holes[N] = {0};
+    outlets[3 * W + 4] = 1;
+    holes[5 * W + 5] = holes[5 * W + 6] = holes[0] = 1;
+    assert_int_equal(cdyn_lattice_set_outlet_mask(lat, outlets, N), CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_nodata_mask(lat, holes, N), CDYN_OK);
+    size_t size;
+    assert_int_equal(cdyn_lattice_snapshot_size(lat, &size), CDYN_OK);
+    assert_int_equal(size, 272 + 9 * N);
+    unsigned char *buf = malloc(size);
+    assert_int_equal(cdyn_lattice_save(lat, buf, size, NULL), CDYN_OK);
+    cdyn_lattice *copy = NULL;
+    assert_int_equal(cdyn_lattice_load(buf, size, NULL, &copy), CDYN_OK);
+    uint32_t d1[N], d2[N], r1[N], r2[N];
+    assert_int_equal(cdyn_lattice_drainage(lat, d1, N), CDYN_OK);
+    assert_int_equal(cdyn_lattice_drainage(copy, d2, N), CDYN_OK);
+    assert_memory_equal(d1, d2, sizeof d1);
+    assert_int_equal(cdyn_lattice_get_receivers(lat, r1, N), CDYN_OK);
+    assert_int_equal(cdyn_lattice_get_receivers(copy, r2, N), CDYN_OK);
+    assert_memory_equal(r1, r2, sizeof r1);
+    double x, y;
+    assert_int_equal(cdyn_lattice_get_origin(copy, &x, &y), CDYN_OK);
+    assert_true(x == 512345.5 && y == 4200000.25);
+    assert_int_equal(cdyn_lattice_get_cell_size(copy, &x, &y), CDYN_OK);
+    assert_true(x == 30 && y == 25);
+    uint8_t m[N];
+    assert_int_equal(cdyn_lattice_get_nodata_mask(copy, m, N), CDYN_OK);
+    assert_memory_equal(m, holes, N);
+    assert_int_equal(cdyn_lattice_get_outlet_mask(copy, m, N), CDYN_OK);
+    assert_memory_equal(m, outlets, N);
+    unsigned char *again = malloc(size);
+    assert_int_equal(cdyn_lattice_save(copy, again, size, NULL), CDYN_OK);
+    assert_memory_equal(again, buf, size);
+    /* Mask bytes: unknown bits, none set, every site no-data. */
+    size_t at = 264 + 8 * N;
+    memcpy(again, buf, size);
+    again[at + 7] = 4;
+    reseal(again, size);
+    expect_refused(again, size, CDYN_ERR_FORMAT);
+    memcpy(again, buf, size);
+    memset(again + at, 0, N);
+    reseal(again, size);
+    expect_refused(again, size, CDYN_ERR_FORMAT);
+    memset(again + at, 2, N);
+    reseal(again, size);
+    expect_refused(again, size, CDYN_ERR_FORMAT);
+    free(again);
+    free(buf);
+    cdyn_lattice_destroy(copy);
     cdyn_lattice_destroy(lat);
 }
 
@@ -397,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_layout_is_little_endian),
         cmocka_unit_test(test_damaged_buffers_are_refused),
         cmocka_unit_test(test_bad_pending_lists_are_refused),
+        cmocka_unit_test(test_terrain_round_trip),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_load_out_of_memory),
     };

@@ -69,6 +69,36 @@ typedef enum cdyn_lattice_boundary {
     CDYN_LATTICE_PERIODIC = 1 /**< x wraps around (needs W >= 3); y never wraps */
 } cdyn_lattice_boundary;
 
+/** How the drainage routes water from a site to a neighbour. Values are
+ *  pinned. */
+typedef enum cdyn_lattice_routing {
+    /** Default. Four neighbours; a site drains to its lowest neighbour on
+     *  the depression-filled surface (the model's rule; the cell size plays
+     *  no part). */
+    CDYN_LATTICE_D4 = 0,
+    /** Eight neighbours; a site drains down its steepest descent on the
+     *  depression-filled surface, the level difference divided by the
+     *  distance (dx, dy, or sqrt(dx^2 + dy^2) diagonally). */
+    CDYN_LATTICE_D8 = 1
+} cdyn_lattice_routing;
+
+/** Where water leaves the lattice, for cdyn_lattice_set_outlet_edges: a
+ *  set of these bits. Values are pinned. */
+typedef enum cdyn_lattice_edge {
+    CDYN_LATTICE_EDGE_BOTTOM = 1, /**< row y = 0 (the default, the model's outlet) */
+    CDYN_LATTICE_EDGE_TOP = 2,    /**< row y = H - 1 */
+    CDYN_LATTICE_EDGE_LEFT = 4,   /**< column x = 0 (not with periodic sides) */
+    CDYN_LATTICE_EDGE_RIGHT = 8,  /**< column x = W - 1 (not with periodic sides) */
+    /** every site next to a no-data cell (in the routing's neighbourhood):
+     *  the edge of the data, as for a coast or a clipped map */
+    CDYN_LATTICE_EDGE_NODATA = 16
+} cdyn_lattice_edge;
+
+/** The receiver reported for a no-data cell (cdyn_lattice_get_receivers),
+ *  and accepted by the *_from_receivers functions for a site that is not
+ *  part of the forest. */
+#define CDYN_LATTICE_NO_RECEIVER UINT32_MAX
+
 /** Running totals of what rain did, for cdyn_lattice_get_counters. Set
  *  @c size to sizeof(cdyn_lattice_counters) before the call. */
 typedef struct cdyn_lattice_counters {
@@ -281,7 +311,9 @@ CDYN_API cdyn_status cdyn_lattice_get_heights(const cdyn_lattice *lat, double *o
                                               size_t capacity);
 
 /** Rains @p n_drops drops (steps 2-6 of docs/lattice.md), each on a
- *  uniformly random site. Before the first drop, a surface that may have
+ *  uniformly random site. The erosion model's drops leave at row 0: a
+ *  lattice with other outlet edges or with an outlet or no-data mask is
+ *  refused. Before the first drop, a surface that may have
  *  slopes steeper than M (new heights, or a changed M, S, slide rule or
  *  boundary) is listed for sliding everywhere. A drop costs O(its path +
  *  the sites its slides touch), at most about 64 W H moves and 16 W H
@@ -291,6 +323,7 @@ CDYN_API cdyn_status cdyn_lattice_get_heights(const cdyn_lattice *lat, double *o
  *  state (8 bytes per site and the waiting sites; O(W H) time), and a drop
  *  that would do so fails the whole call with nothing changed.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat;
+ *  CDYN_ERR_UNSUPPORTED for terrain outlets or masks (nothing changed);
  *  CDYN_ERR_DIVERGED if a drop would erode a site below
  *  -CDYN_LATTICE_HEIGHT_MAX (nothing rained: heights, counters, generator
  *  as before the call); CDYN_ERR_NO_MEMORY if the scratch space (about 21
@@ -310,16 +343,17 @@ CDYN_API cdyn_status cdyn_lattice_rain_at(cdyn_lattice *lat, size_t x, size_t y,
 CDYN_API cdyn_status cdyn_lattice_get_counters(const cdyn_lattice *lat,
                                                cdyn_lattice_counters *out);
 
-/** Bytes a snapshot of @p lat takes now: 224 + 8 W H + 4 P, P the sites
- *  waiting to slide (cdyn_lattice_counters.pending_sites; see
- *  cdyn_lattice_save).
+/** Bytes a snapshot of @p lat takes now: 272 + 8 W H + 4 P, P the sites
+ *  waiting to slide (cdyn_lattice_counters.pending_sites), plus W H while
+ *  an outlet or no-data mask is set (see cdyn_lattice_save).
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_snapshot_size(const cdyn_lattice *lat, size_t *out);
 
 /** Writes a snapshot of @p lat into @p buffer: the size, the parameters,
  *  the slide rule, the boundary, the walk cap, the random generator's
- *  state, the counters, the heights and the sites waiting to slide, in a
+ *  state, the counters, the terrain settings (routing, cell size, origin,
+ *  outlet edges, masks), the heights and the sites waiting to slide, in a
  *  versioned byte layout (format version 2) that is the same on every
  *  platform (little-endian, IEEE 754 doubles) and ends in a 64-bit FNV-1a
  *  checksum (docs/lattice.md). cdyn_lattice_load of the snapshot gives a
@@ -353,13 +387,20 @@ CDYN_API cdyn_status cdyn_lattice_load(const void *buffer, size_t size,
 
 /** Computes the drainage of every site (step 7) and copies it into @p out:
  *  the number of units of water that pass through the site when every site
- *  sends one unit to y = 0, itself included. Each site drains to its
- *  receiver: its lowest 4-neighbour on the depression-filled surface, the
- *  flood's breadth-first choice on lakes and flats (docs/lattice.md). Every
- *  unit reaches row 0, whose sites are the outlets. O(W H) time (plus a
- *  heap over the flood's frontier); the result (8 bytes per site) is kept
- *  until the heights change, and the computation takes about 1.2 more
- *  bytes per site while it runs, plus 16 bytes per site of the frontier.
+ *  holding data sends one unit to an outlet, itself included (0 at a
+ *  no-data cell). Each site drains to its receiver: in D4 its lowest
+ *  4-neighbour on the depression-filled surface, in D8 its steepest
+ *  descent there; on lakes and flats the flood's breadth-first choice
+ *  towards the spill point (docs/lattice.md). Outlets are the sites on the
+ *  open edges (row 0 by default), in the outlet mask, or next to no-data
+ *  with CDYN_LATTICE_EDGE_NODATA. A basin that no outlet can reach (closed
+ *  by walls or no-data) drains to its lowest site (ties by index), which
+ *  becomes its own receiver, a sink. So every unit ends at a site that is
+ *  its own receiver, and those sites' drainages add up to the sites that
+ *  hold data. O(W H) time (plus a heap over the flood's frontier); the
+ *  result (8 bytes per site) is kept until the heights or the terrain
+ *  settings change, and the computation takes about 1.2 more bytes per
+ *  site while it runs (9.2 in D8), plus 16 bytes per site of the frontier.
  *  @param out       W * H counts, row-major; may be NULL to only compute
  *  @param capacity  entries @p out can hold (ignored when @p out is NULL)
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a
@@ -370,7 +411,8 @@ CDYN_API cdyn_status cdyn_lattice_drainage(cdyn_lattice *lat, uint32_t *out,
 
 /** Copies the receiver of every site into @p out (computing the drainage
  *  first if the heights changed): the index y * W + x of the site it drains
- *  to, or its own index for an outlet (row 0).
+ *  to, its own index for an outlet or a sink, CDYN_LATTICE_NO_RECEIVER for
+ *  a no-data cell.
  *  @return as cdyn_lattice_drainage, with @p out required. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_receivers(cdyn_lattice *lat, uint32_t *out,
                                                 size_t capacity);
@@ -380,6 +422,102 @@ CDYN_API cdyn_status cdyn_lattice_get_receivers(cdyn_lattice *lat, uint32_t *out
  *  @return as cdyn_lattice_drainage, with @p out required. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_network(cdyn_lattice *lat, uint8_t *out,
                                               size_t capacity);
+
+/* ---- Terrain: routing, cell size, outlets, no-data ------------------- */
+
+/** Sets the routing of the drainage and statistics (CDYN_LATTICE_D4 by
+ *  default). Rain is unaffected (drops walk to 4-neighbours).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or an
+ *  unknown @p routing. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_routing(cdyn_lattice *lat, cdyn_lattice_routing routing);
+
+/** Reads the routing into @p routing.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_routing(const cdyn_lattice *lat,
+                                              cdyn_lattice_routing *routing);
+
+/** Sets the size of a cell in map units: @p dx along x, @p dy along y
+ *  (default 1, 1). Used by D8's slopes and by
+ *  cdyn_lattice_get_drainage_area; the model's heights and D4 do not use
+ *  it.
+ *  @param dx, dy  in [1e-100, 1e100]
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a size
+ *  out of range. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_cell_size(cdyn_lattice *lat, double dx, double dy);
+
+/** Reads the cell size; either pointer may be NULL.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_cell_size(const cdyn_lattice *lat, double *dx, double *dy);
+
+/** Sets the map coordinates of the lower-left corner of site (0, 0)'s cell
+ *  (default 0, 0): the xllcorner and yllcorner of an ESRI ASCII grid. Only
+ *  kept and written; nothing is computed from it.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a
+ *  non-finite value. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_origin(cdyn_lattice *lat, double x, double y);
+
+/** Reads the origin; either pointer may be NULL.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_origin(const cdyn_lattice *lat, double *x, double *y);
+
+/** Sets which edges are outlets, a set of cdyn_lattice_edge bits (default
+ *  CDYN_LATTICE_EDGE_BOTTOM). Every site on an open edge is an outlet: its
+ *  own receiver, where water leaves. 0 closes every edge (then only the
+ *  outlet mask drains, and basins with no outlet end in a sink, see
+ *  cdyn_lattice_drainage).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat, an
+ *  unknown bit, or the left or right edge with periodic sides.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_outlet_edges(cdyn_lattice *lat, uint32_t edges);
+
+/** Reads the outlet edges into @p edges.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_outlet_edges(const cdyn_lattice *lat, uint32_t *edges);
+
+/** Makes every site i with mask[i] != 0 an outlet, anywhere on the
+ *  lattice (a sea, a lake, a gauge), besides the open edges; NULL clears
+ *  the mask. Copied, not kept. A no-data cell is never an outlet. Takes
+ *  1 byte per site while a mask is set.
+ *  @param count  entries in @p mask: W * H (ignored for NULL)
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a wrong
+ *  @p count; CDYN_ERR_NO_MEMORY: nothing changed. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_outlet_mask(cdyn_lattice *lat, const uint8_t *mask,
+                                                  size_t count);
+
+/** Writes the outlet mask as 0/1 bytes (all 0 when none is set).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or a
+ *  capacity below W * H. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_outlet_mask(const cdyn_lattice *lat, uint8_t *out,
+                                                  size_t capacity);
+
+/** Marks every site i with mask[i] != 0 as no-data; NULL clears the mask.
+ *  A no-data cell drains nothing and receives nothing: drainage 0,
+ *  receiver CDYN_LATTICE_NO_RECEIVER, never an outlet, left out of the
+ *  statistics; with CDYN_LATTICE_EDGE_NODATA its neighbours are outlets.
+ *  Its height is kept but never read by the drainage. Copied, not kept.
+ *  @param count  entries in @p mask: W * H (ignored for NULL)
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat, a wrong
+ *  @p count or a mask covering every site; CDYN_ERR_NO_MEMORY: nothing
+ *  changed. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_nodata_mask(cdyn_lattice *lat, const uint8_t *mask,
+                                                  size_t count);
+
+/** Writes the no-data mask as 0/1 bytes (all 0 when none is set).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or a
+ *  capacity below W * H. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_nodata_mask(const cdyn_lattice *lat, uint8_t *out,
+                                                  size_t capacity);
+
+/** Writes the drainage area of every site in map units: its drainage
+ *  (cdyn_lattice_drainage) times dx dy; 0 at no-data cells. Computes the
+ *  drainage first if it is stale.
+ *  @return as cdyn_lattice_get_receivers. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_drainage_area(cdyn_lattice *lat, double *out,
+                                                    size_t capacity);
 
 /** Fills @p opts with the defaults (all automatic, 10 points per decade).
  *  NULL is a no-op. @since 0.1 */
@@ -398,9 +536,10 @@ CDYN_API cdyn_status cdyn_lattice_compute_stats(cdyn_lattice *lat,
                                                 cdyn_lattice_stats *out);
 
 /** The same statistics for any drainage forest given by its receivers:
- *  receivers[i] is the site that site i drains to, or i itself for an
- *  outlet. Used to analyse networks built elsewhere (such as the Scheidegger
- *  model) with the lattice's code.
+ *  receivers[i] is the site that site i drains to, i itself for an outlet,
+ *  or CDYN_LATTICE_NO_RECEIVER for a site outside the forest (no-data:
+ *  left out of every count). Used to analyse networks built elsewhere
+ *  (such as the Scheidegger model) with the lattice's code.
  *  @param n_sites    number of sites, 1 .. UINT32_MAX
  *  @param receivers  n_sites indices; read only, not kept
  *  @param alloc      allocator for the scratch space (about 15 bytes per
@@ -408,18 +547,23 @@ CDYN_API cdyn_status cdyn_lattice_compute_stats(cdyn_lattice *lat,
  *  @param opts       options, or NULL for the defaults; not kept
  *  @param out        results; @p out->size must be set
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer, a bad
- *  size, an index >= n_sites, a cycle, or an option out of range;
- *  CDYN_ERR_NO_MEMORY. @p out is written only on success. @since 0.1 */
+ *  size, an index >= n_sites (other than CDYN_LATTICE_NO_RECEIVER), a site
+ *  draining into a site outside the forest, a cycle, no site in the forest,
+ *  or an option out of range; CDYN_ERR_NO_MEMORY. @p out is written only
+ *  on success. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_stats_from_receivers(
     size_t n_sites, const uint32_t *receivers, const cdyn_allocator *alloc,
     const cdyn_lattice_stats_options *opts, cdyn_lattice_stats *out);
 
 /** Drainage of any forest given by its receivers (as in
  *  cdyn_lattice_stats_from_receivers): out[i] = 1 + the drainage of every
- *  site whose receiver is i. O(n) time, 4 bytes per site of scratch.
+ *  site whose receiver is i, 0 for a site outside the forest. O(n) time,
+ *  1 to 4 bytes per site of scratch.
  *  @param out  n_sites counts; unspecified after a failure
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer, a bad
- *  size, an index >= n_sites or a cycle; CDYN_ERR_NO_MEMORY. @since 0.1 */
+ *  size, an index >= n_sites (other than CDYN_LATTICE_NO_RECEIVER), a site
+ *  draining into a site outside the forest, or a cycle;
+ *  CDYN_ERR_NO_MEMORY. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_drainage_from_receivers(size_t n_sites,
                                                           const uint32_t *receivers,
                                                           const cdyn_allocator *alloc,

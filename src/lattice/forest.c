@@ -4,6 +4,7 @@
 
 #include "cdyn/lattice.h"
 #include "core/alloc.h"
+#include "lattice/lattice.h"
 
 bool cdyn__lattice_forest_order(size_t n, const uint32_t *recv, uint32_t *indeg,
                                 uint32_t *order)
@@ -11,7 +12,9 @@ bool cdyn__lattice_forest_order(size_t n, const uint32_t *recv, uint32_t *indeg,
     memset(indeg, 0, n * sizeof *indeg);
     for (size_t i = 0; i < n; i++) {
         uint32_t r = recv[i];
-        if (r >= n)
+        if (r == CDYN__LATTICE_UNSET)
+            continue;
+        if (r >= n || recv[r] == CDYN__LATTICE_UNSET)
             return false;
         if (r != i)
             indeg[r]++;
@@ -23,7 +26,7 @@ bool cdyn__lattice_forest_order(size_t n, const uint32_t *recv, uint32_t *indeg,
             order[tail++] = (uint32_t)i;
     for (size_t head = 0; head < tail; head++) {
         uint32_t s = order[head], r = recv[s];
-        if (r != s && --indeg[r] == 0)
+        if (r != s && r != CDYN__LATTICE_UNSET && --indeg[r] == 0)
             order[tail++] = r;
     }
     /* A site on a cycle never loses all its donors. */
@@ -34,10 +37,10 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
                                      uint32_t *drain)
 {
     for (size_t i = 0; i < n; i++)
-        drain[i] = 1;
+        drain[i] = recv[i] != CDYN__LATTICE_UNSET;
     for (size_t k = 0; k < n; k++) {
         uint32_t s = order[k], r = recv[s];
-        if (r != s)
+        if (r != s && r != CDYN__LATTICE_UNSET)
             drain[r] += drain[s];
     }
 }
@@ -61,7 +64,7 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
             passed++;                                                           \
             for (;;) {                                                          \
                 uint32_t r = recv[s];                                           \
-                if (r == s)                                                     \
+                if ((r == s) | (r == CDYN__LATTICE_UNSET))                      \
                     break;                                                      \
                 drain[r] += drain[s];                                           \
                 T left = --donors[r];                                           \
@@ -79,9 +82,10 @@ bool cdyn__lattice_forest_accumulate_walk(size_t n, const uint32_t *recv, uint8_
 {
     memset(donors, 0, n);
     for (size_t i = 0; i < n; i++) {
-        drain[i] = 1;
-        if (recv[i] != i)
-            donors[recv[i]]++;
+        uint32_t r = recv[i];
+        drain[i] = r != CDYN__LATTICE_UNSET;
+        if (r != i && r != CDYN__LATTICE_UNSET)
+            donors[r]++;
     }
     size_t passed = 0;
     WALKS(uint8_t, 0xFF);
@@ -95,9 +99,10 @@ static bool accumulate_walk32(size_t n, const uint32_t *recv, uint32_t *donors,
 {
     memset(donors, 0, n * sizeof *donors);
     for (size_t i = 0; i < n; i++) {
-        drain[i] = 1;
-        if (recv[i] != i)
-            donors[recv[i]]++;
+        uint32_t r = recv[i];
+        drain[i] = r != CDYN__LATTICE_UNSET;
+        if (r != i && r != CDYN__LATTICE_UNSET)
+            donors[r]++;
     }
     size_t passed = 0;
     WALKS(uint32_t, UINT32_MAX);
@@ -120,7 +125,9 @@ cdyn_status cdyn_lattice_drainage_from_receivers(size_t n_sites, const uint32_t 
     bool wide = false;
     for (size_t i = 0; i < n_sites; i++) {
         uint32_t r = receivers[i];
-        if (r >= n_sites) {
+        if (r == CDYN__LATTICE_UNSET)
+            continue; /* not a site of the forest */
+        if (r >= n_sites || receivers[r] == CDYN__LATTICE_UNSET) {
             cdyn__free_array(&a, d8, n_sites, 1);
             return CDYN_ERR_INVALID_ARGUMENT;
         }

@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "lattice/heights.h"
 #include "lattice/params.h"
+#include "lattice/terrain.h"
 
 cdyn_status cdyn__lattice_fail(const cdyn_lattice *lat, cdyn_status st, const char *fn,
                                const char *fmt, ...)
@@ -56,6 +57,7 @@ cdyn_status cdyn_lattice_create(size_t width, size_t height, uint64_t seed,
     lat->h = height;
     lat->n = n;
     cdyn__lattice_params_default(lat);
+    cdyn__lattice_terrain_default(lat);
     /* A drop on a sloped surface needs about H moves plus a sideways
      * wander; 2 (W + H) only stops drops caught bouncing in a pit. */
     lat->walk_cap = 2 * ((uint64_t)width + (uint64_t)height);
@@ -73,6 +75,7 @@ void cdyn_lattice_destroy(cdyn_lattice *lat)
         return;
     cdyn_allocator a = lat->alloc;
     cdyn__lattice_free_scratch(lat);
+    cdyn__free_array(&a, lat->cell, lat->n, 1);
     cdyn__free_array(&a, lat->height, lat->n, sizeof(double));
     cdyn__free_array(&a, lat, 1, sizeof *lat);
 }
@@ -137,6 +140,10 @@ cdyn_status cdyn_lattice_set_boundary(cdyn_lattice *lat, cdyn_lattice_boundary b
         if (lat->w < 3)
             return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
                                       "periodic sides need a width >= 3 (width %zu)", lat->w);
+        if (lat->outlet_edges & (CDYN_LATTICE_EDGE_LEFT | CDYN_LATTICE_EDGE_RIGHT))
+            return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
+                                      "the left or right edge is an outlet: periodic sides "
+                                      "would remove it");
         periodic = true;
         break;
     default:

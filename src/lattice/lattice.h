@@ -34,6 +34,14 @@ struct cdyn_lattice {
     bool periodic;
     cdyn__rng rng;
 
+    /* Terrain (terrain.c): routing, cell size and origin (map units),
+     * which edges are outlets, and per-site bits CDYN__LATTICE_CELL_* of
+     * the outlet and no-data masks (NULL while neither has a site). */
+    cdyn_lattice_routing routing;
+    double dx, dy, x0, y0;
+    uint32_t outlet_edges;
+    uint8_t *cell;
+
     cdyn_lattice_counters counters;
     /* The surface may have slopes above M (new heights, changed M or S): the
      * next rain relaxes every site before its first drop. */

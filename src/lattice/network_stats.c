@@ -91,9 +91,10 @@ typedef struct scratch {
     double sx[MAX_POINTS + 1], sy[MAX_POINTS + 1];
 } scratch;
 
-/* P(A >= a) at the grid points, fitted in log-log. */
-static void fit_area(const uint32_t *A, size_t n, double lo, double hi, double ppd,
-                     scratch *t, cdyn_lattice_stats *out)
+/* P(A >= a) at the grid points, fitted in log-log; @p total is the number
+ * of sites of the forest (excluded sites have A = 0 and are not counted). */
+static void fit_area(const uint32_t *A, size_t n, double total, double lo, double hi,
+                     double ppd, scratch *t, cdyn_lattice_stats *out)
 {
     size_t m = grid(lo, hi, ppd, t->grid);
     memset(t->count, 0, (m + 1) * sizeof t->count[0]);
@@ -107,7 +108,7 @@ static void fit_area(const uint32_t *A, size_t n, double lo, double hi, double p
         above += t->count[j + 1];
         if (above > 0) {
             t->x[k] = log(t->grid[j]);
-            t->y[k] = log((double)above / (double)n);
+            t->y[k] = log((double)above / total);
             k++;
         }
     }
@@ -230,12 +231,17 @@ static cdyn_status stats(size_t n, const uint32_t *recv, const cdyn_allocator *a
         goto done;
     }
     cdyn__lattice_forest_accumulate(n, recv, order, A);
-    /* Main-stream length: sites on the longest upstream path. */
+    /* Main-stream length: sites on the longest upstream path. Sites outside
+     * the forest (receiver UNSET: no-data) count nowhere. */
+    size_t sites = 0;
     for (size_t i = 0; i < n; i++)
         len[i] = 1;
     uint32_t amax = 0;
     for (size_t k = 0; k < n; k++) {
         uint32_t s = order[k], q = recv[s];
+        if (q == CDYN__LATTICE_UNSET)
+            continue;
+        sites++;
         if (q != s) {
             if (len[s] + 1 > len[q])
                 len[q] = len[s] + 1;
@@ -245,7 +251,11 @@ static cdyn_status stats(size_t n, const uint32_t *recv, const cdyn_allocator *a
         if (A[s] > amax)
             amax = A[s];
     }
-    r.sites = n;
+    if (sites == 0) {
+        st = CDYN_ERR_INVALID_ARGUMENT; /* nothing to analyse */
+        goto done;
+    }
+    r.sites = sites;
     r.max_drainage = amax;
 
     double ppd = opts->points_per_decade;
@@ -253,7 +263,7 @@ static cdyn_status stats(size_t n, const uint32_t *recv, const cdyn_allocator *a
     double ahi = opts->area_max > 0 ? opts->area_max : (double)amax / 100;
     double hlo = opts->hack_min > 0 ? opts->hack_min : alo;
     double hhi = opts->hack_max > 0 ? opts->hack_max : ahi;
-    fit_area(A, n, alo, ahi, ppd, t, &r);
+    fit_area(A, n, (double)sites, alo, ahi, ppd, t, &r);
     fit_hack(A, len, n, hlo, hhi, ppd, t, &r);
     double thr = opts->threshold > 0 ? opts->threshold : default_threshold;
     strahler(recv, order, A, n, thr, bytes, bytes + n, bytes + 2 * n, &r);

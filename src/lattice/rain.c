@@ -4,6 +4,7 @@
 #include "core/alloc.h"
 #include "lattice/rollback.h"
 #include "lattice/slide.h"
+#include "lattice/terrain.h"
 #include "lattice/walk.h"
 
 bool cdyn__lattice_rain_scratch(cdyn_lattice *lat)
@@ -151,6 +152,11 @@ static uint32_t drop(cdyn_lattice *lat, uint32_t start, bool check)
 static cdyn_status rain(cdyn_lattice *lat, const char *fn, bool fixed, uint32_t site,
                         uint64_t n_drops)
 {
+    /* The erosion model's drops run to row 0 over sites that all hold data. */
+    if (!cdyn__lattice_terrain_is_plain(lat))
+        return cdyn__lattice_fail(lat, CDYN_ERR_UNSUPPORTED, fn,
+                                  "rain needs the model's outlets: row 0 only, no outlet or "
+                                  "no-data mask");
     if (!cdyn__lattice_rain_scratch(lat))
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,
                                   "no memory for the rain scratch (%zu sites)", lat->n);

@@ -15,8 +15,13 @@
  *        walks, slides, slide rounds (u64 x 7), total eroded, total
  *        slid (f64 x 2), capped cascades (u64)
  *   200  slide rule                 u32, then a reserved 0 u32
- *   208  pending sites P            u64
- *   216  heights, row-major         f64 x W H
+ *   208  routing, outlet edges      u32 x 2
+ *   216  cell size dx, dy           f64 x 2
+ *   232  origin x, y                f64 x 2
+ *   248  masks present (0 or 1)     u32, then a reserved 0 u32
+ *   256  pending sites P            u64
+ *   264  heights, row-major         f64 x W H
+ *        masks, if present          u8 x W H: bit 0 outlet, bit 1 no-data
  *        pending sites, in order    u32 x P
  *        checksum                   u64: FNV-1a 64 of every byte before it
  *
@@ -28,14 +33,16 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "lattice/heights.h"
 #include "lattice/lattice.h"
 #include "lattice/params.h"
 #include "lattice/snapshot_bytes.h"
+#include "lattice/terrain.h"
 
 #define MAGIC "CDYNLAT"
 #define VERSION 2u
-#define HEAD 216u
+#define HEAD 264u
 #define TAIL 8u
 
 static uint64_t fnv1a(const unsigned char *p, size_t n)
@@ -48,16 +55,16 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
     return h;
 }
 
-/* Bytes of a snapshot of W x H sites with P pending sites, or 0 when that
- * overflows size_t or P > W H. */
-static size_t snapshot_bytes(uint64_t w, uint64_t h, uint64_t pending)
+/* Bytes of a snapshot of W x H sites with P pending sites and the masks or
+ * not, or 0 when that overflows size_t or P > W H. */
+static size_t snapshot_bytes(uint64_t w, uint64_t h, uint64_t pending, bool masks)
 {
     if (w == 0 || h == 0 || w > SIZE_MAX / h)
         return 0;
     uint64_t n = w * h;
-    if (pending > n || n > (SIZE_MAX - HEAD - TAIL) / 12)
+    if (pending > n || n > (SIZE_MAX - HEAD - TAIL) / 13)
         return 0;
-    return (size_t)(HEAD + TAIL + 8 * n + 4 * pending);
+    return (size_t)(HEAD + TAIL + (masks ? 9 : 8) * n + 4 * pending);
 }
 
 cdyn_status cdyn_lattice_snapshot_size(const cdyn_lattice *lat, size_t *out)
@@ -67,7 +74,7 @@ cdyn_status cdyn_lattice_snapshot_size(const cdyn_lattice *lat, size_t *out)
     if (!out)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "cdyn_lattice_snapshot_size",
                                   "out is NULL");
-    *out = snapshot_bytes(lat->w, lat->h, lat->pending);
+    *out = snapshot_bytes(lat->w, lat->h, lat->pending, lat->cell != NULL);
     return CDYN_OK;
 }
 
@@ -79,7 +86,7 @@ cdyn_status cdyn_lattice_save(const cdyn_lattice *lat, void *buffer, size_t capa
         return CDYN_ERR_INVALID_ARGUMENT;
     if (!buffer)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "buffer is NULL");
-    size_t size = snapshot_bytes(lat->w, lat->h, lat->pending);
+    size_t size = snapshot_bytes(lat->w, lat->h, lat->pending, lat->cell != NULL);
     if (capacity < size)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
                                   "capacity %zu is below the snapshot's %zu bytes", capacity,
@@ -108,9 +115,19 @@ cdyn_status cdyn_lattice_save(const cdyn_lattice *lat, void *buffer, size_t capa
     cdyn__put_u64(&b, c->capped_cascades);
     cdyn__put_u32(&b, (uint32_t)lat->slide_rule);
     cdyn__put_u32(&b, 0);
+    cdyn__put_u32(&b, (uint32_t)lat->routing);
+    cdyn__put_u32(&b, lat->outlet_edges);
+    cdyn__put_f64(&b, lat->dx);
+    cdyn__put_f64(&b, lat->dy);
+    cdyn__put_f64(&b, lat->x0);
+    cdyn__put_f64(&b, lat->y0);
+    cdyn__put_u32(&b, lat->cell != NULL);
+    cdyn__put_u32(&b, 0);
     cdyn__put_u64(&b, lat->pending);
     for (size_t i = 0; i < lat->n; i++)
         cdyn__put_f64(&b, lat->height[i]);
+    if (lat->cell)
+        cdyn__put_bytes(&b, lat->cell, lat->n);
     for (size_t k = 0; k < lat->pending; k++)
         cdyn__put_u32(&b, lat->list_b[k]);
     cdyn__put_u64(&b, fnv1a(buffer, size - TAIL));
@@ -127,12 +144,38 @@ static cdyn_status check_buffer(const unsigned char *p, size_t size)
         return CDYN_ERR_FORMAT;
     if (cdyn__get_u32(p + 8) != VERSION || cdyn__get_u32(p + 12) != 0)
         return CDYN_ERR_FORMAT;
+    uint32_t masks = cdyn__get_u32(p + 248);
+    if (masks > 1)
+        return CDYN_ERR_FORMAT;
     size_t want = snapshot_bytes(cdyn__get_u64(p + 16), cdyn__get_u64(p + 24),
-                                 cdyn__get_u64(p + 208));
+                                 cdyn__get_u64(p + 256), masks != 0);
     if (want == 0 || size != want)
         return CDYN_ERR_FORMAT; /* truncated, trailing bytes or absurd sizes */
     if (cdyn__get_u64(p + size - TAIL) != fnv1a(p, size - TAIL))
         return CDYN_ERR_FORMAT;
+    return CDYN_OK;
+}
+
+/* The terrain settings (routing .. masks present), checked as their
+ * setters check them; allocates the masks' bytes when present (paid for
+ * by the buffer's length), filled by the caller. */
+static cdyn_status read_terrain(cdyn_lattice *lat, cdyn__rbuf *b)
+{
+    uint32_t routing = cdyn__get_u32_at(b), edges = cdyn__get_u32_at(b);
+    double dx = cdyn__get_f64_at(b), dy = cdyn__get_f64_at(b);
+    double x0 = cdyn__get_f64_at(b), y0 = cdyn__get_f64_at(b);
+    uint32_t masks = cdyn__get_u32_at(b), reserved = cdyn__get_u32_at(b);
+    if (reserved != 0 ||
+        cdyn_lattice_set_routing(lat, (cdyn_lattice_routing)routing) != CDYN_OK ||
+        cdyn_lattice_set_outlet_edges(lat, edges) != CDYN_OK ||
+        cdyn_lattice_set_cell_size(lat, dx, dy) != CDYN_OK ||
+        cdyn_lattice_set_origin(lat, x0, y0) != CDYN_OK)
+        return CDYN_ERR_FORMAT;
+    if (masks) {
+        lat->cell = cdyn__calloc_array(&lat->alloc, lat->n, 1);
+        if (!lat->cell)
+            return CDYN_ERR_NO_MEMORY;
+    }
     return CDYN_OK;
 }
 
@@ -181,12 +224,30 @@ static cdyn_status read_values(cdyn_lattice *lat, cdyn__rbuf *b)
     if (rule > CDYN_LATTICE_SLIDE_ONCE || cdyn__get_u32_at(b) != 0)
         return CDYN_ERR_FORMAT;
     lat->slide_rule = (cdyn_lattice_slide_rule)rule;
+    if ((st = read_terrain(lat, b)))
+        return st;
     uint64_t pending = cdyn__get_u64_at(b);
     for (size_t i = 0; i < lat->n; i++)
         if (!cdyn__lattice_height_ok(lat->height[i] = cdyn__get_f64_at(b)))
             return CDYN_ERR_FORMAT;
     cdyn__lattice_heights_replaced(lat);
     lat->needs_relax = relax != 0;
+    if (lat->cell) {
+        /* Each byte a set of the two bits, some bit set, some site with
+         * data: what the mask setters can leave. */
+        size_t holes = 0, any = 0;
+        for (size_t i = 0; i < lat->n; i++) {
+            uint8_t bits = b->p[b->at + i];
+            if (bits > (CDYN__LATTICE_CELL_OUTLET | CDYN__LATTICE_CELL_NODATA))
+                return CDYN_ERR_FORMAT;
+            lat->cell[i] = bits;
+            holes += (bits & CDYN__LATTICE_CELL_NODATA) != 0;
+            any += bits != 0;
+        }
+        b->at += lat->n;
+        if (any == 0 || holes == lat->n)
+            return CDYN_ERR_FORMAT;
+    }
     if (pending > 0) {
         /* The pending sites live in the rain scratch, marked: each a site,
          * none twice. The buffer held 4 bytes per site already. */

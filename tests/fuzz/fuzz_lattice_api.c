@@ -235,6 +235,76 @@ static cdyn_status op_save_load(ctx *c, fuzz_in *in, const char **fn)
     return CDYN_OK;
 }
 
+static cdyn_status op_set_routing(ctx *c, fuzz_in *in, const char **fn)
+{
+    *fn = "cdyn_lattice_set_routing";
+    return cdyn_lattice_set_routing(c->lat, (cdyn_lattice_routing)(fuzz_u8(in) % 3));
+}
+
+static cdyn_status op_set_cell_size(ctx *c, fuzz_in *in, const char **fn)
+{
+    *fn = "cdyn_lattice_set_cell_size";
+    double dx = fuzz_double(in);
+    return cdyn_lattice_set_cell_size(c->lat, dx, fuzz_double(in));
+}
+
+static cdyn_status op_set_origin(ctx *c, fuzz_in *in, const char **fn)
+{
+    *fn = "cdyn_lattice_set_origin";
+    double x = fuzz_double(in);
+    return cdyn_lattice_set_origin(c->lat, x, fuzz_double(in));
+}
+
+static cdyn_status op_set_outlet_edges(ctx *c, fuzz_in *in, const char **fn)
+{
+    *fn = "cdyn_lattice_set_outlet_edges";
+    return cdyn_lattice_set_outlet_edges(c->lat, fuzz_u8(in) % 40);
+}
+
+/* A mask from the input: each byte gives 8 sites, sparse or dense. */
+static void read_mask(ctx *c, fuzz_in *in)
+{
+    uint8_t density = fuzz_u8(in);
+    for (size_t i = 0; i < c->n; i += 8) {
+        uint8_t b = fuzz_u8(in) & density;
+        for (size_t j = 0; j < 8 && i + j < c->n; j++)
+            c->bbuf[i + j] = (uint8_t)((b >> j) & 1);
+    }
+}
+
+static cdyn_status op_set_mask(ctx *c, fuzz_in *in, const char **fn)
+{
+    uint8_t k = fuzz_u8(in);
+    bool nodata = k & 1, clear = (k & 6) == 0;
+    *fn = nodata ? "cdyn_lattice_set_nodata_mask" : "cdyn_lattice_set_outlet_mask";
+    read_mask(c, in);
+    size_t count = (k & 24) == 0 ? c->n - 1 : c->n;
+    const uint8_t *m = clear ? NULL : c->bbuf;
+    return nodata ? cdyn_lattice_set_nodata_mask(c->lat, m, count)
+                  : cdyn_lattice_set_outlet_mask(c->lat, m, count);
+}
+
+static cdyn_status op_get_mask(ctx *c, fuzz_in *in, const char **fn)
+{
+    uint8_t k = fuzz_u8(in);
+    *fn = k & 1 ? "cdyn_lattice_get_nodata_mask" : "cdyn_lattice_get_outlet_mask";
+    uint8_t *out = k & 2 ? NULL : c->bbuf;
+    size_t cap = capacity(c, in);
+    return k & 1 ? cdyn_lattice_get_nodata_mask(c->lat, out, cap)
+                 : cdyn_lattice_get_outlet_mask(c->lat, out, cap);
+}
+
+static cdyn_status op_drainage_area(ctx *c, fuzz_in *in, const char **fn)
+{
+    *fn = "cdyn_lattice_get_drainage_area";
+    cdyn_status st = cdyn_lattice_get_drainage_area(c->lat, fuzz_u8(in) % 8 ? c->dbuf : NULL,
+                                                    capacity(c, in));
+    if (st == CDYN_OK)
+        for (size_t i = 0; i < c->n; i++)
+            FUZZ_CHECK(c->dbuf[i] >= 0 && isfinite(c->dbuf[i]));
+    return st;
+}
+
 /* Makes one of the next few allocations fail (once). */
 static cdyn_status op_arm_alloc(ctx *c, fuzz_in *in, const char **fn)
 {
@@ -253,7 +323,9 @@ static const struct {
     {op_rain, true},          {op_rain_at, true},       {op_set_seed, true},
     {op_drainage, false},     {op_get_receivers, false}, {op_get_network, false},
     {op_compute_stats, false}, {op_get_counters, false}, {op_save_load, true},
-    {op_arm_alloc, false},    {op_query, false},
+    {op_arm_alloc, false},    {op_query, false},        {op_set_routing, true},
+    {op_set_cell_size, true}, {op_set_origin, true},    {op_set_outlet_edges, true},
+    {op_set_mask, true},      {op_get_mask, false},     {op_drainage_area, false},
 };
 
 static void check_heights(ctx *c)

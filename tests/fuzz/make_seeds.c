@@ -108,13 +108,28 @@ static int load_seeds(const char *dir)
     cdyn_lattice_set_param(lat, CDYN_LATTICE_M, 0.5);
     cdyn_lattice_rain(lat, 0);
     bad |= save(dir, "capped_cascade_32x32", lat);
+
+    lat = make(9, 8, 9); /* terrain: D8, cells, origin, edges and masks */
+    cdyn_lattice_rain(lat, 100);
+    cdyn_lattice_set_routing(lat, CDYN_LATTICE_D8);
+    cdyn_lattice_set_cell_size(lat, 30, 20);
+    cdyn_lattice_set_origin(lat, 500000, 4100000);
+    cdyn_lattice_set_outlet_edges(lat, CDYN_LATTICE_EDGE_TOP | CDYN_LATTICE_EDGE_NODATA);
+    uint8_t m[72] = {0};
+    m[40] = m[41] = m[49] = 1;
+    cdyn_lattice_set_nodata_mask(lat, m, 72);
+    memset(m, 0, sizeof m);
+    m[3] = m[70] = 1;
+    cdyn_lattice_set_outlet_mask(lat, m, 72);
+    bad |= save(dir, "terrain_9x8", lat);
     return bad;
 }
 
 /* Rows of the operation table of fuzz_lattice_api.c. */
 enum { SET_PARAM, GET_PARAM, SET_WALK_CAP, SET_BOUNDARY, SET_SLIDE_RULE, INIT_TILTED,
        SET_HEIGHTS, GET_HEIGHTS, RAIN, RAIN2, RAIN_AT, SET_SEED, DRAINAGE, GET_RECEIVERS,
-       GET_NETWORK, COMPUTE_STATS, GET_COUNTERS, SAVE_LOAD, ARM_ALLOC, QUERY };
+       GET_NETWORK, COMPUTE_STATS, GET_COUNTERS, SAVE_LOAD, ARM_ALLOC, QUERY, SET_ROUTING,
+       SET_CELL_SIZE, SET_ORIGIN, SET_OUTLET_EDGES, SET_MASK, GET_MASK, DRAINAGE_AREA };
 
 static int api_seeds(const char *dir)
 {
@@ -137,7 +152,13 @@ static int api_seeds(const char *dir)
         2, 2, 5, SET_PARAM, 5, 0, GET_PARAM, 1, 0, SET_WALK_CAP, 0, SET_BOUNDARY, 2,
         INIT_TILTED, 3, 0, GET_HEIGHTS, 0, 1, GET_COUNTERS, 0, 3, 0, COMPUTE_STATS, 4, 0,
         SAVE_LOAD, 0};
+    static const unsigned char terrain[] = {
+        9, 7, 6, SET_ROUTING, 1, SET_CELL_SIZE, 4, 24, SET_OUTLET_EDGES, 18, SET_MASK, 3, 0x11,
+        0x80, 0x01, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, SET_MASK, 2, 0x03, 1, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, DRAINAGE, 1, 2, DRAINAGE_AREA, 1, 2,
+        COMPUTE_STATS, 0, SAVE_LOAD, 1, GET_MASK, 0, 2, SET_OUTLET_EDGES, 0, DRAINAGE, 1, 2};
     int bad = 0;
+    bad |= write_file(dir, "lattice_api", "terrain", terrain, sizeof terrain);
     bad |= write_file(dir, "lattice_api", "rain_and_drain", rain_and_drain, sizeof rain_and_drain);
     bad |= write_file(dir, "lattice_api", "params_and_rules", params_and_rules,
                       sizeof params_and_rules);
