@@ -14,14 +14,15 @@
  * of lowest level (the steepest descent on the filled surface for equal
  * spacings) and, on a flat, the next step of a shortest path to where the
  * flood entered it.
- * D8: eight neighbours. A site that stands above a neighbour on the filled
- * surface (one taken from the heap: it was reached from a lower level)
- * drains to its steepest descent, (its level - the neighbour's level) times
- * 1 / distance with distances dx, dy and sqrt(dx^2 + dy^2), ties to the
- * first in the order down, left, right, up, down-left, down-right, up-left,
- * up-right. A drowned site (lake or flat) drains to the neighbour that first
- * reached it, as in D4: flats are resolved breadth-first, not by an epsilon
- * gradient, so no height is changed.
+ * D8: eight neighbours, and every reached site's level recorded. After the
+ * flood, a site that stands above a neighbour on the filled surface (one
+ * taken from the heap: it was reached from a lower level) drains to its
+ * steepest descent, (its level - the neighbour's level) times 1 / distance
+ * with distances dx, dy and sqrt(dx^2 + dy^2), ties to the first in the
+ * order down, left, right, up, down-left, down-right, up-left, up-right. A
+ * drowned site (lake or flat; it has no neighbour of lower level) drains to
+ * the neighbour that first reached it, as in D4: flats are resolved
+ * breadth-first, not by an epsilon gradient, so no height is changed.
  *
  * No-data cells are never reached (marked at the start) and receive
  * nothing. Sites no outlet can reach (a basin closed by walls or no-data)
@@ -126,6 +127,7 @@ static bool expand4(flood *f, uint32_t s, double lv)
 static bool expand8(flood *f, uint32_t s, double lv)
 {
     const double *h = f->h;
+    double *lvl = f->lvl;
     uint32_t nb[8];
     uint8_t kind[8];
     int k = cdyn__lattice_nbrs8(s, s % (uint32_t)f->w, f->w, f->n, f->periodic, nb, kind);
@@ -137,10 +139,10 @@ static bool expand8(flood *f, uint32_t s, double lv)
         f->recv[m] = s;
         double hm = h[m];
         if (hm <= lv) {
-            f->lvl[m] = lv;
+            lvl[m] = lv;
             fifo_push(f, m);
         } else {
-            f->lvl[m] = hm;
+            lvl[m] = hm;
             if (!cdyn__heap_push(&f->q, cdyn__flood_key(hm), m))
                 return false;
         }
@@ -148,25 +150,37 @@ static bool expand8(flood *f, uint32_t s, double lv)
     return true;
 }
 
-/* D8: the steepest descent of @p s (level lv) among its expanded
- * neighbours of lower level; s was reached from one, so there is one. */
-static uint32_t steepest8(const flood *f, uint32_t s, double lv)
+/* D8's steepest descents, after the flood, in one pass in site order (the
+ * levels of three rows at a time, where the flood read them scattered). A
+ * site with a neighbour of lower level was reached from one (it came from
+ * the heap) and drains down its steepest descent: (its level - theirs) *
+ * (1 / distance), ties to the first in order. A site with none lies on a
+ * flat of the filled surface and keeps the neighbour that first reached it;
+ * outlets and sinks keep themselves, no-data cells their UNSET. */
+static void descend8(flood *f)
 {
-    uint32_t nb[8], best = f->recv[s];
-    uint8_t kind[8];
-    int k = cdyn__lattice_nbrs8(s, s % (uint32_t)f->w, f->w, f->n, f->periodic, nb, kind);
-    double most = -1.0;
-    for (int i = 0; i < k; i++) {
-        uint32_t m = nb[i];
-        if (!is_reached(f, m) || !(f->lvl[m] < lv))
+    const double *lvl = f->lvl;
+    uint32_t *recv = f->recv;
+    for (size_t s = 0, x = 0; s < f->n; s++, x = x + 1 == f->w ? 0 : x + 1) {
+        uint32_t r = recv[s];
+        if (r == s || r == CDYN__LATTICE_UNSET)
             continue;
-        double slope = (lv - f->lvl[m]) * f->inv[kind[i]];
-        if (slope > most) {
-            most = slope;
-            best = m;
+        uint32_t nb[8];
+        uint8_t kind[8];
+        int k = cdyn__lattice_nbrs8(s, x, f->w, f->n, f->periodic, nb, kind);
+        double lv = lvl[s], most = 0.0;
+        for (int i = 0; i < k; i++) {
+            double l = lvl[nb[i]];
+            if (!(l < lv))
+                continue;
+            double slope = (lv - l) * f->inv[kind[i]];
+            if (slope > most) {
+                most = slope;
+                r = nb[i];
+            }
         }
+        recv[s] = r;
     }
-    return best;
 }
 
 static int cmp_site(const void *a, const void *b)
@@ -225,15 +239,10 @@ static bool run8(flood *f)
     while (f->q.n > 0) {
         size_t batch;
         double lv = take_batch(f, &batch);
-        for (size_t k = 0; f->fcount > 0; k++) {
-            uint32_t s = fifo_pop(f);
-            /* From the heap, not an outlet or a sink: reached from a lower
-             * level, so it drains down its steepest descent. */
-            if (k < batch && f->recv[s] != s)
-                f->recv[s] = steepest8(f, s, lv);
-            if (!expand8(f, s, lv))
+        (void)batch;
+        while (f->fcount > 0)
+            if (!expand8(f, fifo_pop(f), lv))
                 return false;
-        }
     }
     return true;
 }
@@ -337,6 +346,8 @@ bool cdyn__lattice_flood(const cdyn_lattice *lat, uint32_t *recv, uint32_t *fifo
             f.inv[2] = 1.0 / sqrt(lat->dx * lat->dx + lat->dy * lat->dy);
         }
         ok = seed(&f, lat) && (d8 ? run8(&f) : run4(&f)) && sinks(&f, d8);
+        if (ok && d8)
+            descend8(&f);
         e = f.q.e;
         cap0 = f.q.cap;
     }

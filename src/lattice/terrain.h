@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "lattice/lattice.h"
 
@@ -53,6 +54,16 @@ static inline int cdyn__lattice_nbrs8(size_t s, size_t x, size_t w, size_t n, bo
                                       uint32_t nb[8], uint8_t kind[8])
 {
     bool down = s >= w, up = s + w < n;
+    if (down && up && x - 1 < w - 2) {
+        /* Inside (most sites): every neighbour, no wrapping. */
+        nb[0] = (uint32_t)(s - w), nb[1] = (uint32_t)(s - 1);
+        nb[2] = (uint32_t)(s + 1), nb[3] = (uint32_t)(s + w);
+        nb[4] = (uint32_t)(s - w - 1), nb[5] = (uint32_t)(s - w + 1);
+        nb[6] = (uint32_t)(s + w - 1), nb[7] = (uint32_t)(s + w + 1);
+        static const uint8_t inside[8] = {1, 0, 0, 1, 2, 2, 2, 2};
+        memcpy(kind, inside, 8);
+        return 8;
+    }
     bool has_left = x > 0 || periodic, has_right = x + 1 < w || periodic;
     size_t row = s - x;                        /* the site's row starts here */
     size_t xl = x > 0 ? x - 1 : w - 1;         /* the left column (wrapped) */

@@ -2,9 +2,10 @@
  * the work of a drop's slides under each slide rule and S, and drainage
  * (depression routing + accumulation) on surfaces with many pits. No
  * arguments: a quick sweep of small sizes. --full: rain on 256^2, 1024^2,
- * 4096^2; slides on 256^2; drainage on 1024^2, 4096^2, 8192^2. --runs N
- * sets the repetitions whose median is reported. The machine's CPU model
- * and load are printed first. */
+ * 4096^2; slides on 256^2; drainage in D4 and D8 on 1024^2 and 4096^2, D4
+ * on 8192^2. --runs N sets the repetitions whose median is reported;
+ * --only TABLE runs one table. The machine's CPU model and load are printed
+ * first and last. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -236,7 +237,10 @@ static int bench_slides(size_t size, uint64_t drops)
     return 0;
 }
 
-static int bench_drainage(size_t size, int runs)
+/* Drainage of one surface: D4 and D8 timed alternately (so that both meet
+ * the same machine load), then the accumulation alone. @p d8 false skips
+ * D8 (the largest size: its level array would not fit beside D4's). */
+static int bench_drainage(size_t size, int runs, int d8)
 {
     size_t n = size * size;
     double t0 = bench_now();
@@ -256,18 +260,25 @@ static int bench_drainage(size_t size, int runs)
     if (check(cdyn_lattice_create(size, size, 1, &a, &lat), "create"))
         return 1;
     size_t base = m.live; /* the lattice and its heights */
-    double td[16], ta[16];
+    double t[2][16], ta[16];
+    size_t peak[2] = {0, 0};
     for (int r = 0; r < runs; r++) {
-        /* Setting the heights makes the cached drainage stale. */
-        if (check(cdyn_lattice_set_heights(lat, h, n), "set_heights"))
-            return 1;
-        double t1 = bench_now();
-        if (check(cdyn_lattice_drainage(lat, NULL, 0), "drainage"))
-            return 1;
-        td[r] = bench_now() - t1;
+        for (int k = 0; k < 1 + d8; k++) {
+            /* Setting the heights makes the cached drainage stale. */
+            if (check(cdyn_lattice_set_routing(lat, k ? CDYN_LATTICE_D8 : CDYN_LATTICE_D4),
+                      "routing") ||
+                check(cdyn_lattice_set_heights(lat, h, n), "set_heights"))
+                return 1;
+            m.peak = m.live;
+            double t1 = bench_now();
+            if (check(cdyn_lattice_drainage(lat, NULL, 0), "drainage"))
+                return 1;
+            t[k][r] = bench_now() - t1;
+            peak[k] = m.peak - base;
+        }
     }
-    size_t peak = m.peak - base;
-    if (check(cdyn_lattice_get_receivers(lat, recv, n), "receivers"))
+    if (check(cdyn_lattice_set_routing(lat, CDYN_LATTICE_D4), "routing") ||
+        check(cdyn_lattice_get_receivers(lat, recv, n), "receivers"))
         return 1;
     for (int r = 0; r < runs; r++) {
         double t1 = bench_now();
@@ -275,7 +286,7 @@ static int bench_drainage(size_t size, int runs)
             return 1;
         ta[r] = bench_now() - t1;
     }
-    /* Pits: sites with no lower neighbour, outside the outlet row. */
+    /* Pits: sites with no lower 4-neighbour, outside the outlet row. */
     size_t pits = 0;
     for (size_t y = 1; y < size; y++)
         for (size_t x = 0; x < size; x++) {
@@ -285,9 +296,14 @@ static int bench_drainage(size_t size, int runs)
                 (x + 1 == size || h[i + 1] >= v) && (y + 1 == size || h[i + size] >= v))
                 pits++;
         }
-    printf("%6zu^2 %9zu %9.3f %12.4f %12.4f %12.1f %10.0f\n", size, pits, tgen,
-           bench_median(td, (size_t)runs), bench_median(ta, (size_t)runs),
-           (double)peak / (double)n, (double)bench_peak_rss() / 1048576.0);
+    char d8s[32] = "         -", d8b[32] = "      -";
+    if (d8) {
+        snprintf(d8s, sizeof d8s, "%10.4f", bench_median(t[1], (size_t)runs));
+        snprintf(d8b, sizeof d8b, "%7.1f", (double)peak[1] / (double)n);
+    }
+    printf("%6zu^2 %9zu %7.3f %10.4f %s %10.4f %7.1f %s %10.0f\n", size, pits, tgen,
+           bench_median(t[0], (size_t)runs), d8s, bench_median(ta, (size_t)runs),
+           (double)peak[0] / (double)n, d8b, (double)bench_peak_rss() / 1048576.0);
     cdyn_lattice_destroy(lat);
     free(h);
     free(recv);
@@ -330,12 +346,14 @@ static int table_slides(int full, int runs)
 static int table_drainage(int full, int runs)
 {
     const size_t quick[] = {256, 512, 1024}, big[] = {1024, 4096, 8192};
-    printf("drainage (tilted plane + 7-octave value noise + white noise; median of %d runs)\n",
+    printf("drainage (tilted plane + 7-octave value noise + white noise; routing + "
+           "accumulation, D4 and D8 alternately, median of %d runs; bytes per site the\n"
+           "library holds beyond the heights at its peak)\n",
            runs);
-    printf("%8s %9s %9s %12s %12s %12s %10s\n", "size", "pits", "gen s", "drainage s",
-           "accum s", "extra B/site", "peakRSS MB");
+    printf("%8s %9s %7s %10s %10s %10s %7s %7s %10s\n", "size", "pits", "gen s", "D4 s",
+           "D8 s", "accum s", "D4 B", "D8 B", "peakRSS MB");
     for (size_t k = 0; k < 3; k++)
-        if (bench_drainage(full ? big[k] : quick[k], runs))
+        if (bench_drainage(full ? big[k] : quick[k], runs, !full || k < 2))
             return 1;
     return 0;
 }
