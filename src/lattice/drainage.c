@@ -40,7 +40,7 @@ cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat, const char *fn)
     /* The drainage array is free until the accumulation: the flood's FIFO. */
     bool ok = cdyn__lattice_flood(lat, recv, drain);
     if (ok)
-        cdyn__lattice_forest_accumulate_walk(n, recv, donors, drain); /* a forest */
+        cdyn__lattice_forest_accumulate_walk(n, recv, donors, drain, lat->cell != NULL);
     cdyn__free_array(a, donors, n, 1);
     if (!ok)
         return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,

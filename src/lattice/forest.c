@@ -46,7 +46,8 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
 }
 
 /* The walks of cdyn__lattice_forest_accumulate_walk, for donor counts of
- * type T whose largest value marks a site done. The scan goes down the
+ * type T whose largest value marks a site done, with (EXCL 1) or without
+ * (EXCL 0, every receiver a site) excluded sites. The scan goes down the
  * indices; a site is ready when all its donors have passed their water on.
  * A receiver that becomes ready is continued at once only if the scan has
  * gone past it already (a receiver above, or to the right in its row);
@@ -54,8 +55,15 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
  * nearly every site is ready when the scan reaches it and nearly no walk
  * goes on, so the tests below almost always go the same way: few branch
  * mispredictions, and the scan touches memory a row or two at a time. */
-#define WALKS(T, DONE)                                                          \
+#define WALKS(T, DONE, EXCL)                                                    \
     do {                                                                        \
+        memset(donors, 0, n * sizeof *donors);                                  \
+        for (size_t i = 0; i < n; i++) {                                        \
+            uint32_t r = recv[i];                                               \
+            drain[i] = !(EXCL) || r != CDYN__LATTICE_UNSET;                     \
+            if (r != i && (!(EXCL) || r != CDYN__LATTICE_UNSET))                \
+                donors[r]++;                                                    \
+        }                                                                       \
         for (size_t i = n; i-- > 0;) {                                          \
             if (donors[i] != 0)                                                 \
                 continue;                                                       \
@@ -64,7 +72,7 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
             passed++;                                                           \
             for (;;) {                                                          \
                 uint32_t r = recv[s];                                           \
-                if ((r == s) | (r == CDYN__LATTICE_UNSET))                      \
+                if ((r == s) | ((EXCL) && r == CDYN__LATTICE_UNSET))            \
                     break;                                                      \
                 drain[r] += drain[s];                                           \
                 T left = --donors[r];                                           \
@@ -78,17 +86,13 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
     } while (0)
 
 bool cdyn__lattice_forest_accumulate_walk(size_t n, const uint32_t *recv, uint8_t *donors,
-                                          uint32_t *drain)
+                                          uint32_t *drain, bool excluded)
 {
-    memset(donors, 0, n);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t r = recv[i];
-        drain[i] = r != CDYN__LATTICE_UNSET;
-        if (r != i && r != CDYN__LATTICE_UNSET)
-            donors[r]++;
-    }
     size_t passed = 0;
-    WALKS(uint8_t, 0xFF);
+    if (excluded)
+        WALKS(uint8_t, 0xFF, 1);
+    else
+        WALKS(uint8_t, 0xFF, 0);
     /* A site on a cycle always waits for a donor: it is never passed. */
     return passed == n;
 }
@@ -97,15 +101,8 @@ bool cdyn__lattice_forest_accumulate_walk(size_t n, const uint32_t *recv, uint8_
 static bool accumulate_walk32(size_t n, const uint32_t *recv, uint32_t *donors,
                               uint32_t *drain)
 {
-    memset(donors, 0, n * sizeof *donors);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t r = recv[i];
-        drain[i] = r != CDYN__LATTICE_UNSET;
-        if (r != i && r != CDYN__LATTICE_UNSET)
-            donors[r]++;
-    }
     size_t passed = 0;
-    WALKS(uint32_t, UINT32_MAX);
+    WALKS(uint32_t, UINT32_MAX, 1);
     return passed == n;
 }
 
@@ -122,11 +119,13 @@ cdyn_status cdyn_lattice_drainage_from_receivers(size_t n_sites, const uint32_t 
     uint8_t *d8 = cdyn__calloc_array(&a, n_sites, 1);
     if (!d8)
         return CDYN_ERR_NO_MEMORY;
-    bool wide = false;
+    bool wide = false, excluded = false;
     for (size_t i = 0; i < n_sites; i++) {
         uint32_t r = receivers[i];
-        if (r == CDYN__LATTICE_UNSET)
-            continue; /* not a site of the forest */
+        if (r == CDYN__LATTICE_UNSET) {
+            excluded = true; /* not a site of the forest */
+            continue;
+        }
         if (r >= n_sites || receivers[r] == CDYN__LATTICE_UNSET) {
             cdyn__free_array(&a, d8, n_sites, 1);
             return CDYN_ERR_INVALID_ARGUMENT;
@@ -136,7 +135,7 @@ cdyn_status cdyn_lattice_drainage_from_receivers(size_t n_sites, const uint32_t 
     }
     bool ok;
     if (!wide) {
-        ok = cdyn__lattice_forest_accumulate_walk(n_sites, receivers, d8, out);
+        ok = cdyn__lattice_forest_accumulate_walk(n_sites, receivers, d8, out, excluded);
         cdyn__free_array(&a, d8, n_sites, 1);
     } else {
         cdyn__free_array(&a, d8, n_sites, 1);

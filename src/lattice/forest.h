@@ -29,11 +29,12 @@ void cdyn__lattice_forest_accumulate(size_t n, const uint32_t *recv, const uint3
  * waits for one; each site is passed once, O(n). Sites are taken from the
  * last index down, which on a lattice whose water runs towards row 0 keeps
  * the walks short and the memory touched within a few rows. @p donors (n
- * bytes) is scratch; every recv[i] must be < n or UNSET, no site may drain
- * into an excluded one, and no site may have more than 254 donors (a
- * lattice site has at most 8). Returns false if the receivers hold a cycle
+ * bytes) is scratch; every recv[i] must be < n, or UNSET when
+ * @p excluded (the walks then test for it), no site may drain into an
+ * excluded one, and no site may have more than 254 donors (a lattice site
+ * has at most 8). Returns false if the receivers hold a cycle
  * (drain is then incomplete). */
 bool cdyn__lattice_forest_accumulate_walk(size_t n, const uint32_t *recv, uint8_t *donors,
-                                          uint32_t *drain);
+                                          uint32_t *drain, bool excluded);
 
 #endif
