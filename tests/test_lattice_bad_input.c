@@ -105,6 +105,13 @@ static cdyn_status get_nodata_mask_null(cdyn_lattice *l) { return cdyn_lattice_g
 static cdyn_status drainage_area_null(cdyn_lattice *l) { return cdyn_lattice_get_drainage_area(l, NULL, N); }
 static cdyn_status drainage_area_short(cdyn_lattice *l) { return cdyn_lattice_get_drainage_area(l, buf_d, N - 1); }
 
+static char text[8];
+static cdyn_status asc_size_unknown(cdyn_lattice *l) { size_t z; return cdyn_lattice_asc_size(l, (cdyn_lattice_grid)9, &z); }
+static cdyn_status asc_size_null(cdyn_lattice *l) { return cdyn_lattice_asc_size(l, CDYN_LATTICE_GRID_HEIGHTS, NULL); }
+static cdyn_status write_asc_short(cdyn_lattice *l) { return cdyn_lattice_write_asc(l, CDYN_LATTICE_GRID_RECEIVERS, text, sizeof text, NULL); }
+static cdyn_status write_asc_null(cdyn_lattice *l) { return cdyn_lattice_write_asc(l, CDYN_LATTICE_GRID_HEIGHTS, NULL, 1000, NULL); }
+static cdyn_status write_asc_file_null(cdyn_lattice *l) { return cdyn_lattice_write_asc_file(l, CDYN_LATTICE_GRID_HEIGHTS, NULL); }
+
 #define BAD CDYN_ERR_INVALID_ARGUMENT
 static const bad_case cases[] = {
     {"cdyn_lattice_set_param", "unknown", BAD, set_param_unknown},
@@ -154,6 +161,11 @@ static const bad_case cases[] = {
     {"cdyn_lattice_get_nodata_mask", "NULL", BAD, get_nodata_mask_null},
     {"cdyn_lattice_get_drainage_area", "NULL", BAD, drainage_area_null},
     {"cdyn_lattice_get_drainage_area", "capacity", BAD, drainage_area_short},
+    {"cdyn_lattice_asc_size", "unknown", BAD, asc_size_unknown},
+    {"cdyn_lattice_asc_size", "NULL", BAD, asc_size_null},
+    {"cdyn_lattice_write_asc", "capacity", BAD, write_asc_short},
+    {"cdyn_lattice_write_asc", "NULL", BAD, write_asc_null},
+    {"cdyn_lattice_write_asc_file", "NULL", BAD, write_asc_file_null},
 };
 
 /* The lattice's state as bytes: its snapshot. */
@@ -249,6 +261,9 @@ static void test_null_lattice(void **state)
     assert_int_equal(cdyn_lattice_set_nodata_mask(NULL, NULL, 0), BAD);
     assert_int_equal(cdyn_lattice_get_nodata_mask(NULL, buf_b, N), BAD);
     assert_int_equal(cdyn_lattice_get_drainage_area(NULL, buf_d, N), BAD);
+    assert_int_equal(cdyn_lattice_asc_size(NULL, CDYN_LATTICE_GRID_HEIGHTS, &size), BAD);
+    assert_int_equal(cdyn_lattice_write_asc(NULL, CDYN_LATTICE_GRID_HEIGHTS, text, 8, NULL), BAD);
+    assert_int_equal(cdyn_lattice_write_asc_file(NULL, CDYN_LATTICE_GRID_HEIGHTS, "x"), BAD);
     assert_string_equal(cdyn_lattice_last_error(NULL), "");
 }
 

@@ -99,6 +99,17 @@ typedef enum cdyn_lattice_edge {
  *  part of the forest. */
 #define CDYN_LATTICE_NO_RECEIVER UINT32_MAX
 
+/** The field an ESRI ASCII grid holds, for cdyn_lattice_write_asc. Values
+ *  are pinned. */
+typedef enum cdyn_lattice_grid {
+    CDYN_LATTICE_GRID_HEIGHTS = 0,       /**< the heights */
+    CDYN_LATTICE_GRID_DRAINAGE_AREA = 1, /**< drainage times dx dy (map units^2) */
+    /** each site's receiver as its index y * W + x (landlab's node id of a
+     *  raster grid read from the file: row-major from the lower-left cell);
+     *  an outlet's is its own */
+    CDYN_LATTICE_GRID_RECEIVERS = 2
+} cdyn_lattice_grid;
+
 /** Running totals of what rain did, for cdyn_lattice_get_counters. Set
  *  @c size to sizeof(cdyn_lattice_counters) before the call. */
 typedef struct cdyn_lattice_counters {
@@ -518,6 +529,85 @@ CDYN_API cdyn_status cdyn_lattice_get_nodata_mask(const cdyn_lattice *lat, uint8
  *  @return as cdyn_lattice_get_receivers. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_drainage_area(cdyn_lattice *lat, double *out,
                                                     size_t capacity);
+
+/* ---- ESRI ASCII grids (.asc) ------------------------------------------ */
+
+/** Creates a lattice from the text of an ESRI ASCII grid: a header of
+ *  "key value" lines (ncols, nrows, xllcorner or xllcenter, yllcorner or
+ *  yllcenter, cellsize or dx and dy, optionally NODATA_value; keys in any
+ *  case and order, each once), then nrows lines of ncols numbers, the
+ *  northernmost row first (it becomes y = nrows - 1). Numbers use a '.'
+ *  decimal point whatever the locale. Cells equal to NODATA_value become
+ *  no-data; the other values must be heights within
+ *  CDYN_LATTICE_HEIGHT_MAX. The lattice gets the cell size and origin
+ *  (a centre is moved half a cell down and left to the corner), outlets on
+ *  every edge and next to no-data (the four CDYN_LATTICE_EDGE_* bits and
+ *  CDYN_LATTICE_EDGE_NODATA: water leaves a map where it ends), D4
+ *  routing, the default parameters and a generator seeded with 0.
+ *  Parsing is strict and the declared size is checked against the text's
+ *  length before anything is allocated.
+ *  @param text    the file's bytes (need not end in NUL); read only
+ *  @param length  bytes in @p text
+ *  @param alloc   as for cdyn_lattice_create
+ *  @param out     receives the new lattice; NULL on failure
+ *  @param error   receives a message on failure, naming the function, the
+ *                 line and the field ("cdyn_lattice_read_asc: line 9: row 3
+ *                 has 4 values, ncols is 5"); "" on success; may be NULL
+ *  @param error_capacity  bytes @p error can hold (messages are cut to it)
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p out or
+ *  @p text, or an @p alloc lacking alloc or free; CDYN_ERR_FORMAT for a
+ *  malformed grid (a header key unknown, repeated, missing or without a
+ *  value; a value that is not a number; a short or long row; too few or too
+ *  many rows; fewer than 2 x 2 cells; more values declared than the text
+ *  can hold; a height out of range; every cell NODATA_value);
+ *  CDYN_ERR_NO_MEMORY. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_read_asc(const char *text, size_t length,
+                                           const cdyn_allocator *alloc, cdyn_lattice **out,
+                                           char *error, size_t error_capacity);
+
+/** As cdyn_lattice_read_asc, from the file at @p path (read whole, through
+ *  @p alloc).
+ *  @return as cdyn_lattice_read_asc; CDYN_ERR_INVALID_ARGUMENT also for a
+ *  NULL @p path; CDYN_ERR_IO when the file cannot be opened or read.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_read_asc_file(const char *path, const cdyn_allocator *alloc,
+                                                cdyn_lattice **out, char *error,
+                                                size_t error_capacity);
+
+/** Bytes cdyn_lattice_write_asc needs for @p field, its terminating NUL
+ *  included (the text is formatted once to count them: O(W H)). Computes
+ *  the drainage first for the drainage and receiver fields if it is stale.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or an
+ *  unknown @p field; CDYN_ERR_NO_MEMORY (for the drainage). @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_asc_size(cdyn_lattice *lat, cdyn_lattice_grid field,
+                                           size_t *size);
+
+/** Writes @p field as the text of an ESRI ASCII grid into @p buffer,
+ *  NUL-terminated: ncols, nrows, xllcorner, yllcorner, cellsize (or dx and
+ *  dy when they differ, as GDAL writes them), NODATA_value, then the rows,
+ *  the northernmost first, values separated by one space. Heights and
+ *  areas are written with 17 significant digits and a '.' decimal point, so
+ *  that reading the text back gives the same bits; receivers as integers.
+ *  No-data cells carry NODATA_value: -9999, or -1e300 when a height is
+ *  exactly -9999. GIS tools (GDAL, QGIS, ArcGIS) and landlab
+ *  (read_esri_ascii) read the result.
+ *  @param capacity  bytes @p buffer can hold; at least what
+ *                   cdyn_lattice_asc_size gives
+ *  @param written   receives the text's length without the NUL (may be
+ *                   NULL)
+ *  @return as cdyn_lattice_asc_size; CDYN_ERR_INVALID_ARGUMENT also for a
+ *  NULL @p buffer or too small a @p capacity (nothing written).
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_write_asc(cdyn_lattice *lat, cdyn_lattice_grid field,
+                                            char *buffer, size_t capacity, size_t *written);
+
+/** As cdyn_lattice_write_asc, to the file at @p path (created or
+ *  truncated; written as it is formatted, no buffer of the whole text).
+ *  @return as cdyn_lattice_asc_size; CDYN_ERR_INVALID_ARGUMENT also for a
+ *  NULL @p path; CDYN_ERR_IO when the file cannot be opened or written
+ *  (it may then be partly written). @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_write_asc_file(cdyn_lattice *lat, cdyn_lattice_grid field,
+                                                 const char *path);
 
 /** Fills @p opts with the defaults (all automatic, 10 points per decade).
  *  NULL is a no-op. @since 0.1 */

@@ -4,8 +4,9 @@
  * holds (both slide rules, waiting sites, a capped cascade, periodic sides,
  * heights at the ends of the range). lattice_api: short call sequences in
  * the encoding of fuzz_lattice_api.c (a size, a seed, then operations by
- * their row in its table). Run it again after a change of the snapshot
- * format or of that table. */
+ * their row in its table). lattice_asc: ESRI ASCII grids in the forms GIS
+ * tools write. Run it again after a change of the snapshot format or of
+ * that table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,14 +170,49 @@ static int api_seeds(const char *dir)
     return bad;
 }
 
+static int asc_seeds(const char *dir)
+{
+    static const char *const grids[][2] = {
+        {"corner_3x2", "ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n"
+                       "1 2 3\n4 5 6\n"},
+        {"center_nodata_crlf", "NCOLS 4\r\nNROWS 3\r\nXLLCENTER 500000\r\nYLLCENTER 4100000\r\n"
+                               "CELLSIZE 30\r\nNODATA_value -9999\r\n"
+                               "10 -9999 12.5 13\r\n9 8.25 -9999 11\r\n7 6 5 4\r\n"},
+        {"rectangular_cells", "ncols 2\nnrows 2\nxllcorner -1.5\nyllcorner 2e3\ndx 0.5\n"
+                              "dy 2\nNODATA_value -1e300\n1e100 -1e100\n-0 5e-324\n"},
+        {"pit_5x4", "ncols 5\nnrows 4\nxllcorner 0\nyllcorner 0\ncellsize 1\n"
+                    "9 9 9 9 9\n9 1 1 1 9\n9 1 -3 1 9\n9 9 9 9 9\n"},
+    };
+    int bad = 0;
+    for (size_t k = 0; k < sizeof grids / sizeof grids[0]; k++)
+        bad |= write_file(dir, "lattice_asc", grids[k][0], grids[k][1], strlen(grids[k][1]));
+    /* A grid the library writes, with every digit in use. */
+    cdyn_lattice *lat = make(6, 5, 10);
+    cdyn_lattice_rain(lat, 60);
+    uint8_t m[30] = {0};
+    m[8] = 1;
+    cdyn_lattice_set_nodata_mask(lat, m, 30);
+    size_t size;
+    if (cdyn_lattice_asc_size(lat, CDYN_LATTICE_GRID_HEIGHTS, &size) == CDYN_OK) {
+        char *t = malloc(size);
+        if (t && cdyn_lattice_write_asc(lat, CDYN_LATTICE_GRID_HEIGHTS, t, size, NULL) == CDYN_OK)
+            bad |= write_file(dir, "lattice_asc", "written_6x5", t, size - 1);
+        else
+            bad = 1;
+        free(t);
+    }
+    cdyn_lattice_destroy(lat);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: make_seeds DIR (writes DIR/lattice_load/, DIR/lattice_api/; "
-                        "the directories must exist)\n");
+        fprintf(stderr, "usage: make_seeds DIR (writes DIR/lattice_load/, DIR/lattice_api/, "
+                        "DIR/lattice_asc/; the directories must exist)\n");
         return 2;
     }
-    int bad = load_seeds(argv[1]) | api_seeds(argv[1]);
+    int bad = load_seeds(argv[1]) | api_seeds(argv[1]) | asc_seeds(argv[1]);
     if (!bad)
         printf("make_seeds: wrote the seed corpora under %s\n", argv[1]);
     return bad;
