@@ -159,7 +159,8 @@ typedef enum cdyn_lattice_slide_rule {
 typedef struct cdyn_lattice_stats_options {
     size_t size;              /**< set by the init function */
     /** Fit range of P(A >= a) in drainage area (sites). Default 0, 0:
-     *  [10, max drainage / 100]. */
+     *  [10, max drainage / 20], the range where the model's networks scale
+     *  (docs/lattice.md, "When a network is in the model's regime"). */
     double area_min, area_max;
     /** Fit range of Hack's law in drainage area (sites). Default 0, 0: the
      *  same as the area range. */

@@ -260,7 +260,9 @@ static cdyn_status stats(size_t n, const uint32_t *recv, const cdyn_allocator *a
 
     double ppd = opts->points_per_decade;
     double alo = opts->area_min > 0 ? opts->area_min : 10;
-    double ahi = opts->area_max > 0 ? opts->area_max : (double)amax / 100;
+    /* Below max / 20 the lattice's edges do not yet cut the distribution
+     * (docs/lattice.md, "When a network is in the model's regime"). */
+    double ahi = opts->area_max > 0 ? opts->area_max : (double)amax / 20;
     double hlo = opts->hack_min > 0 ? opts->hack_min : alo;
     double hhi = opts->hack_max > 0 ? opts->hack_max : ahi;
     fit_area(A, n, (double)sites, alo, ahi, ppd, t, &r);

@@ -3,7 +3,8 @@
  * (depression routing + accumulation) on surfaces with many pits. No
  * arguments: a quick sweep of small sizes. --full: rain on 256^2, 1024^2,
  * 4096^2; slides on 256^2; drainage in D4 and D8 on 1024^2 and 4096^2, D4
- * on 8192^2. --runs N sets the repetitions whose median is reported;
+ * on 8192^2; the statistics against drops on 128^2 to 512^2 (3 seeds) and
+ * by slide rule on 256^2. --runs N sets the repetitions whose median is reported;
  * --only TABLE runs one table. The machine's CPU model and load are printed
  * first and last. */
 #include <math.h>
@@ -311,6 +312,77 @@ static int bench_drainage(size_t size, int runs, int d8)
     return 0;
 }
 
+/* The network's statistics with the default options and with the fixed
+ * range 10 .. 1000, and the largest drainage over H^(3/2) (about 1.5 for a
+ * network of comparable basins draining the lattice's height; far more once
+ * the largest valleys have captured their neighbours). */
+static int print_stats(cdyn_lattice *lat, size_t size, const char *label)
+{
+    cdyn_lattice_stats d = {.size = sizeof d}, f = {.size = sizeof f};
+    cdyn_lattice_stats_options o;
+    cdyn_lattice_stats_options_init(&o);
+    o.area_min = o.hack_min = 10;
+    o.area_max = o.hack_max = 1000;
+    if (check(cdyn_lattice_compute_stats(lat, NULL, &d), "stats") ||
+        check(cdyn_lattice_compute_stats(lat, &o, &f), "stats"))
+        return 1;
+    printf("%s %7.3f %8.0f %6.3f %6.2f %9.3f %9.1f\n", label, d.tau, d.area_fit_max,
+           d.hack_exponent, d.bifurcation_ratio, f.tau,
+           (double)d.max_drainage / pow((double)size, 1.5));
+    return 0;
+}
+
+/* How the statistics evolve with the number of drops (default model). */
+static int bench_evolution(size_t size, uint64_t seed)
+{
+    const double marks[] = {1.0 / 16, 1.0 / 8, 1.0 / 4, 1.0 / 2, 1, 2, 4};
+    cdyn_lattice *lat;
+    if (check(cdyn_lattice_create(size, size, seed, NULL, &lat), "create"))
+        return 1;
+    double n = (double)size * (double)size, done = 0;
+    for (size_t k = 0; k < sizeof marks / sizeof *marks; k++) {
+        double target = marks[k] * n;
+        if (check(cdyn_lattice_rain(lat, (uint64_t)(target - done)), "rain"))
+            return 1;
+        done = (double)(uint64_t)target;
+        char label[64];
+        snprintf(label, sizeof label, "%6zu^2 %4llu %8.4g", size, (unsigned long long)seed,
+                 marks[k]);
+        if (print_stats(lat, size, label))
+            return 1;
+    }
+    cdyn_lattice_destroy(lat);
+    return 0;
+}
+
+/* The statistics under each slide rule and S, after W H / 4 and W H drops. */
+static int bench_rule_stats(size_t size)
+{
+    const double S[3] = {2, 1e3, 1e7};
+    for (int rule = 0; rule < 2; rule++)
+        for (int k = 0; k < 3; k++) {
+            cdyn_lattice *lat;
+            if (check(cdyn_lattice_create(size, size, 1, NULL, &lat), "create") ||
+                check(cdyn_lattice_set_slide_rule(lat, (cdyn_lattice_slide_rule)rule), "rule") ||
+                check(cdyn_lattice_set_param(lat, CDYN_LATTICE_S, S[k]), "S"))
+                return 1;
+            uint64_t n = (uint64_t)size * size, done = 0;
+            const uint64_t marks[2] = {n / 4, n};
+            for (int m = 0; m < 2; m++) {
+                if (check(cdyn_lattice_rain(lat, marks[m] - done), "rain"))
+                    return 1;
+                done = marks[m];
+                char label[64];
+                snprintf(label, sizeof label, "%6zu^2 %8s %6.0e %5s", size,
+                         rule ? "once" : "cascade", S[k], m ? "1" : "1/4");
+                if (print_stats(lat, size, label))
+                    return 1;
+            }
+            cdyn_lattice_destroy(lat);
+        }
+    return 0;
+}
+
 /* Each table: its name for --only, and a function running it quick or full. */
 typedef struct table {
     const char *name;
@@ -358,10 +430,36 @@ static int table_drainage(int full, int runs)
     return 0;
 }
 
+static int table_evolution(int full, int runs)
+{
+    (void)runs;
+    printf("statistics against drops per site (default model and options; tau and h over "
+           "[10, max drainage / 20], tau also over [10, 1000])\n");
+    printf("%8s %4s %8s %7s %8s %6s %6s %9s %9s\n", "size", "seed", "drops/WH", "tau",
+           "fit max", "h", "R_B", "tau 1e3", "maxA/H^1.5");
+    const size_t quick[] = {64, 128}, big[] = {128, 256, 512};
+    for (size_t k = 0; k < (full ? 3u : 2u); k++)
+        for (uint64_t seed = 1; seed <= (full ? 3u : 1u); seed++)
+            if (bench_evolution(full ? big[k] : quick[k], seed))
+                return 1;
+    return 0;
+}
+
+static int table_rule_stats(int full, int runs)
+{
+    (void)runs;
+    printf("statistics by slide rule and S (seed 1), after W H / 4 and W H drops\n");
+    printf("%8s %8s %6s %5s %7s %8s %6s %6s %9s %9s\n", "size", "rule", "S", "drops", "tau",
+           "fit max", "h", "R_B", "tau 1e3", "maxA/H^1.5");
+    return bench_rule_stats(full ? 256 : 64);
+}
+
 static const table tables[] = {
     {"rain", table_rain},
     {"slides", table_slides},
     {"drainage", table_drainage},
+    {"evolution", table_evolution},
+    {"rules", table_rule_stats},
 };
 
 int main(int argc, char **argv)
