@@ -1,4 +1,4 @@
-/* Rain (steps 2-6 of the seed): drops that walk, erode and set off slides. */
+/* Rain (steps 2-6 of the model): drops that walk, erode and set off slides. */
 #include "lattice/lattice.h"
 
 #include "core/alloc.h"

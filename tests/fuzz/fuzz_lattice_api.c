@@ -305,6 +305,39 @@ static cdyn_status op_drainage_area(ctx *c, fuzz_in *in, const char **fn)
     return st;
 }
 
+/* A grid field as text, into a buffer of the right size or one too small;
+ * the heights read back to the same bits. */
+static cdyn_status op_write_asc(ctx *c, fuzz_in *in, const char **fn)
+{
+    uint8_t k = fuzz_u8(in);
+    cdyn_lattice_grid field = (cdyn_lattice_grid)(k % 4); /* 3: unknown */
+    size_t size = 0;
+    *fn = "cdyn_lattice_asc_size";
+    cdyn_status st = cdyn_lattice_asc_size(c->lat, field, &size);
+    if (st != CDYN_OK)
+        return st;
+    char *text = malloc(size);
+    FUZZ_CHECK(text != NULL);
+    *fn = "cdyn_lattice_write_asc";
+    st = cdyn_lattice_write_asc(c->lat, field, text, k & 4 ? size - 1 : size, NULL);
+    if (st == CDYN_OK && field == CDYN_LATTICE_GRID_HEIGHTS) {
+        cdyn_lattice *back = NULL;
+        FUZZ_CHECK(cdyn_lattice_read_asc(text, size - 1, NULL, &back, NULL, 0) == CDYN_OK);
+        double *z = malloc(c->n * sizeof *z);
+        uint8_t *m = malloc(c->n);
+        FUZZ_CHECK(z && m && cdyn_lattice_get_heights(back, z, c->n) == CDYN_OK);
+        FUZZ_CHECK(cdyn_lattice_get_heights(c->lat, c->dbuf, c->n) == CDYN_OK);
+        FUZZ_CHECK(cdyn_lattice_get_nodata_mask(back, m, c->n) == CDYN_OK);
+        for (size_t i = 0; i < c->n; i++)
+            FUZZ_CHECK(m[i] || memcmp(&z[i], &c->dbuf[i], sizeof z[i]) == 0);
+        free(z);
+        free(m);
+        cdyn_lattice_destroy(back);
+    }
+    free(text);
+    return st;
+}
+
 /* Makes one of the next few allocations fail (once). */
 static cdyn_status op_arm_alloc(ctx *c, fuzz_in *in, const char **fn)
 {
@@ -326,6 +359,7 @@ static const struct {
     {op_arm_alloc, false},    {op_query, false},        {op_set_routing, true},
     {op_set_cell_size, true}, {op_set_origin, true},    {op_set_outlet_edges, true},
     {op_set_mask, true},      {op_get_mask, false},     {op_drainage_area, false},
+    {op_write_asc, false},
 };
 
 static void check_heights(ctx *c)
