@@ -208,8 +208,8 @@ static void sort_sites(uint32_t *v, size_t n)
 
 /* Moves every site waiting at the lowest level from the heap to the FIFO,
  * in index order, so that a flat is crossed from all its entries alike.
- * Returns the level; *batch receives how many came from the heap. */
-static double take_batch(flood *f, size_t *batch)
+ * Returns the level. */
+static double take_batch(flood *f)
 {
     uint64_t key = f->q.e[0].key;
     f->fhead = 0; /* the FIFO is empty: the batch is f->fifo[0 .. fcount) */
@@ -218,31 +218,21 @@ static double take_batch(flood *f, size_t *batch)
     sort_sites(f->fifo, f->fcount);
     if (f->q.n > 0)
         prefetch_site(f->h, (size_t)f->q.e[0].site, f->w, f->n);
-    *batch = f->fcount;
     return cdyn__flood_level(key);
 }
 
-static bool run4(flood *f)
+/* Expands the sites level by level until the queue is empty: one loop for
+ * both neighbourhoods (so that the batch code is inlined once; the branch
+ * on @p d8 always goes the same way). */
+static bool run(flood *f, bool d8)
 {
     while (f->q.n > 0) {
-        size_t batch;
-        double lv = take_batch(f, &batch);
-        while (f->fcount > 0)
-            if (!expand4(f, fifo_pop(f), lv))
+        double lv = take_batch(f);
+        while (f->fcount > 0) {
+            uint32_t s = fifo_pop(f);
+            if (!(d8 ? expand8(f, s, lv) : expand4(f, s, lv)))
                 return false;
-    }
-    return true;
-}
-
-static bool run8(flood *f)
-{
-    while (f->q.n > 0) {
-        size_t batch;
-        double lv = take_batch(f, &batch);
-        (void)batch;
-        while (f->fcount > 0)
-            if (!expand8(f, fifo_pop(f), lv))
-                return false;
+        }
     }
     return true;
 }
@@ -322,7 +312,7 @@ static bool sinks(flood *f, bool d8)
         f->recv[s] = s;
         if (d8)
             f->lvl[s] = f->h[s];
-        ok = cdyn__heap_push(&f->q, c[k].key, s) && (d8 ? run8(f) : run4(f));
+        ok = cdyn__heap_push(&f->q, c[k].key, s) && run(f, d8);
     }
     cdyn__free_array(f->q.a, c, left, sizeof *c);
     return ok;
@@ -345,7 +335,7 @@ bool cdyn__lattice_flood(const cdyn_lattice *lat, uint32_t *recv, uint32_t *fifo
             f.inv[1] = 1.0 / lat->dy;
             f.inv[2] = 1.0 / sqrt(lat->dx * lat->dx + lat->dy * lat->dy);
         }
-        ok = seed(&f, lat) && (d8 ? run8(&f) : run4(&f)) && sinks(&f, d8);
+        ok = seed(&f, lat) && run(&f, d8) && sinks(&f, d8);
         if (ok && d8)
             descend8(&f);
         e = f.q.e;
