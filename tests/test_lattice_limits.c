@@ -290,6 +290,27 @@ static void test_capped_cascade_goes_on_at_the_next_drops(void **state)
     cdyn_lattice_destroy(lat);
 }
 
+/* A program built with the first layout of the counters (up to total_slid)
+ * gets those fields and nothing past them is written. */
+static void test_counters_of_the_first_layout(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat = make(6, 5, NULL);
+    assert_int_equal(cdyn_lattice_rain(lat, 30), CDYN_OK);
+    cdyn_lattice_counters full = counters(lat), old;
+    memset(&old, 0xAB, sizeof old);
+    old.size = offsetof(cdyn_lattice_counters, total_slid) + sizeof(double);
+    assert_int_equal(cdyn_lattice_get_counters(lat, &old), CDYN_OK);
+    assert_true(old.drops == 30 && old.walk_steps == full.walk_steps);
+    assert_true(old.total_slid == full.total_slid);
+    const unsigned char *tail = (const unsigned char *)&old.capped_cascades;
+    for (size_t i = 0; i < 2 * sizeof(uint64_t); i++)
+        assert_int_equal(tail[i], 0xAB);
+    old.size = offsetof(cdyn_lattice_counters, total_slid);
+    assert_int_equal(cdyn_lattice_get_counters(lat, &old), CDYN_ERR_INVALID_ARGUMENT);
+    cdyn_lattice_destroy(lat);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_cascade_work_does_not_grow_with_S),
         cmocka_unit_test(test_once_rule_slides_one_round_per_drop),
         cmocka_unit_test(test_capped_cascade_goes_on_at_the_next_drops),
+        cmocka_unit_test(test_counters_of_the_first_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

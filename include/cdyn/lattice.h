@@ -77,8 +77,8 @@ typedef enum cdyn_lattice_routing {
      *  no part). */
     CDYN_LATTICE_D4 = 0,
     /** Eight neighbours; a site drains down its steepest descent on the
-     *  depression-filled surface, the level difference divided by the
-     *  distance (dx, dy, or sqrt(dx^2 + dy^2) diagonally). */
+     *  depression-filled surface, the level difference times 1 / distance
+     *  (distances dx, dy, or sqrt(dx^2 + dy^2) diagonally). */
     CDYN_LATTICE_D8 = 1
 } cdyn_lattice_routing;
 
@@ -111,7 +111,9 @@ typedef enum cdyn_lattice_grid {
 } cdyn_lattice_grid;
 
 /** Running totals of what rain did, for cdyn_lattice_get_counters. Set
- *  @c size to sizeof(cdyn_lattice_counters) before the call. */
+ *  @c size to sizeof(cdyn_lattice_counters) before the call (a program
+ *  built with the first layout, which ended at total_slid, passes that
+ *  size and gets those fields). */
 typedef struct cdyn_lattice_counters {
     size_t size;              /**< set by the caller: sizeof(cdyn_lattice_counters) */
     uint64_t drops;           /**< drops rained */
@@ -349,9 +351,11 @@ CDYN_API cdyn_status cdyn_lattice_rain(cdyn_lattice *lat, uint64_t n_drops);
 CDYN_API cdyn_status cdyn_lattice_rain_at(cdyn_lattice *lat, size_t x, size_t y,
                                           uint64_t n_drops);
 
-/** Copies the running totals into @p out; @p out->size must be set.
+/** Copies the running totals into @p out; @p out->size must be set. Only
+ *  the first @p out->size bytes are written (a larger struct than this
+ *  library knows keeps its tail).
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or an
- *  @p out->size below sizeof(cdyn_lattice_counters). @since 0.1 */
+ *  @p out->size below the first layout's (up to total_slid). @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_counters(const cdyn_lattice *lat,
                                                cdyn_lattice_counters *out);
 
