@@ -263,7 +263,9 @@ static void test_drainage_fields(void **state)
     cdyn_lattice_destroy(lat);
 }
 
-/* A locale with a decimal comma changes nothing (when one is installed). */
+/* A locale with a decimal comma changes nothing (when one is installed;
+ * without one: localedef -i de_DE -f UTF-8 DIR/de_DE.UTF-8, then run the
+ * test with LOCPATH=DIR). */
 static void test_locale_does_not_matter(void **state)
 {
     (void)state;

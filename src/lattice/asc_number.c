@@ -1,9 +1,11 @@
-/* Numbers of ESRI ASCII grids in the C notation, whatever the locale:
- * strtod and snprintf follow LC_NUMERIC, so the decimal point is swapped
- * for the locale's on the way in and back to '.' on the way out. */
+/* Numbers of ESRI ASCII grids in the C notation, whatever the locale.
+ * strtod and snprintf follow LC_NUMERIC's decimal point, so a number is
+ * handed to strtod without one (its fraction's digits moved into the
+ * exponent: "12.5e3" as "125e2"), and snprintf's decimal point, whatever
+ * its bytes, is written back as '.'. No locale data is read: the grid
+ * functions stay safe in threads. */
 #include "lattice/asc.h"
 
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,25 +51,33 @@ bool cdyn__asc_parse_double(const char *tok, size_t len, double *out)
     size_t dot;
     if (len == 0 || len >= CDYN__ASC_TOKEN_MAX || !decimal_shape(tok, len, &dot))
         return false;
-    /* The locale's decimal point in place of '.', for strtod. */
-    const char *point = localeconv()->decimal_point;
-    size_t plen = point && point[0] ? strlen(point) : 1;
-    char buf[CDYN__ASC_TOKEN_MAX + 8];
-    if (len + plen >= sizeof buf)
-        return false;
-    size_t k = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (i == dot && point && point[0]) {
-            memcpy(buf + k, point, plen);
-            k += plen;
-        } else {
-            buf[k++] = tok[i];
-        }
+    /* Sign and digits without the point; the fraction's length comes off
+     * the exponent. */
+    char buf[CDYN__ASC_TOKEN_MAX + 32];
+    size_t k = 0, i = 0;
+    long frac = 0, exp10 = 0;
+    if (tok[i] == '+' || tok[i] == '-')
+        buf[k++] = tok[i++];
+    for (; i < len && tok[i] != 'e' && tok[i] != 'E'; i++) {
+        if (tok[i] == '.')
+            continue;
+        buf[k++] = tok[i];
+        frac += i > dot;
     }
-    buf[k] = '\0';
+    if (i < len) { /* the exponent, saturated: beyond 10^5 all is 0 or inf */
+        bool neg = tok[++i] == '-';
+        if (tok[i] == '+' || tok[i] == '-')
+            i++;
+        for (; i < len; i++)
+            if (exp10 < 100000)
+                exp10 = exp10 * 10 + (tok[i] - '0');
+        if (neg)
+            exp10 = -exp10;
+    }
+    snprintf(buf + k, sizeof buf - k, "e%ld", exp10 - frac);
     char *end;
     double v = strtod(buf, &end);
-    if ((size_t)(end - buf) != k)
+    if (*end != '\0')
         return false;
     *out = v;
     return true;
@@ -100,15 +110,18 @@ size_t cdyn__asc_format_double(double v, char *buf)
     int n = snprintf(tmp, sizeof tmp, "%.17g", v);
     if (n < 0 || (size_t)n >= sizeof tmp)
         n = 0;
-    /* The locale's decimal point back to '.'. */
-    const char *point = localeconv()->decimal_point;
-    size_t plen = point && point[0] ? strlen(point) : 1, k = 0;
-    for (size_t i = 0; i < (size_t)n;) {
-        if (point && point[0] && strncmp(tmp + i, point, plen) == 0) {
+    /* Digits, signs and the exponent's 'e' are the same in every locale;
+     * anything else is the decimal point (one or more bytes): '.'. */
+    size_t k = 0;
+    bool in_point = false;
+    for (int i = 0; i < n; i++) {
+        char c = tmp[i];
+        if (is_digit(c) || c == '-' || c == '+' || c == 'e') {
+            buf[k++] = c;
+            in_point = false;
+        } else if (!in_point) {
             buf[k++] = '.';
-            i += plen;
-        } else {
-            buf[k++] = tmp[i++];
+            in_point = true;
         }
     }
     buf[k] = '\0';
