@@ -237,33 +237,63 @@ static bool run(flood *f, bool d8)
     return true;
 }
 
-/* Marks no-data cells reached (receiver UNSET) and pushes every outlet. */
+/* Makes site @p s an outlet (its own receiver) unless the flood has it
+ * already or it holds no data. */
+static bool seed_site(flood *f, size_t s)
+{
+    uint32_t v = (uint32_t)s;
+    if (is_reached(f, v))
+        return true;
+    mark(f, v);
+    f->recv[v] = v;
+    if (f->lvl)
+        f->lvl[v] = f->h[v];
+    return cdyn__heap_push(&f->q, cdyn__flood_key(f->h[v]), v);
+}
+
+/* Marks no-data cells reached (receiver UNSET) and pushes every outlet: the
+ * open edges, the outlet mask, and with CDYN_LATTICE_EDGE_NODATA the
+ * neighbours of no-data cells (in the routing's neighbourhood). Only those
+ * sites are visited, besides one pass over the masks' bytes. */
 static bool seed(flood *f, const cdyn_lattice *lat)
 {
     const uint8_t *cell = lat->cell;
+    size_t w = f->w, n = f->n, h = n / w;
     if (cell)
-        for (size_t i = 0; i < f->n; i++)
+        for (size_t i = 0; i < n; i++)
             if (cell[i] & CDYN__LATTICE_CELL_NODATA) {
                 mark(f, (uint32_t)i);
                 f->recv[i] = CDYN__LATTICE_UNSET;
                 if (f->lvl)
                     f->lvl[i] = INFINITY; /* never anyone's descent */
             }
-    for (size_t i = 0; i < f->n; i++) {
-        /* Row 0 first and alone in the default case: the loop stops there. */
-        if (i == f->w && lat->outlet_edges == CDYN_LATTICE_EDGE_BOTTOM && !cell)
-            break;
-        uint32_t s = (uint32_t)i;
-        if (is_reached(f, s) || !cdyn__lattice_is_outlet(lat, i))
-            continue;
-        mark(f, s);
-        f->recv[s] = s;
-        if (f->lvl)
-            f->lvl[s] = f->h[s];
-        if (!cdyn__heap_push(&f->q, cdyn__flood_key(f->h[s]), s))
-            return false;
+    uint32_t e = lat->outlet_edges;
+    bool ok = true;
+    for (size_t x = 0; x < w && ok; x++) {
+        if (e & CDYN_LATTICE_EDGE_BOTTOM)
+            ok = seed_site(f, x);
+        if (ok && (e & CDYN_LATTICE_EDGE_TOP))
+            ok = seed_site(f, (h - 1) * w + x);
     }
-    return true;
+    for (size_t y = 0; y < h && ok; y++) { /* never with periodic sides */
+        if (e & CDYN_LATTICE_EDGE_LEFT)
+            ok = seed_site(f, y * w);
+        if (ok && (e & CDYN_LATTICE_EDGE_RIGHT))
+            ok = seed_site(f, y * w + w - 1);
+    }
+    for (size_t i = 0; cell && i < n && ok; i++) {
+        if (cell[i] & CDYN__LATTICE_CELL_OUTLET)
+            ok = seed_site(f, i);
+        if ((cell[i] & CDYN__LATTICE_CELL_NODATA) && (e & CDYN_LATTICE_EDGE_NODATA)) {
+            uint32_t nb[8];
+            uint8_t kind[8];
+            int k = f->lvl ? cdyn__lattice_nbrs8(i, i % w, w, n, f->periodic, nb, kind)
+                           : cdyn__lattice_nbrs4(i, i % w, w, n, f->periodic, nb);
+            for (int j = 0; j < k && ok; j++)
+                ok = seed_site(f, nb[j]); /* a no-data neighbour is reached already */
+        }
+    }
+    return ok;
 }
 
 typedef struct candidate {

@@ -25,33 +25,6 @@ bool cdyn__lattice_terrain_is_plain(const cdyn_lattice *lat)
     return lat->outlet_edges == CDYN_LATTICE_EDGE_BOTTOM && !lat->cell;
 }
 
-bool cdyn__lattice_is_outlet(const cdyn_lattice *lat, size_t i)
-{
-    const uint8_t *cell = lat->cell;
-    if (cell && (cell[i] & CDYN__LATTICE_CELL_NODATA))
-        return false;
-    if (cell && (cell[i] & CDYN__LATTICE_CELL_OUTLET))
-        return true;
-    size_t x = i % lat->w, y = i / lat->w;
-    uint32_t e = lat->outlet_edges;
-    if (((e & CDYN_LATTICE_EDGE_BOTTOM) && y == 0) ||
-        ((e & CDYN_LATTICE_EDGE_TOP) && y == lat->h - 1) ||
-        ((e & CDYN_LATTICE_EDGE_LEFT) && x == 0) ||
-        ((e & CDYN_LATTICE_EDGE_RIGHT) && x == lat->w - 1))
-        return true;
-    if (!(e & CDYN_LATTICE_EDGE_NODATA) || !cell)
-        return false;
-    uint32_t nb[8];
-    uint8_t kind[8];
-    int k = lat->routing == CDYN_LATTICE_D8
-                ? cdyn__lattice_nbrs8(i, x, lat->w, lat->n, lat->periodic, nb, kind)
-                : cdyn__lattice_nbrs4(i, x, lat->w, lat->n, lat->periodic, nb);
-    for (int j = 0; j < k; j++)
-        if (cell[nb[j]] & CDYN__LATTICE_CELL_NODATA)
-            return true;
-    return false;
-}
-
 cdyn_status cdyn_lattice_set_routing(cdyn_lattice *lat, cdyn_lattice_routing routing)
 {
     if (!lat)

@@ -88,9 +88,4 @@ static inline int cdyn__lattice_nbrs8(size_t s, size_t x, size_t w, size_t n, bo
     return k;
 }
 
-/* true when site @p i is an outlet: not no-data, and on an open edge, in
- * the outlet mask, or (with CDYN_LATTICE_EDGE_NODATA) next to a no-data
- * cell in the routing's neighbourhood. */
-bool cdyn__lattice_is_outlet(const cdyn_lattice *lat, size_t i);
-
 #endif
