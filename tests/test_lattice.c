@@ -115,15 +115,17 @@ static void test_parameters(void **state)
     }
     const struct { cdyn_lattice_param p; double v; } bad[] = {
         {CDYN_LATTICE_E, NAN}, {CDYN_LATTICE_E, INFINITY}, {CDYN_LATTICE_D, -1e-9},
-        {CDYN_LATTICE_D, NAN}, {CDYN_LATTICE_D, INFINITY}, {CDYN_LATTICE_M, -0.5},
-        {CDYN_LATTICE_M, NAN}, {CDYN_LATTICE_S, 1.0}, {CDYN_LATTICE_S, 0.5},
-        {CDYN_LATTICE_S, NAN}, {CDYN_LATTICE_S, INFINITY}, {CDYN_LATTICE_R, 0.5},
+        {CDYN_LATTICE_D, NAN}, {CDYN_LATTICE_D, INFINITY},
+        {CDYN_LATTICE_D, CDYN_LATTICE_HEIGHT_MAX * 1.0000001}, {CDYN_LATTICE_D, 1e308},
+        {CDYN_LATTICE_M, -0.5}, {CDYN_LATTICE_M, NAN}, {CDYN_LATTICE_S, 1.0},
+        {CDYN_LATTICE_S, 0.5}, {CDYN_LATTICE_S, NAN}, {CDYN_LATTICE_S, INFINITY},
+        {CDYN_LATTICE_S, CDYN_LATTICE_S_MAX * 1.0000001}, {CDYN_LATTICE_R, 0.5},
         {CDYN_LATTICE_R, NAN}, {(cdyn_lattice_param)99, 1.0},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(cdyn_lattice_set_param(lat, bad[i].p, bad[i].v),
                          CDYN_ERR_INVALID_ARGUMENT);
-        assert_true(strlen(cdyn_lattice_last_error(lat)) > 0);
+        assert_non_null(strstr(cdyn_lattice_last_error(lat), "cdyn_lattice_set_param: "));
     }
     for (int i = 0; i < 5; i++) {
         double v;
@@ -136,7 +138,11 @@ static void test_parameters(void **state)
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_M, INFINITY), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_E, -3.0), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_D, 0.0), CDYN_OK);
-    assert_string_equal(cdyn_lattice_last_error(lat), "");
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_D, CDYN_LATTICE_HEIGHT_MAX),
+                     CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_S, CDYN_LATTICE_S_MAX), CDYN_OK);
+    /* Successful calls leave the last failure's message as it was. */
+    assert_non_null(strstr(cdyn_lattice_last_error(lat), "unknown parameter 99"));
     assert_int_equal(cdyn_lattice_set_param(NULL, CDYN_LATTICE_E, 1.0),
                      CDYN_ERR_INVALID_ARGUMENT);
 
@@ -144,6 +150,9 @@ static void test_parameters(void **state)
     assert_int_equal(cdyn_lattice_get_walk_cap(lat, &cap), CDYN_OK);
     assert_true(cap == 2 * (8 + 8));
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 0), CDYN_ERR_INVALID_ARGUMENT);
+    /* At most 64 W H moves: a bound on a drop's work set by the size alone. */
+    assert_int_equal(cdyn_lattice_set_walk_cap(lat, 64 * 64 + 1), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_set_walk_cap(lat, 64 * 64), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 5), CDYN_OK);
     assert_int_equal(cdyn_lattice_get_walk_cap(lat, &cap), CDYN_OK);
     assert_true(cap == 5);
@@ -187,6 +196,15 @@ static void test_heights_and_initial_surface(void **state)
     assert_true(strstr(cdyn_lattice_last_error(lat), "17") != NULL);
     g[17] = INFINITY;
     assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    /* The valid range ends at CDYN_LATTICE_HEIGHT_MAX on both sides. */
+    g[17] = -CDYN_LATTICE_HEIGHT_MAX * 1.0000001;
+    assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    g[17] = 1e308;
+    assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_init_tilted(lat, CDYN_LATTICE_HEIGHT_MAX / 3, 1),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_init_tilted(lat, 0, CDYN_LATTICE_HEIGHT_MAX * 2),
+                     CDYN_ERR_INVALID_ARGUMENT);
     g[17] = 1;
     assert_int_equal(cdyn_lattice_set_heights(lat, g, n - 1), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_lattice_set_heights(lat, NULL, n), CDYN_ERR_INVALID_ARGUMENT);
@@ -518,6 +536,68 @@ static void test_drainage_pits_reach_the_outlet(void **state)
     }
 }
 
+/* Receivers from a picture: one character per site, the top row (y = H - 1)
+ * first: 'o' an outlet (its own receiver), 'v' down (y - 1), '^' up, '<'
+ * left, '>' right. */
+static void receivers_from_picture(const char *pic, size_t w, size_t ht, uint32_t *out)
+{
+    size_t k = 0;
+    for (size_t row = 0; row < ht; row++) {
+        size_t y = ht - 1 - row;
+        for (size_t x = 0; x < w; x++) {
+            while (pic[k] == ' ' || pic[k] == '\n')
+                k++;
+            size_t i = y * w + x;
+            switch (pic[k++]) {
+            case 'o': out[i] = (uint32_t)i; break;
+            case 'v': out[i] = (uint32_t)(i - w); break;
+            case '^': out[i] = (uint32_t)(i + w); break;
+            case '<': out[i] = (uint32_t)(i - 1); break;
+            case '>': out[i] = (uint32_t)(i + 1); break;
+            default: fail_msg("bad picture character at %zu", k - 1);
+            }
+        }
+    }
+}
+
+/* Ties at the flood's level. A walled basin drains through one gap at
+ * (4, 1); inside, a flat at height 1 with two holes at 0.5. The flood
+ * enters at the gap at level 1 and every flat site (h = 1, exactly the
+ * level) is drowned at once and joins the breadth-first queue with the
+ * holes: each drains to the neighbour that reached it first, along a
+ * shortest path to the gap. Row 2 turns towards the gap; rows 3 to 5 run
+ * straight down, past the holes. (Treating sites exactly at the level as
+ * higher would send them through the heap after the holes, and the holes
+ * would pull (1, 3) and (7, 3) sideways.) */
+static void test_flat_ties_at_the_flood_level(void **state)
+{
+    (void)state;
+    const double h[63] = {0, 0, 0,   0, 0, 0, 0,   0, 0,
+                          5, 5, 5,   5, 1, 5, 5,   5, 5,
+                          5, 1, 1,   1, 1, 1, 1,   1, 5,
+                          5, 1, 0.5, 1, 1, 1, 0.5, 1, 5,
+                          5, 1, 1,   1, 1, 1, 1,   1, 5,
+                          5, 1, 1,   1, 1, 1, 1,   1, 5,
+                          5, 5, 5,   5, 5, 5, 5,   5, 5};
+    const char *want_pic = "v v v v v v v v v"  /* y = 6: the top wall */
+                           "> v v v v v v v <"
+                           "> v v v v v v v <"
+                           "> v v v v v v v <"  /* y = 3: the holes' row */
+                           "> > > > v < < < <"  /* y = 2: towards the gap */
+                           "v v v v v v v v v"  /* y = 1: the wall and its gap */
+                           "o o o o o o o o o"; /* y = 0: the outlets */
+    uint32_t want[63], got[63];
+    receivers_from_picture(want_pic, 9, 7, want);
+    cdyn_lattice *lat = make(9, 7, 1);
+    assert_int_equal(cdyn_lattice_set_heights(lat, h, 63), CDYN_OK);
+    assert_int_equal(cdyn_lattice_get_receivers(lat, got, 63), CDYN_OK);
+    for (size_t i = 0; i < 63; i++)
+        if (got[i] != want[i])
+            fail_msg("site (%zu, %zu): receiver %u, want %u", i % 9, i / 9, got[i], want[i]);
+    check_drainage(lat, 0);
+    cdyn_lattice_destroy(lat);
+}
+
 static void test_drainage_follows_rain(void **state)
 {
     (void)state;
@@ -637,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_slide_invariant_and_conservation),
         cmocka_unit_test(test_drainage_tilted_plane),
         cmocka_unit_test(test_drainage_pits_reach_the_outlet),
+        cmocka_unit_test(test_flat_ties_at_the_flood_level),
         cmocka_unit_test(test_drainage_follows_rain),
         cmocka_unit_test(test_same_seed_same_heights),
         cmocka_unit_test(test_out_of_memory_everywhere),

@@ -188,6 +188,31 @@ static void test_lattice_network_stats(void **state)
     cdyn_lattice_destroy(lat);
 }
 
+/* A lattice in the model's regime (W H / 4 drops on 128^2): the default
+ * fit range is [10, max drainage / 20], the largest basin drains a strip of
+ * the lattice's height (below 3 H^(3/2)), and the exponents are those of
+ * the model's river networks (docs/lattice.md: tau 1.35 to 1.38, h 0.64 to
+ * 0.68 over sizes and seeds), here with a seed's scatter allowed. */
+static void test_default_fit_in_the_model_regime(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat = NULL;
+    assert_int_equal(cdyn_lattice_create(128, 128, 2, NULL, &lat), CDYN_OK);
+    assert_int_equal(cdyn_lattice_rain(lat, 128 * 128 / 4), CDYN_OK);
+    cdyn_lattice_stats st = {.size = sizeof st};
+    assert_int_equal(cdyn_lattice_compute_stats(lat, NULL, &st), CDYN_OK);
+    assert_true(st.area_fit_min == 10);
+    assert_true(st.area_fit_max == (double)st.max_drainage / 20);
+    assert_true(st.hack_fit_max == st.area_fit_max);
+    assert_true((double)st.max_drainage < 3 * pow(128, 1.5));
+    assert_true(st.area_fit_points >= 10);
+    print_message("128^2 after W H / 4 drops: tau %.3f, h %.3f, R_B %.2f over 10..%g\n",
+                  st.tau, st.hack_exponent, st.bifurcation_ratio, st.area_fit_max);
+    assert_true(st.tau > 1.30 && st.tau < 1.45);
+    assert_true(st.hack_exponent > 0.58 && st.hack_exponent < 0.75);
+    cdyn_lattice_destroy(lat);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -265,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_strahler_and_drainage_on_a_tree),
         cmocka_unit_test(test_hack_on_a_chain),
         cmocka_unit_test(test_lattice_network_stats),
+        cmocka_unit_test(test_default_fit_in_the_model_regime),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
