@@ -351,7 +351,7 @@ int main(int argc, char **argv)
         return 1;
     }
     cdyn_lattice_get_heights(lat, h, n);
-    if ((st = cdyn_lattice_drainage(lat, d, n)) != CDYN_OK)
+    if ((st = cdyn_lattice_compute_drainage(lat, d, n)) != CDYN_OK)
         return fail(lat, st, "drainage");
     if (picture_heights("river_heights", h, size, size) != 0)
         fprintf(stderr, "river_network: cannot write river_heights.%s\n", RASTER_EXT);

@@ -428,8 +428,8 @@ static void check_drainage(cdyn_lattice *lat, int periodic)
     size_t n = w * ht;
     double *h = heights_of(lat, NULL);
     uint32_t *d = malloc(n * sizeof *d), *r = malloc(n * sizeof *r);
-    assert_int_equal(cdyn_lattice_drainage(lat, d, n), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, n), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, n), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, n), CDYN_OK);
     uint32_t *nd = naive_drainage(r, w, n);
     assert_memory_equal(d, nd, n * sizeof *d);
     uint64_t out = 0;
@@ -469,17 +469,17 @@ static void test_drainage_tilted_plane(void **state)
         if (periodic)
             assert_int_equal(cdyn_lattice_set_boundary(lat, CDYN_LATTICE_PERIODIC), CDYN_OK);
         uint32_t d[54];
-        assert_int_equal(cdyn_lattice_drainage(lat, d, 54), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 54), CDYN_OK);
         for (size_t i = 0; i < 54; i++)
             assert_int_equal(d[i], 9 - i / 6); /* straight down each column */
         check_drainage(lat, periodic);
         /* A flat lattice drains straight down too (breadth-first from row 0). */
         assert_int_equal(cdyn_lattice_init_tilted(lat, 0.0, 0.0), CDYN_OK);
-        assert_int_equal(cdyn_lattice_drainage(lat, d, 54), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 54), CDYN_OK);
         for (size_t i = 0; i < 54; i++)
             assert_int_equal(d[i], 9 - i / 6);
-        assert_int_equal(cdyn_lattice_drainage(lat, d, 53), CDYN_ERR_INVALID_ARGUMENT);
-        assert_int_equal(cdyn_lattice_drainage(lat, NULL, 0), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 53), CDYN_ERR_INVALID_ARGUMENT);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, NULL, 0), CDYN_OK);
         cdyn_lattice_destroy(lat);
     }
 }
@@ -497,8 +497,8 @@ static void test_drainage_pits_reach_the_outlet(void **state)
     cdyn_lattice *lat = make(5, 5, 1);
     assert_int_equal(cdyn_lattice_set_heights(lat, h, 25), CDYN_OK);
     uint32_t d[25], r[25];
-    assert_int_equal(cdyn_lattice_drainage(lat, d, 25), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 25), CDYN_OK);
     /* The pit drains to a ring neighbour of level 5 and out. */
     assert_true(r[12] == 7 || r[12] == 11 || r[12] == 13 || r[12] == 17);
     uint64_t out = 0;
@@ -508,11 +508,11 @@ static void test_drainage_pits_reach_the_outlet(void **state)
     check_drainage(lat, 0);
     uint8_t mask[25];
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_R, 3), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_network(lat, mask, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_network(lat, mask, 25), CDYN_OK);
     for (int i = 0; i < 25; i++)
         assert_int_equal(mask[i], d[i] >= 3);
-    assert_int_equal(cdyn_lattice_get_network(lat, NULL, 25), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 24), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_compute_network(lat, NULL, 25), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 24), CDYN_ERR_INVALID_ARGUMENT);
     cdyn_lattice_destroy(lat);
 
     /* Rough random surfaces full of pits and flats (heights quantized so
@@ -590,7 +590,7 @@ static void test_flat_ties_at_the_flood_level(void **state)
     receivers_from_picture(want_pic, 9, 7, want);
     cdyn_lattice *lat = make(9, 7, 1);
     assert_int_equal(cdyn_lattice_set_heights(lat, h, 63), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, got, 63), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, got, 63), CDYN_OK);
     for (size_t i = 0; i < 63; i++)
         if (got[i] != want[i])
             fail_msg("site (%zu, %zu): receiver %u, want %u", i % 9, i / 9, got[i], want[i]);
@@ -604,9 +604,9 @@ static void test_drainage_follows_rain(void **state)
     /* The cached drainage is recomputed after the heights change. */
     cdyn_lattice *lat = make(16, 16, 4);
     uint32_t a[256], b[256];
-    assert_int_equal(cdyn_lattice_drainage(lat, a, 256), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, a, 256), CDYN_OK);
     assert_int_equal(cdyn_lattice_rain(lat, 2000), CDYN_OK);
-    assert_int_equal(cdyn_lattice_drainage(lat, b, 256), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, b, 256), CDYN_OK);
     assert_true(memcmp(a, b, sizeof a) != 0);
     check_drainage(lat, 0);
     cdyn_lattice_destroy(lat);
@@ -681,11 +681,11 @@ static void test_out_of_memory_everywhere(void **state)
         free(before);
         before = heights_of(lat, NULL);
         uint32_t d[300];
-        s = cdyn_lattice_drainage(lat, d, 300);
+        s = cdyn_lattice_compute_drainage(lat, d, 300);
         if (s != CDYN_OK) {
             assert_int_equal(s, CDYN_ERR_NO_MEMORY);
             st.fail_at = 0;
-            assert_int_equal(cdyn_lattice_drainage(lat, d, 300), CDYN_OK);
+            assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 300), CDYN_OK);
         }
         cdyn_lattice_stats stats = {.size = sizeof stats};
         s = cdyn_lattice_compute_stats(lat, NULL, &stats);

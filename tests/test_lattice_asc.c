@@ -157,7 +157,7 @@ static void test_hand_written_grid(void **state)
     assert_true(x == 10 && y == 10);
     /* Water leaves at every edge: each site drains itself here (3 x 2). */
     uint32_t d[6];
-    assert_int_equal(cdyn_lattice_drainage(lat, d, 6), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 6), CDYN_OK);
     const uint32_t want_d[6] = {1, 1, 1, 1, 1, 0};
     assert_memory_equal(d, want_d, sizeof d);
     cdyn_lattice_destroy(lat);
@@ -236,8 +236,8 @@ static void test_drainage_fields(void **state)
     size_t n = 54, len;
     uint32_t r[54], d[54];
     uint8_t holes[54];
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, n), CDYN_OK);
-    assert_int_equal(cdyn_lattice_drainage(lat, d, n), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, n), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, n), CDYN_OK);
     assert_int_equal(cdyn_lattice_get_nodata_mask(lat, holes, n), CDYN_OK);
     for (int field = 1; field <= 2; field++) {
         char *text = write_text(lat, (cdyn_lattice_grid)field, &len);

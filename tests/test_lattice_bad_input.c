@@ -67,11 +67,11 @@ static cdyn_status get_counters_size(cdyn_lattice *l)
 static cdyn_status snapshot_size_null(cdyn_lattice *l) { return cdyn_lattice_snapshot_size(l, NULL); }
 static cdyn_status save_null(cdyn_lattice *l) { return cdyn_lattice_save(l, NULL, sizeof snap, NULL); }
 static cdyn_status save_short(cdyn_lattice *l) { return cdyn_lattice_save(l, snap, 100, NULL); }
-static cdyn_status drainage_short(cdyn_lattice *l) { return cdyn_lattice_drainage(l, buf_u, N - 1); }
-static cdyn_status receivers_null(cdyn_lattice *l) { return cdyn_lattice_get_receivers(l, NULL, N); }
-static cdyn_status receivers_short(cdyn_lattice *l) { return cdyn_lattice_get_receivers(l, buf_u, 3); }
-static cdyn_status network_null(cdyn_lattice *l) { return cdyn_lattice_get_network(l, NULL, N); }
-static cdyn_status network_short(cdyn_lattice *l) { return cdyn_lattice_get_network(l, buf_b, 0); }
+static cdyn_status drainage_short(cdyn_lattice *l) { return cdyn_lattice_compute_drainage(l, buf_u, N - 1); }
+static cdyn_status receivers_null(cdyn_lattice *l) { return cdyn_lattice_compute_receivers(l, NULL, N); }
+static cdyn_status receivers_short(cdyn_lattice *l) { return cdyn_lattice_compute_receivers(l, buf_u, 3); }
+static cdyn_status network_null(cdyn_lattice *l) { return cdyn_lattice_compute_network(l, NULL, N); }
+static cdyn_status network_short(cdyn_lattice *l) { return cdyn_lattice_compute_network(l, buf_b, 0); }
 static cdyn_status stats_null(cdyn_lattice *l) { return cdyn_lattice_compute_stats(l, NULL, NULL); }
 static cdyn_status stats_size(cdyn_lattice *l)
 {
@@ -102,8 +102,8 @@ static cdyn_status set_nodata_mask_all(cdyn_lattice *l)
     return cdyn_lattice_set_nodata_mask(l, buf_b, N);
 }
 static cdyn_status get_nodata_mask_null(cdyn_lattice *l) { return cdyn_lattice_get_nodata_mask(l, NULL, N); }
-static cdyn_status drainage_area_null(cdyn_lattice *l) { return cdyn_lattice_get_drainage_area(l, NULL, N); }
-static cdyn_status drainage_area_short(cdyn_lattice *l) { return cdyn_lattice_get_drainage_area(l, buf_d, N - 1); }
+static cdyn_status drainage_area_null(cdyn_lattice *l) { return cdyn_lattice_compute_drainage_area(l, NULL, N); }
+static cdyn_status drainage_area_short(cdyn_lattice *l) { return cdyn_lattice_compute_drainage_area(l, buf_d, N - 1); }
 
 static char text[8];
 static cdyn_status asc_size_unknown(cdyn_lattice *l) { size_t z; return cdyn_lattice_asc_size(l, (cdyn_lattice_grid)9, &z); }
@@ -140,11 +140,11 @@ static const bad_case cases[] = {
     {"cdyn_lattice_snapshot_size", "NULL", BAD, snapshot_size_null},
     {"cdyn_lattice_save", "NULL", BAD, save_null},
     {"cdyn_lattice_save", "capacity", BAD, save_short},
-    {"cdyn_lattice_drainage", "capacity", BAD, drainage_short},
-    {"cdyn_lattice_get_receivers", "NULL", BAD, receivers_null},
-    {"cdyn_lattice_get_receivers", "capacity", BAD, receivers_short},
-    {"cdyn_lattice_get_network", "NULL", BAD, network_null},
-    {"cdyn_lattice_get_network", "capacity", BAD, network_short},
+    {"cdyn_lattice_compute_drainage", "capacity", BAD, drainage_short},
+    {"cdyn_lattice_compute_receivers", "NULL", BAD, receivers_null},
+    {"cdyn_lattice_compute_receivers", "capacity", BAD, receivers_short},
+    {"cdyn_lattice_compute_network", "NULL", BAD, network_null},
+    {"cdyn_lattice_compute_network", "capacity", BAD, network_short},
     {"cdyn_lattice_compute_stats", "NULL", BAD, stats_null},
     {"cdyn_lattice_compute_stats", "size", BAD, stats_size},
     {"cdyn_lattice_compute_stats", "points_per_decade", BAD, stats_options},
@@ -159,8 +159,8 @@ static const bad_case cases[] = {
     {"cdyn_lattice_get_outlet_mask", "capacity", BAD, get_outlet_mask_short},
     {"cdyn_lattice_set_nodata_mask", "every cell", BAD, set_nodata_mask_all},
     {"cdyn_lattice_get_nodata_mask", "NULL", BAD, get_nodata_mask_null},
-    {"cdyn_lattice_get_drainage_area", "NULL", BAD, drainage_area_null},
-    {"cdyn_lattice_get_drainage_area", "capacity", BAD, drainage_area_short},
+    {"cdyn_lattice_compute_drainage_area", "NULL", BAD, drainage_area_null},
+    {"cdyn_lattice_compute_drainage_area", "capacity", BAD, drainage_area_short},
     {"cdyn_lattice_asc_size", "unknown", BAD, asc_size_unknown},
     {"cdyn_lattice_asc_size", "NULL", BAD, asc_size_null},
     {"cdyn_lattice_write_asc", "capacity", BAD, write_asc_short},
@@ -195,7 +195,7 @@ static void test_every_refusal_names_its_function_and_changes_nothing(void **sta
         else
             assert_int_equal(cdyn_lattice_set_walk_cap(lat, 0), CDYN_ERR_INVALID_ARGUMENT);
         size_t n0 = state_of(lat, before, sizeof before);
-        assert_int_equal(cdyn_lattice_drainage(lat, d0, N), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d0, N), CDYN_OK);
 
         cdyn_status got = c->call(lat);
         const char *msg = cdyn_lattice_last_error(lat);
@@ -206,7 +206,7 @@ static void test_every_refusal_names_its_function_and_changes_nothing(void **sta
         size_t n1 = state_of(lat, after, sizeof after);
         assert_int_equal(n0, n1);
         assert_memory_equal(before, after, n0);
-        assert_int_equal(cdyn_lattice_drainage(lat, d1, N), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d1, N), CDYN_OK);
         assert_memory_equal(d0, d1, sizeof d0);
     }
     cdyn_lattice_destroy(lat);
@@ -233,7 +233,7 @@ static void test_null_lattice(void **state)
     assert_int_equal(cdyn_lattice_get_walk_cap(NULL, &cap), BAD);
     assert_int_equal(cdyn_lattice_set_boundary(NULL, CDYN_LATTICE_WALLS), BAD);
     assert_int_equal(cdyn_lattice_get_boundary(NULL, &b), BAD);
-    assert_int_equal(cdyn_lattice_set_seed(NULL, 1), BAD);
+    assert_int_equal(cdyn_lattice_reseed(NULL, 1), BAD);
     assert_int_equal(cdyn_lattice_init_tilted(NULL, 1, 1), BAD);
     assert_int_equal(cdyn_lattice_set_heights(NULL, buf_d, N), BAD);
     assert_int_equal(cdyn_lattice_get_heights(NULL, buf_d, N), BAD);
@@ -242,9 +242,9 @@ static void test_null_lattice(void **state)
     assert_int_equal(cdyn_lattice_get_counters(NULL, &c), BAD);
     assert_int_equal(cdyn_lattice_snapshot_size(NULL, &size), BAD);
     assert_int_equal(cdyn_lattice_save(NULL, snap, sizeof snap, NULL), BAD);
-    assert_int_equal(cdyn_lattice_drainage(NULL, buf_u, N), BAD);
-    assert_int_equal(cdyn_lattice_get_receivers(NULL, buf_u, N), BAD);
-    assert_int_equal(cdyn_lattice_get_network(NULL, buf_b, N), BAD);
+    assert_int_equal(cdyn_lattice_compute_drainage(NULL, buf_u, N), BAD);
+    assert_int_equal(cdyn_lattice_compute_receivers(NULL, buf_u, N), BAD);
+    assert_int_equal(cdyn_lattice_compute_network(NULL, buf_b, N), BAD);
     assert_int_equal(cdyn_lattice_compute_stats(NULL, NULL, &st), BAD);
     cdyn_lattice_routing ro;
     uint32_t e;
@@ -260,7 +260,7 @@ static void test_null_lattice(void **state)
     assert_int_equal(cdyn_lattice_get_outlet_mask(NULL, buf_b, N), BAD);
     assert_int_equal(cdyn_lattice_set_nodata_mask(NULL, NULL, 0), BAD);
     assert_int_equal(cdyn_lattice_get_nodata_mask(NULL, buf_b, N), BAD);
-    assert_int_equal(cdyn_lattice_get_drainage_area(NULL, buf_d, N), BAD);
+    assert_int_equal(cdyn_lattice_compute_drainage_area(NULL, buf_d, N), BAD);
     assert_int_equal(cdyn_lattice_asc_size(NULL, CDYN_LATTICE_GRID_HEIGHTS, &size), BAD);
     assert_int_equal(cdyn_lattice_write_asc(NULL, CDYN_LATTICE_GRID_HEIGHTS, text, 8, NULL), BAD);
     assert_int_equal(cdyn_lattice_write_asc_file(NULL, CDYN_LATTICE_GRID_HEIGHTS, "x"), BAD);

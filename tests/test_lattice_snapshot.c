@@ -77,7 +77,7 @@ static void outcome_of(cdyn_lattice *lat, outcome *o)
 {
     memset(o, 0, sizeof *o);
     assert_int_equal(cdyn_lattice_get_heights(lat, o->h, 37 * 29), CDYN_OK);
-    assert_int_equal(cdyn_lattice_drainage(lat, o->drain, 37 * 29), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, o->drain, 37 * 29), CDYN_OK);
     o->c.size = sizeof o->c;
     assert_int_equal(cdyn_lattice_get_counters(lat, &o->c), CDYN_OK);
 }
@@ -375,11 +375,11 @@ static void test_terrain_round_trip(void **state)
     cdyn_lattice *copy = NULL;
     assert_int_equal(cdyn_lattice_load(buf, size, NULL, &copy), CDYN_OK);
     uint32_t d1[N], d2[N], r1[N], r2[N];
-    assert_int_equal(cdyn_lattice_drainage(lat, d1, N), CDYN_OK);
-    assert_int_equal(cdyn_lattice_drainage(copy, d2, N), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d1, N), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(copy, d2, N), CDYN_OK);
     assert_memory_equal(d1, d2, sizeof d1);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r1, N), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(copy, r2, N), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r1, N), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(copy, r2, N), CDYN_OK);
     assert_memory_equal(r1, r2, sizeof r1);
     double x, y;
     assert_int_equal(cdyn_lattice_get_origin(copy, &x, &y), CDYN_OK);

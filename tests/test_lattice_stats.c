@@ -165,8 +165,8 @@ static void test_lattice_network_stats(void **state)
     assert_true(st.threshold == 20);
     uint32_t d[64 * 64];
     uint8_t mask[64 * 64];
-    assert_int_equal(cdyn_lattice_drainage(lat, d, 64 * 64), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_network(lat, mask, 64 * 64), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 64 * 64), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_network(lat, mask, 64 * 64), CDYN_OK);
     uint64_t net = 0, amax = 0;
     for (size_t i = 0; i < 64 * 64; i++) {
         net += mask[i];
@@ -176,7 +176,7 @@ static void test_lattice_network_stats(void **state)
     assert_true(st.max_order >= 2);
     /* The same numbers from the receivers through the generic entry. */
     uint32_t r[64 * 64];
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 64 * 64), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 64 * 64), CDYN_OK);
     cdyn_lattice_stats_options o;
     cdyn_lattice_stats_options_init(&o);
     o.threshold = 20;

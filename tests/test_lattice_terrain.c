@@ -187,12 +187,12 @@ static void test_d8_peak(void **state)
                                                             CDYN_LATTICE_EDGE_RIGHT),
                      CDYN_OK);
     uint32_t r[9], d[9];
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 9), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 9), CDYN_OK);
     assert_int_equal(r[4], 1); /* D4: the lowest 4-neighbour, the first of equals */
     assert_int_equal(cdyn_lattice_set_routing(lat, CDYN_LATTICE_D8), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 9), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 9), CDYN_OK);
     assert_int_equal(r[4], 0); /* down-left: the first of the three diagonals at 5 */
-    assert_int_equal(cdyn_lattice_drainage(lat, d, 9), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 9), CDYN_OK);
     const uint32_t want[9] = {2, 1, 1, 1, 1, 1, 1, 1, 1};
     assert_memory_equal(d, want, sizeof want);
     for (int i = 0; i < 9; i++)
@@ -206,13 +206,13 @@ static void test_d8_peak(void **state)
                           9, 9, 9};
     assert_int_equal(cdyn_lattice_set_heights(lat, h2, 9), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_cell_size(lat, 1, 3.5), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 9), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 9), CDYN_OK);
     assert_int_equal(r[4], 3); /* left: 2 / 1 beats down 6 / 3.5 */
     assert_int_equal(cdyn_lattice_set_cell_size(lat, 1, 2.5), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 9), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 9), CDYN_OK);
     assert_int_equal(r[4], 1); /* down: 6 / 2.5 beats 2 */
     double area[9];
-    assert_int_equal(cdyn_lattice_get_drainage_area(lat, area, 9), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage_area(lat, area, 9), CDYN_OK);
     assert_true(area[1] == 2 * 2.5 && area[0] == 2.5 && area[4] == 2.5);
     cdyn_lattice_destroy(lat);
 }
@@ -235,8 +235,8 @@ static void test_d8_diagonal_valley(void **state)
     assert_int_equal(cdyn_lattice_set_outlet_mask(lat, corner, 25), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_routing(lat, CDYN_LATTICE_D8), CDYN_OK);
     uint32_t r[25], d[25];
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 25), CDYN_OK);
-    assert_int_equal(cdyn_lattice_drainage(lat, d, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 25), CDYN_OK);
     for (int k = 1; k < 5; k++)
         assert_int_equal(r[k * 6], (k - 1) * 6); /* down the diagonal */
     assert_int_equal(d[0], 25);
@@ -272,9 +272,9 @@ static void test_d8_and_d4_agree_on_tilted_planes(void **state)
             if (axis == 1)
                 assert_int_equal(cdyn_lattice_set_outlet_edges(lat, CDYN_LATTICE_EDGE_LEFT),
                                  CDYN_OK);
-            assert_int_equal(cdyn_lattice_get_receivers(lat, r4, N), CDYN_OK);
+            assert_int_equal(cdyn_lattice_compute_receivers(lat, r4, N), CDYN_OK);
             assert_int_equal(cdyn_lattice_set_routing(lat, CDYN_LATTICE_D8), CDYN_OK);
-            assert_int_equal(cdyn_lattice_get_receivers(lat, r8, N), CDYN_OK);
+            assert_int_equal(cdyn_lattice_compute_receivers(lat, r8, N), CDYN_OK);
             assert_memory_equal(r4, r8, sizeof r4);
             for (int i = 0; i < N; i++) {
                 int outlet = axis == 0 ? i < W : i % W == 0;
@@ -374,7 +374,7 @@ static void test_routing_matches_brute_force(void **state)
         for (size_t i = 0; i < t.n; i++)
             closed |= !nodata[i] && !isfinite(lv[i]);
         free(lv);
-        assert_int_equal(cdyn_lattice_get_receivers(lat, r, t.n), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_receivers(lat, r, t.n), CDYN_OK);
         if (!closed)
             check_routing(&t, r);
         cdyn_lattice_destroy(lat);
@@ -416,8 +416,8 @@ static void test_outlet_drainage_adds_up_to_the_valid_cells(void **state)
         t.nodata = nodata;
         cdyn_lattice *lat = make(t.w, t.h, NULL);
         random_terrain(lat, &t, z, outlet, nodata, &s, k % 3 != 0, edges);
-        assert_int_equal(cdyn_lattice_drainage(lat, d, t.n), CDYN_OK);
-        assert_int_equal(cdyn_lattice_get_receivers(lat, r, t.n), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d, t.n), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_receivers(lat, r, t.n), CDYN_OK);
         uint64_t valid = 0, out = 0;
         for (size_t i = 0; i < t.n; i++) {
             if (nodata[i]) {
@@ -563,7 +563,7 @@ static void test_terrain_out_of_memory(void **state)
         assert_int_equal(got[20], s == CDYN_OK); /* set, or nothing changed */
         if (s == CDYN_OK) {
             uint32_t d[42];
-            s = cdyn_lattice_drainage(lat, d, 42);
+            s = cdyn_lattice_compute_drainage(lat, d, 42);
             assert_true(s == CDYN_OK || s == CDYN_ERR_NO_MEMORY);
             if (s == CDYN_OK)
                 assert_int_equal(d[20], 0);
@@ -572,7 +572,7 @@ static void test_terrain_out_of_memory(void **state)
             fail_msg("no memory without a failed allocation");
         st.fail_at = 0;
         uint32_t d[42];
-        assert_int_equal(cdyn_lattice_drainage(lat, d, 42), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 42), CDYN_OK);
         cdyn_lattice_destroy(lat);
         assert_int_equal(st.live_bytes, 0);
     }

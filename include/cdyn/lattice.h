@@ -94,7 +94,7 @@ typedef enum cdyn_lattice_edge {
     CDYN_LATTICE_EDGE_NODATA = 16
 } cdyn_lattice_edge;
 
-/** The receiver reported for a no-data cell (cdyn_lattice_get_receivers),
+/** The receiver reported for a no-data cell (cdyn_lattice_compute_receivers),
  *  and accepted by the *_from_receivers functions for a site that is not
  *  part of the forest. */
 #define CDYN_LATTICE_NO_RECEIVER UINT32_MAX
@@ -246,11 +246,11 @@ CDYN_API cdyn_status cdyn_lattice_get_size(const cdyn_lattice *lat, size_t *widt
 CDYN_API cdyn_status cdyn_lattice_set_param(cdyn_lattice *lat, cdyn_lattice_param param,
                                             double value);
 
-/** Reads a model parameter into @p value.
+/** Reads a model parameter into *@p out.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer or an
  *  unknown @p param. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat,
-                                            cdyn_lattice_param param, double *value);
+                                            cdyn_lattice_param param, double *out);
 
 /** Sets the slide rule (CDYN_LATTICE_SLIDE_CASCADE by default). A new rule
  *  makes the next rain first list every site for sliding, as a changed M.
@@ -259,11 +259,11 @@ CDYN_API cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat,
 CDYN_API cdyn_status cdyn_lattice_set_slide_rule(cdyn_lattice *lat,
                                                  cdyn_lattice_slide_rule rule);
 
-/** Reads the slide rule into @p rule.
+/** Reads the slide rule into *@p out.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_slide_rule(const cdyn_lattice *lat,
-                                                 cdyn_lattice_slide_rule *rule);
+                                                 cdyn_lattice_slide_rule *out);
 
 /** Sets the walk cap: a drop that has made @p cap moves without reaching
  *  y = 0 stops there, erodes nothing (it carried nothing to the outlet) and
@@ -273,10 +273,10 @@ CDYN_API cdyn_status cdyn_lattice_get_slide_rule(const cdyn_lattice *lat,
  *  out of range. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_set_walk_cap(cdyn_lattice *lat, uint64_t cap);
 
-/** Reads the walk cap into @p cap.
+/** Reads the walk cap into *@p out.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
  *  @since 0.1 */
-CDYN_API cdyn_status cdyn_lattice_get_walk_cap(const cdyn_lattice *lat, uint64_t *cap);
+CDYN_API cdyn_status cdyn_lattice_get_walk_cap(const cdyn_lattice *lat, uint64_t *out);
 
 /** Sets the side boundary (walls by default).
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat, an unknown
@@ -284,17 +284,17 @@ CDYN_API cdyn_status cdyn_lattice_get_walk_cap(const cdyn_lattice *lat, uint64_t
 CDYN_API cdyn_status cdyn_lattice_set_boundary(cdyn_lattice *lat,
                                                cdyn_lattice_boundary boundary);
 
-/** Reads the side boundary into @p boundary.
+/** Reads the side boundary into *@p out.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_boundary(const cdyn_lattice *lat,
-                                               cdyn_lattice_boundary *boundary);
+                                               cdyn_lattice_boundary *out);
 
 /** Re-seeds the lattice's generator (xoshiro256** seeded through
  *  splitmix64). Heights and counters are kept.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat.
  *  @since 0.1 */
-CDYN_API cdyn_status cdyn_lattice_set_seed(cdyn_lattice *lat, uint64_t seed);
+CDYN_API cdyn_status cdyn_lattice_reseed(cdyn_lattice *lat, uint64_t seed);
 
 /** Sets the initial surface: h(x, y) = slope * y + noise * u with u uniform
  *  in [0, 1), drawn from the lattice's generator in site order. Heights are
@@ -422,21 +422,21 @@ CDYN_API cdyn_status cdyn_lattice_load(const void *buffer, size_t size,
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a
  *  capacity below W * H; CDYN_ERR_NO_MEMORY (heights and parameters
  *  unchanged). @since 0.1 */
-CDYN_API cdyn_status cdyn_lattice_drainage(cdyn_lattice *lat, uint32_t *out,
+CDYN_API cdyn_status cdyn_lattice_compute_drainage(cdyn_lattice *lat, uint32_t *out,
                                            size_t capacity);
 
 /** Copies the receiver of every site into @p out (computing the drainage
  *  first if the heights changed): the index y * W + x of the site it drains
  *  to, its own index for an outlet or a sink, CDYN_LATTICE_NO_RECEIVER for
  *  a no-data cell.
- *  @return as cdyn_lattice_drainage, with @p out required. @since 0.1 */
-CDYN_API cdyn_status cdyn_lattice_get_receivers(cdyn_lattice *lat, uint32_t *out,
+ *  @return as cdyn_lattice_compute_drainage, with @p out required. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_compute_receivers(cdyn_lattice *lat, uint32_t *out,
                                                 size_t capacity);
 
 /** Writes the river network as a mask: out[i] = 1 if the drainage of site i
  *  is >= R, else 0 (computing the drainage first if the heights changed).
- *  @return as cdyn_lattice_drainage, with @p out required. @since 0.1 */
-CDYN_API cdyn_status cdyn_lattice_get_network(cdyn_lattice *lat, uint8_t *out,
+ *  @return as cdyn_lattice_compute_drainage, with @p out required. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_compute_network(cdyn_lattice *lat, uint8_t *out,
                                               size_t capacity);
 
 /* ---- Terrain: routing, cell size, outlets, no-data ------------------- */
@@ -447,15 +447,15 @@ CDYN_API cdyn_status cdyn_lattice_get_network(cdyn_lattice *lat, uint8_t *out,
  *  unknown @p routing. @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_set_routing(cdyn_lattice *lat, cdyn_lattice_routing routing);
 
-/** Reads the routing into @p routing.
+/** Reads the routing into *@p out.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_routing(const cdyn_lattice *lat,
-                                              cdyn_lattice_routing *routing);
+                                              cdyn_lattice_routing *out);
 
 /** Sets the size of a cell in map units: @p dx along x, @p dy along y
  *  (default 1, 1). Used by D8's slopes and by
- *  cdyn_lattice_get_drainage_area; the model's heights and D4 do not use
+ *  cdyn_lattice_compute_drainage_area; the model's heights and D4 do not use
  *  it.
  *  @param dx, dy  in [1e-100, 1e100]
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat or a size
@@ -483,16 +483,16 @@ CDYN_API cdyn_status cdyn_lattice_get_origin(const cdyn_lattice *lat, double *x,
  *  CDYN_LATTICE_EDGE_BOTTOM). Every site on an open edge is an outlet: its
  *  own receiver, where water leaves. 0 closes every edge (then only the
  *  outlet mask drains, and basins with no outlet end in a sink, see
- *  cdyn_lattice_drainage).
+ *  cdyn_lattice_compute_drainage).
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat, an
  *  unknown bit, or the left or right edge with periodic sides.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_set_outlet_edges(cdyn_lattice *lat, uint32_t edges);
 
-/** Reads the outlet edges into @p edges.
+/** Reads the outlet edges into *@p out.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL pointer.
  *  @since 0.1 */
-CDYN_API cdyn_status cdyn_lattice_get_outlet_edges(const cdyn_lattice *lat, uint32_t *edges);
+CDYN_API cdyn_status cdyn_lattice_get_outlet_edges(const cdyn_lattice *lat, uint32_t *out);
 
 /** Makes every site i with mask[i] != 0 an outlet, anywhere on the
  *  lattice (a sea, a lake, a gauge), besides the open edges; NULL clears
@@ -529,10 +529,10 @@ CDYN_API cdyn_status cdyn_lattice_get_nodata_mask(const cdyn_lattice *lat, uint8
                                                   size_t capacity);
 
 /** Writes the drainage area of every site in map units: its drainage
- *  (cdyn_lattice_drainage) times dx dy; 0 at no-data cells. Computes the
+ *  (cdyn_lattice_compute_drainage) times dx dy; 0 at no-data cells. Computes the
  *  drainage first if it is stale.
- *  @return as cdyn_lattice_get_receivers. @since 0.1 */
-CDYN_API cdyn_status cdyn_lattice_get_drainage_area(cdyn_lattice *lat, double *out,
+ *  @return as cdyn_lattice_compute_receivers. @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_compute_drainage_area(cdyn_lattice *lat, double *out,
                                                     size_t capacity);
 
 /* ---- ESRI ASCII grids (.asc) ------------------------------------------ */

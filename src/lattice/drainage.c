@@ -62,17 +62,17 @@ static cdyn_status start(cdyn_lattice *lat, const char *fn, const void *out, siz
     return cdyn__lattice_update_drainage(lat, fn);
 }
 
-cdyn_status cdyn_lattice_drainage(cdyn_lattice *lat, uint32_t *out, size_t capacity)
+cdyn_status cdyn_lattice_compute_drainage(cdyn_lattice *lat, uint32_t *out, size_t capacity)
 {
-    cdyn_status st = start(lat, "cdyn_lattice_drainage", out, capacity, false);
+    cdyn_status st = start(lat, "cdyn_lattice_compute_drainage", out, capacity, false);
     if (st == CDYN_OK && out)
         memcpy(out, lat->drain, lat->n * sizeof *out);
     return st;
 }
 
-cdyn_status cdyn_lattice_get_drainage_area(cdyn_lattice *lat, double *out, size_t capacity)
+cdyn_status cdyn_lattice_compute_drainage_area(cdyn_lattice *lat, double *out, size_t capacity)
 {
-    cdyn_status st = start(lat, "cdyn_lattice_get_drainage_area", out, capacity, true);
+    cdyn_status st = start(lat, "cdyn_lattice_compute_drainage_area", out, capacity, true);
     if (st == CDYN_OK) {
         double cell = lat->dx * lat->dy;
         for (size_t i = 0; i < lat->n; i++)
@@ -81,17 +81,17 @@ cdyn_status cdyn_lattice_get_drainage_area(cdyn_lattice *lat, double *out, size_
     return st;
 }
 
-cdyn_status cdyn_lattice_get_receivers(cdyn_lattice *lat, uint32_t *out, size_t capacity)
+cdyn_status cdyn_lattice_compute_receivers(cdyn_lattice *lat, uint32_t *out, size_t capacity)
 {
-    cdyn_status st = start(lat, "cdyn_lattice_get_receivers", out, capacity, true);
+    cdyn_status st = start(lat, "cdyn_lattice_compute_receivers", out, capacity, true);
     if (st == CDYN_OK)
         memcpy(out, lat->recv, lat->n * sizeof *out); /* UNSET = CDYN_LATTICE_NO_RECEIVER */
     return st;
 }
 
-cdyn_status cdyn_lattice_get_network(cdyn_lattice *lat, uint8_t *out, size_t capacity)
+cdyn_status cdyn_lattice_compute_network(cdyn_lattice *lat, uint8_t *out, size_t capacity)
 {
-    cdyn_status st = start(lat, "cdyn_lattice_get_network", out, capacity, true);
+    cdyn_status st = start(lat, "cdyn_lattice_compute_network", out, capacity, true);
     if (st == CDYN_OK)
         for (size_t i = 0; i < lat->n; i++)
             out[i] = (double)lat->drain[i] >= lat->R;

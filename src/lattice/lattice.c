@@ -61,14 +61,14 @@ cdyn_status cdyn_lattice_set_walk_cap(cdyn_lattice *lat, uint64_t cap)
     return CDYN_OK;
 }
 
-cdyn_status cdyn_lattice_get_walk_cap(const cdyn_lattice *lat, uint64_t *cap)
+cdyn_status cdyn_lattice_get_walk_cap(const cdyn_lattice *lat, uint64_t *out)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (!cap)
+    if (!out)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "cdyn_lattice_get_walk_cap",
-                                  "cap is NULL");
-    *cap = lat->walk_cap;
+                                  "out is NULL");
+    *out = lat->walk_cap;
     return CDYN_OK;
 }
 
@@ -104,18 +104,18 @@ cdyn_status cdyn_lattice_set_boundary(cdyn_lattice *lat, cdyn_lattice_boundary b
     return CDYN_OK;
 }
 
-cdyn_status cdyn_lattice_get_boundary(const cdyn_lattice *lat, cdyn_lattice_boundary *boundary)
+cdyn_status cdyn_lattice_get_boundary(const cdyn_lattice *lat, cdyn_lattice_boundary *out)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (!boundary)
+    if (!out)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "cdyn_lattice_get_boundary",
-                                  "boundary is NULL");
-    *boundary = lat->periodic ? CDYN_LATTICE_PERIODIC : CDYN_LATTICE_WALLS;
+                                  "out is NULL");
+    *out = lat->periodic ? CDYN_LATTICE_PERIODIC : CDYN_LATTICE_WALLS;
     return CDYN_OK;
 }
 
-cdyn_status cdyn_lattice_set_seed(cdyn_lattice *lat, uint64_t seed)
+cdyn_status cdyn_lattice_reseed(cdyn_lattice *lat, uint64_t seed)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;

@@ -82,19 +82,19 @@ cdyn_status cdyn_lattice_set_param(cdyn_lattice *lat, cdyn_lattice_param param, 
 }
 
 cdyn_status cdyn_lattice_get_param(const cdyn_lattice *lat, cdyn_lattice_param param,
-                                   double *value)
+                                   double *out)
 {
     static const char fn[] = "cdyn_lattice_get_param";
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (!value)
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "value is NULL");
+    if (!out)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "out is NULL");
     switch (param) {
-    case CDYN_LATTICE_E: *value = lat->E; return CDYN_OK;
-    case CDYN_LATTICE_D: *value = lat->D; return CDYN_OK;
-    case CDYN_LATTICE_M: *value = lat->M; return CDYN_OK;
-    case CDYN_LATTICE_S: *value = lat->S; return CDYN_OK;
-    case CDYN_LATTICE_R: *value = lat->R; return CDYN_OK;
+    case CDYN_LATTICE_E: *out = lat->E; return CDYN_OK;
+    case CDYN_LATTICE_D: *out = lat->D; return CDYN_OK;
+    case CDYN_LATTICE_M: *out = lat->M; return CDYN_OK;
+    case CDYN_LATTICE_S: *out = lat->S; return CDYN_OK;
+    case CDYN_LATTICE_R: *out = lat->R; return CDYN_OK;
     }
     return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "unknown parameter %d",
                               (int)param);
@@ -118,13 +118,13 @@ cdyn_status cdyn_lattice_set_slide_rule(cdyn_lattice *lat, cdyn_lattice_slide_ru
                               "unknown slide rule %d", (int)rule);
 }
 
-cdyn_status cdyn_lattice_get_slide_rule(const cdyn_lattice *lat, cdyn_lattice_slide_rule *rule)
+cdyn_status cdyn_lattice_get_slide_rule(const cdyn_lattice *lat, cdyn_lattice_slide_rule *out)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (!rule)
+    if (!out)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "cdyn_lattice_get_slide_rule",
-                                  "rule is NULL");
-    *rule = lat->slide_rule;
+                                  "out is NULL");
+    *out = lat->slide_rule;
     return CDYN_OK;
 }

@@ -38,14 +38,14 @@ cdyn_status cdyn_lattice_set_routing(cdyn_lattice *lat, cdyn_lattice_routing rou
     return CDYN_OK;
 }
 
-cdyn_status cdyn_lattice_get_routing(const cdyn_lattice *lat, cdyn_lattice_routing *routing)
+cdyn_status cdyn_lattice_get_routing(const cdyn_lattice *lat, cdyn_lattice_routing *out)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (!routing)
+    if (!out)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, "cdyn_lattice_get_routing",
-                                  "routing is NULL");
-    *routing = lat->routing;
+                                  "out is NULL");
+    *out = lat->routing;
     return CDYN_OK;
 }
 
@@ -116,14 +116,14 @@ cdyn_status cdyn_lattice_set_outlet_edges(cdyn_lattice *lat, uint32_t edges)
     return CDYN_OK;
 }
 
-cdyn_status cdyn_lattice_get_outlet_edges(const cdyn_lattice *lat, uint32_t *edges)
+cdyn_status cdyn_lattice_get_outlet_edges(const cdyn_lattice *lat, uint32_t *out)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (!edges)
+    if (!out)
         return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
-                                  "cdyn_lattice_get_outlet_edges", "edges is NULL");
-    *edges = lat->outlet_edges;
+                                  "cdyn_lattice_get_outlet_edges", "out is NULL");
+    *out = lat->outlet_edges;
     return CDYN_OK;
 }
 

@@ -287,14 +287,14 @@ static int bench_drainage(size_t size, int runs, int d8)
                 return 1;
             m.peak = m.live;
             double t1 = cpu_now();
-            if (check(cdyn_lattice_drainage(lat, NULL, 0), "drainage"))
+            if (check(cdyn_lattice_compute_drainage(lat, NULL, 0), "drainage"))
                 return 1;
             t[k][r] = cpu_now() - t1;
             peak[k] = m.peak - base;
         }
     }
     if (check(cdyn_lattice_set_routing(lat, CDYN_LATTICE_D4), "routing") ||
-        check(cdyn_lattice_get_receivers(lat, recv, n), "receivers"))
+        check(cdyn_lattice_compute_receivers(lat, recv, n), "receivers"))
         return 1;
     for (int r = 0; r < runs; r++) {
         double t1 = cpu_now();

@@ -109,21 +109,21 @@ static cdyn_status op_rain_at(ctx *c, fuzz_in *in, const char **fn)
 
 static cdyn_status op_set_seed(ctx *c, fuzz_in *in, const char **fn)
 {
-    *fn = "cdyn_lattice_set_seed";
-    return cdyn_lattice_set_seed(c->lat, fuzz_u64(in));
+    *fn = "cdyn_lattice_reseed";
+    return cdyn_lattice_reseed(c->lat, fuzz_u64(in));
 }
 
 static cdyn_status op_drainage(ctx *c, fuzz_in *in, const char **fn)
 {
-    *fn = "cdyn_lattice_drainage";
+    *fn = "cdyn_lattice_compute_drainage";
     bool out = fuzz_u8(in) % 4 != 0;
     size_t cap = capacity(c, in);
-    cdyn_status st = cdyn_lattice_drainage(c->lat, out ? c->ubuf : NULL, cap);
+    cdyn_status st = cdyn_lattice_compute_drainage(c->lat, out ? c->ubuf : NULL, cap);
     if (st == CDYN_OK && out) {
         /* Water is conserved: the outlets' drainage adds up to the sites
          * that hold data. */
         uint32_t *r = malloc(c->n * sizeof *r);
-        FUZZ_CHECK(r && cdyn_lattice_get_receivers(c->lat, r, c->n) == CDYN_OK);
+        FUZZ_CHECK(r && cdyn_lattice_compute_receivers(c->lat, r, c->n) == CDYN_OK);
         uint64_t sum = 0, valid = 0;
         for (size_t i = 0; i < c->n; i++) {
             valid += c->ubuf[i] > 0;
@@ -138,14 +138,14 @@ static cdyn_status op_drainage(ctx *c, fuzz_in *in, const char **fn)
 
 static cdyn_status op_get_receivers(ctx *c, fuzz_in *in, const char **fn)
 {
-    *fn = "cdyn_lattice_get_receivers";
-    return cdyn_lattice_get_receivers(c->lat, fuzz_u8(in) % 8 ? c->ubuf : NULL, capacity(c, in));
+    *fn = "cdyn_lattice_compute_receivers";
+    return cdyn_lattice_compute_receivers(c->lat, fuzz_u8(in) % 8 ? c->ubuf : NULL, capacity(c, in));
 }
 
 static cdyn_status op_get_network(ctx *c, fuzz_in *in, const char **fn)
 {
-    *fn = "cdyn_lattice_get_network";
-    return cdyn_lattice_get_network(c->lat, fuzz_u8(in) % 8 ? c->bbuf : NULL, capacity(c, in));
+    *fn = "cdyn_lattice_compute_network";
+    return cdyn_lattice_compute_network(c->lat, fuzz_u8(in) % 8 ? c->bbuf : NULL, capacity(c, in));
 }
 
 static cdyn_status op_compute_stats(ctx *c, fuzz_in *in, const char **fn)
@@ -296,8 +296,8 @@ static cdyn_status op_get_mask(ctx *c, fuzz_in *in, const char **fn)
 
 static cdyn_status op_drainage_area(ctx *c, fuzz_in *in, const char **fn)
 {
-    *fn = "cdyn_lattice_get_drainage_area";
-    cdyn_status st = cdyn_lattice_get_drainage_area(c->lat, fuzz_u8(in) % 8 ? c->dbuf : NULL,
+    *fn = "cdyn_lattice_compute_drainage_area";
+    cdyn_status st = cdyn_lattice_compute_drainage_area(c->lat, fuzz_u8(in) % 8 ? c->dbuf : NULL,
                                                     capacity(c, in));
     if (st == CDYN_OK)
         for (size_t i = 0; i < c->n; i++)

@@ -18,8 +18,8 @@ static void check_drainage(cdyn_lattice *lat, size_t n)
     FUZZ_CHECK(d && r);
     for (int routing = 0; routing < 2; routing++) {
         FUZZ_CHECK(cdyn_lattice_set_routing(lat, (cdyn_lattice_routing)routing) == CDYN_OK);
-        FUZZ_CHECK(cdyn_lattice_drainage(lat, d, n) == CDYN_OK);
-        FUZZ_CHECK(cdyn_lattice_get_receivers(lat, r, n) == CDYN_OK);
+        FUZZ_CHECK(cdyn_lattice_compute_drainage(lat, d, n) == CDYN_OK);
+        FUZZ_CHECK(cdyn_lattice_compute_receivers(lat, r, n) == CDYN_OK);
         uint64_t out = 0, valid = 0;
         for (size_t i = 0; i < n; i++) {
             if (r[i] == CDYN_LATTICE_NO_RECEIVER) {

@@ -65,8 +65,8 @@ static void check_drainage(cdyn_lattice *lat, size_t n)
 {
     uint32_t *d = malloc(n * sizeof *d), *r = malloc(n * sizeof *r);
     FUZZ_CHECK(d && r);
-    FUZZ_CHECK(cdyn_lattice_drainage(lat, d, n) == CDYN_OK);
-    FUZZ_CHECK(cdyn_lattice_get_receivers(lat, r, n) == CDYN_OK);
+    FUZZ_CHECK(cdyn_lattice_compute_drainage(lat, d, n) == CDYN_OK);
+    FUZZ_CHECK(cdyn_lattice_compute_receivers(lat, r, n) == CDYN_OK);
     uint64_t out = 0, valid = 0;
     for (size_t i = 0; i < n; i++) {
         if (d[i] == 0)
