@@ -28,10 +28,11 @@ cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
     return CDYN_OK;
 }
 
-cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot)
+cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, const char *what,
+                                  uint32_t *slot)
 {
     return cdyn__resolve(sys, sys->cons ? &sys->cons->slots : NULL, h, CDYN__KIND_CONSTRAINT,
-                         slot);
+                         slot, what);
 }
 
 void cdyn__constraints_touch(cdyn_system *sys)
@@ -75,7 +76,7 @@ cdyn_status cdyn__constraint_resolve_particles(cdyn_system *sys, const cdyn_part
                                                uint32_t *slots, const char *what)
 {
     for (size_t j = 0; j < n; j++) {
-        cdyn_status st = cdyn__particle_slot(sys, ps[j], &slots[j]);
+        cdyn_status st = cdyn__particle_slot(sys, ps[j], what, &slots[j]);
         if (st || (st = cdyn__holders_refuse_body(sys, slots[j], what)))
             return st;
         for (size_t i = 0; i < j; i++)
@@ -149,7 +150,7 @@ cdyn_status cdyn_constraint_remove(cdyn_system *sys, cdyn_constraint h)
 {
     cdyn_status st = cdyn__check_mutable(sys, "constraint_remove");
     uint32_t i;
-    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+    if (st || (st = cdyn__constraint_slot(sys, h, "constraint_remove", &i)))
         return st;
     erase(sys, i);
     return CDYN_OK;
@@ -213,7 +214,7 @@ cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint h, boo
 {
     cdyn_status st = cdyn__check_mutable(sys, "constraint_set_enabled");
     uint32_t i;
-    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+    if (st || (st = cdyn__constraint_slot(sys, h, "constraint_set_enabled", &i)))
         return st;
     if (cdyn__constraint_is_shape(&sys->cons->c[i]))
         return enabled ? CDYN_OK /* it is always enabled */
@@ -240,7 +241,7 @@ cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint h, 
 {
     cdyn_status st = cdyn__check_mutable(sys, "constraint_set_compliance");
     uint32_t i;
-    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+    if (st || (st = cdyn__constraint_slot(sys, h, "constraint_set_compliance", &i)))
         return st;
     if (!isfinite(compliance) || compliance < 0)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,

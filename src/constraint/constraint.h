@@ -206,6 +206,7 @@ cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, d
                                   double *bias, double *gt);
 
 /* Resolves a constraint handle, recording the message on failure. */
-cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot);
+cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, const char *what,
+                                  uint32_t *slot);
 
 #endif /* CDYN__CONSTRAINT_H */

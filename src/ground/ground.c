@@ -10,10 +10,11 @@
 #include "core/finite.h"
 #include "core/lookup.h"
 
-cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, uint32_t *slot)
+cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, const char *what,
+                              uint32_t *slot)
 {
     return cdyn__resolve(sys, sys->grounds ? &sys->grounds->slots : NULL, h, CDYN__KIND_GROUND,
-                         slot);
+                         slot, what);
 }
 
 static bool velocity_dependent(const cdyn__ground *g)
@@ -233,7 +234,7 @@ cdyn_status cdyn_ground_remove(cdyn_system *sys, cdyn_ground ground)
 {
     cdyn_status st = cdyn__check_mutable(sys, "ground_remove");
     uint32_t i;
-    if (st || (st = cdyn__ground_slot(sys, ground, &i)))
+    if (st || (st = cdyn__ground_slot(sys, ground, "ground_remove", &i)))
         return st;
     cdyn__grounds *k = sys->grounds;
     k->n_velocity_dependent -= velocity_dependent(&k->g[i]);
@@ -290,7 +291,7 @@ static cdyn_status set_value(cdyn_system *sys, cdyn_ground ground, enum setting 
 {
     cdyn_status st = cdyn__check_mutable(sys, what);
     uint32_t i;
-    if (st || (st = cdyn__ground_slot(sys, ground, &i)))
+    if (st || (st = cdyn__ground_slot(sys, ground, what, &i)))
         return st;
     bool positive = which == SET_FRICTION_SPEED;
     if (!isfinite(value) || value < 0 || (positive && value == 0))

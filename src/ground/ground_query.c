@@ -73,7 +73,7 @@ cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground grou
 {
     uint32_t gi, pi;
     cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_penetration", &gi);
-    if (st || (st = cdyn__particle_slot(sys, particle, &pi)))
+    if (st || (st = cdyn__particle_slot(sys, particle, "ground_get_penetration", &pi)))
         return st;
     double h, grad[3];
     const double *x = sys->x + (size_t)pi * (size_t)sys->dim;
@@ -176,7 +176,7 @@ cdyn_status cdyn_ground_get_jacobian(const cdyn_system *sys, cdyn_ground ground,
 {
     uint32_t gi, pi;
     cdyn_status st = prologue(sys, ground, true, "ground_get_jacobian", &gi);
-    if (st || (st = cdyn__particle_slot(sys, particle, &pi)))
+    if (st || (st = cdyn__particle_slot(sys, particle, "ground_get_jacobian", &pi)))
         return st;
     size_t d = (size_t)sys->dim, off = (size_t)pi * d;
     double jx[9] = {0}, jv[9] = {0};
