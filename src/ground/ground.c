@@ -9,6 +9,7 @@
 #include "core/system.h"
 #include "core/finite.h"
 #include "core/lookup.h"
+#include "core/vec.h"
 
 cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, const char *what,
                               uint32_t *slot)
@@ -102,11 +103,10 @@ cdyn_status cdyn_ground_add_plane(cdyn_system *sys, const double *normal, double
     cdyn_status st = prologue(sys, out, what);
     if (st)
         return st;
-    double len = 0;
-    if (normal && cdyn__all_finite(normal, (size_t)sys->dim))
-        for (int k = 0; k < sys->dim; k++)
-            len += normal[k] * normal[k];
-    len = sqrt(len);
+    /* The rescaled norm: any finite normal has one (1e300 included). */
+    double len = normal && cdyn__all_finite(normal, (size_t)sys->dim)
+                     ? cdyn__vec_norm(normal, sys->dim)
+                     : 0.0;
     if (!(len > 0) || !isfinite(len) || !isfinite(offset) || !isfinite(offset / len))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "%s: the normal must be %d finite values, not all zero, and the "
