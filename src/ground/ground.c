@@ -3,6 +3,7 @@
 #include "ground/ground.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -184,8 +185,10 @@ cdyn_status cdyn_ground_add_heightfield(cdyn_system *sys, const cdyn_heightfield
         /* A profile: the samples become two equal rows of a 2-row grid, on
          * which the bicubic rule is the 1-D not-a-knot spline along x with
          * f_y = f_xy = 0, and the bilinear rule the broken line. */
-        if (desc->ny != 1 || desc->nx < 2 || !desc->samples ||
-            !cdyn__all_finite(desc->samples, desc->nx))
+        /* nx bounded before the samples are read: a count whose grid
+         * cannot be held is refused, not read past the caller's array. */
+        if (desc->ny != 1 || desc->nx < 2 || desc->nx > SIZE_MAX / (8 * sizeof(double)) ||
+            !desc->samples || !cdyn__all_finite(desc->samples, desc->nx))
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                               "%s: in 2-D a height field is a profile: need ny = 1, nx >= 2 and "
                               "nx finite samples (got nx = %zu, ny = %zu)",
