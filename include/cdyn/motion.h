@@ -29,6 +29,13 @@
  * L(t) = L_s + s(t) - s(t_s): again no jump.
  *
  * Units: the system's (metres, seconds, radians; frequencies in rad/s).
+ *
+ * Numbers that overflow: a built-in motion or schedule whose state is not
+ * finite at a time (a frequency so large that the acceleration overflows,
+ * an acceleration reached after a long time) is a bad description when it
+ * is attached or evaluated at that time (CDYN_ERR_INVALID_ARGUMENT), and
+ * fails a later step or query at such a time with CDYN_ERR_DIVERGED (a
+ * step's state as before it). CDYN_ERR_CALLBACK is for callbacks only.
  */
 #ifndef CDYN_MOTION_H
 #define CDYN_MOTION_H
@@ -105,9 +112,9 @@ CDYN_API void cdyn_motion_desc_init(cdyn_motion_desc *desc, cdyn_motion_kind kin
  *  system).
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL pointers, a bad
  *  size, kind or @p dim, non-finite fields or @p t, a zero rotation axis, a
- *  callback kind without a function; CDYN_ERR_CALLBACK when the callback
- *  fails or gives a non-finite or non-orthonormal state. @p out is written
- *  only on success. @since 0.1 */
+ *  callback kind without a function, a state that overflows at @p t;
+ *  CDYN_ERR_CALLBACK when the callback fails or gives a non-finite or
+ *  non-orthonormal state. @p out is written only on success. @since 0.1 */
 CDYN_API cdyn_status cdyn_motion_evaluate(const cdyn_motion_desc *desc, int dim, double t,
                                           cdyn_motion_state *out);
 
@@ -146,8 +153,8 @@ CDYN_API void cdyn_schedule_desc_init(cdyn_schedule_desc *desc, cdyn_schedule_ki
 /** s, s' and s'' of schedule @p desc at time @p t into @p out[0..2].
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL pointers, a bad
  *  size or kind, non-finite fields or @p t, a callback kind without a
- *  function; CDYN_ERR_CALLBACK when the callback fails or gives a
- *  non-finite value. @since 0.1 */
+ *  function, a value that overflows at @p t; CDYN_ERR_CALLBACK when the
+ *  callback fails or gives a non-finite value. @since 0.1 */
 CDYN_API cdyn_status cdyn_schedule_evaluate(const cdyn_schedule_desc *desc, double t,
                                             double out[3]);
 

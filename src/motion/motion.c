@@ -163,8 +163,12 @@ cdyn_status cdyn__motion_state(const cdyn_system *sys, const cdyn_motion_desc *d
         break;
     }
     }
+    /* Only a built-in kind gets here with a non-finite state (a callback's
+     * was checked above): its numbers overflow at this time. No callback
+     * failed, so not CDYN_ERR_CALLBACK. */
     if (!cdyn__all_finite((const double *)&s, sizeof s / sizeof(double)))
-        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "motion: non-finite state at t = %g", t);
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "motion: the state overflows at t = %g (not finite)", t);
     *out = s;
     return CDYN_OK;
 }
@@ -174,6 +178,9 @@ cdyn_status cdyn__motion_attach(const cdyn_system *sys, cdyn__motion *m,
 {
     cdyn_motion_state s;
     cdyn_status st = cdyn__motion_state(sys, desc, dim, t_s, &s);
+    if (st == CDYN_ERR_DIVERGED) /* the description is unusable from the start */
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "motion: the description's state overflows at t = %g", t_s);
     if (st)
         return st;
     m->desc = *desc;
@@ -219,5 +226,6 @@ cdyn_status cdyn_motion_evaluate(const cdyn_motion_desc *desc, int dim, double t
         return CDYN_ERR_INVALID_ARGUMENT;
     if (cdyn__motion_invalid(desc, dim))
         return CDYN_ERR_INVALID_ARGUMENT;
-    return cdyn__motion_state(NULL, desc, dim, t, out);
+    cdyn_status st = cdyn__motion_state(NULL, desc, dim, t, out);
+    return st == CDYN_ERR_DIVERGED ? CDYN_ERR_INVALID_ARGUMENT : st;
 }
