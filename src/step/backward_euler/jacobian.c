@@ -217,10 +217,14 @@ static cdyn_status user_jacobian(cdyn_system *sys, const cdyn__force *g, uint32_
     if (rc != 0)
         return cdyn__fail(sys, CDYN_ERR_CALLBACK,
                           "force Jacobian callback (slot %u) returned %d at t = %g", slot, rc, t);
-    if (acc->bad)
+    if (acc->bad) {
+        /* The refusal's own message, "jacobian_add_block: ...", goes on. */
+        char why[CDYN__ERROR_LEN];
+        memcpy(why, sys->error, sizeof why);
         return cdyn__fail(sys, CDYN_ERR_CALLBACK,
-                          "force Jacobian callback (slot %u) added an invalid block at t = %g",
-                          slot, t);
+                          "force Jacobian callback (slot %u) added an invalid block at t = %g (%s)",
+                          slot, t, why);
+    }
     return CDYN_OK;
 }
 
