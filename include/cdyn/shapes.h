@@ -8,7 +8,11 @@
  *
  * The functions below sample a shape without a system: evaluate it, measure
  * its arc length, find its closest point. Constraints and grounds that hold a
- * shape take the same descriptions.
+ * shape take the same descriptions. They answer in finite numbers or not at
+ * all: a result beyond the range of a double (a point far out on a
+ * parabola or on an open spline's extension, an arc length that overflows,
+ * the slope of a grid step near the smallest double) is refused with
+ * CDYN_ERR_INVALID_ARGUMENT, outputs untouched.
  *
  * Curves, parameter q (d = 2 or 3 is the dimension of the space; unit vectors
  * e1, e2, e3 are built from the axes, see each kind):
@@ -189,7 +193,9 @@ typedef struct cdyn_heightfield_desc {
     size_t nx;            /**< samples along x, at least 2 */
     size_t ny;            /**< samples along y, at least 2 */
     double origin[2];     /**< (x, y) of sample (0, 0), finite */
-    double spacing[2];    /**< grid steps (dx, dy), finite, > 0 */
+    double spacing[2];    /**< grid steps (dx, dy), finite, > 0, such that the far
+                               edge origin + (n - 1) spacing is finite and above the
+                               origin (the grid's points are distinct doubles) */
     const double *samples; /**< nx * ny finite heights, row by row:
                                 samples[j * nx + i] = f(origin[0] + i dx,
                                 origin[1] + j dy); copied, read during the call */
@@ -255,7 +261,8 @@ CDYN_API void cdyn_surface_desc_init(cdyn_surface_desc *desc, cdyn_surface_kind 
  *  Allocates (with malloc, freed before returning) for a spline only: for
  *  repeated queries of a spline, hold it in a constraint.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p desc, a bad size,
- *  kind, @p dim or field (see the struct), a non-finite @p q;
+ *  kind, @p dim or field (see the struct), a non-finite @p q, a @p q where
+ *  the point or its derivatives are beyond the range of a double;
  *  CDYN_ERR_CALLBACK when the callback fails or returns a non-finite value;
  *  CDYN_ERR_NO_MEMORY. Outputs are written only on success. @since 0.1 */
 CDYN_API cdyn_status cdyn_curve_evaluate(const cdyn_curve_desc *desc, int dim, double q,
@@ -352,9 +359,11 @@ CDYN_API cdyn_status cdyn_surface_closest_parameters(const cdyn_surface_desc *de
  *  samples and, for BICUBIC, its interpolation tables, in O(nx ny) time, on
  *  every call: a height-field ground or surface builds them once.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (NULL or bad @p desc: a size
- *  below 2 x 2, nx * ny overflowing, non-finite or non-positive spacing,
- *  NULL or non-finite samples, bad interpolation or up_axis; non-finite x or
- *  y); CDYN_ERR_NO_MEMORY. @since 0.1 */
+ *  below 2 x 2, nx * ny overflowing, non-finite or non-positive spacing, a
+ *  far edge that is not finite or not above the origin, NULL or non-finite
+ *  samples, bad interpolation or up_axis; non-finite x or y; a height or
+ *  derivative beyond the range of a double); CDYN_ERR_NO_MEMORY.
+ *  @since 0.1 */
 CDYN_API cdyn_status cdyn_heightfield_evaluate(const cdyn_heightfield_desc *desc, double x,
                                                double y, double *height, double *gradient,
                                                double *hessian);
