@@ -14,6 +14,7 @@
 #include "particle.h"
 #include "force.h"
 #include "pair.h"
+#include "box.h"
 #include "diagnostics.h"
 #include "constraint.h"
 #include "parametric.h"

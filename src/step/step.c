@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "box/box.h"
 #include "constraint/constraint.h"
 #include "core/alloc.h"
 #include "core/finite.h"
@@ -133,7 +134,7 @@ static cdyn_status step_on_knots(cdyn_system *sys, double dt)
 
 static cdyn_status step(cdyn_system *sys, double dt)
 {
-    cdyn_status st = cdyn__check_mutable(sys, "step");
+    cdyn_status st = cdyn__check_not_busy(sys, "step");
     if (st)
         return st;
     if (!isfinite(dt) || !(dt > 0))
@@ -145,7 +146,7 @@ static cdyn_status step(cdyn_system *sys, double dt)
     }
     const cdyn__integrator *integ = cdyn__integrator_of(sys->integrator);
     if ((st = cdyn__workspace_ensure(sys, integ->stages)) ||
-        (st = cdyn__constraints_prepare(sys)))
+        (st = cdyn__constraints_prepare(sys)) || (st = cdyn__box_prepare(sys)))
         return st;
     if (sys->param_of && !integ->adaptive &&
         cdyn__params_have_knots(sys))

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "box/box.h"
 #include "constraint/constraint.h"
 #include "core/alloc.h"
 #include "core/finite.h"
@@ -84,6 +85,7 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__integrator_states_free(sys);
     cdyn__grounds_destroy(sys);
     cdyn__rigids_destroy(sys);
+    cdyn__box_destroy(sys);
     cdyn__holders_free(sys);
     a.free(sys, sys->alloc_size, a.user);
 }
@@ -200,8 +202,11 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
      * stored Jacobians are written first. */
     cdyn__constraints_materialize_jac(sys);
     for (size_t i = 0; i < sys->particles.count; i++)
-        if (sys->particles.alive[i])
+        if (sys->particles.alive[i]) {
+            if (dst == sys->x) /* a periodic box's image counters follow */
+                cdyn__box_position_set(sys, (uint32_t)i, dst + i * d, in + i * d);
             memcpy(dst + i * d, in + i * d, d * sizeof *dst);
+        }
     for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++)
         if (sys->particles.alive[i])
             cdyn__params_sync_slot(sys, i);
@@ -210,7 +215,10 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
 
 cdyn_status cdyn_system_get_positions(const cdyn_system *sys, double *out, size_t capacity)
 {
-    return bulk_get(sys, sys ? sys->x : NULL, out, capacity, "get_positions");
+    cdyn_status st = bulk_get(sys, sys ? sys->x : NULL, out, capacity, "get_positions");
+    if (!st)
+        cdyn__box_wrap_positions(sys, out, sys->particles.count); /* into a periodic box */
+    return st;
 }
 
 cdyn_status cdyn_system_get_velocities(const cdyn_system *sys, double *out, size_t capacity)
