@@ -114,7 +114,8 @@ void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot);
 void cdyn__forces_destroy(cdyn_system *sys);
 
 /* Spring internals used by the tests and the tension query (spring.c). */
-double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, const double *v);
+double cdyn__spring_tension(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                            const double *v);
 
 /* Spring Jacobian at state (x, v): writes K = dF_a/dx_b and C = dF_a/dv_b
  * (dim x dim row-major, entry [r * dim + c]). The other blocks follow from
@@ -125,8 +126,9 @@ double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, cons
  * K is not symmetric when D w has a component across the spring. With
  * @p definite, a negative T / l (a compressed spring's transverse
  * stiffness, which can make the Newton matrix indefinite) is replaced by 0.
- * Returns 0 (blocks zero) when the ends coincide, 1 otherwise. */
-int cdyn__spring_jacobian(const cdyn__force *s, int dim, const double *x, const double *v,
-                          int definite, double *k, double *c);
+ * In a periodic box d is the minimum image. Returns 0 (blocks zero) when
+ * the ends coincide, 1 otherwise. */
+int cdyn__spring_jacobian(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                          const double *v, int definite, double *k, double *c);
 
 #endif /* CDYN__FORCE_H */

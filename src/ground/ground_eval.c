@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/box.h"
 #include "core/system.h"
 #include "core/finite.h"
 #include "core/vec.h"
@@ -217,7 +218,8 @@ cdyn_status cdyn__ground_force(const cdyn_system *sys, const cdyn__ground *g, co
                                const double *u, double *fn, double *ff, bool *in_contact)
 {
     int dim = sys->dim;
-    double h, grad[3];
+    double h, grad[3], xw[3];
+    x = cdyn__box_ground_point(sys->box, dim, x, xw); /* into a periodic box */
     for (int k = 0; k < dim; k++)
         fn[k] = ff[k] = 0.0;
     *in_contact = false;
@@ -296,7 +298,8 @@ cdyn_status cdyn__ground_jacobian(const cdyn_system *sys, const cdyn__ground *g,
                                   const double *u, double *f, double *dfdx, double *dfdv)
 {
     int dim = sys->dim;
-    double h, grad[3], K[9];
+    double h, grad[3], K[9], xw[3];
+    x = cdyn__box_ground_point(sys->box, dim, x, xw); /* into a periodic box */
     if (cdyn__ground_surely_above(g, dim, x))
         return CDYN_OK;
     /* A callback's Hessian costs 2 dim calls: taken only below the ground. */
@@ -330,7 +333,10 @@ cdyn_status cdyn__grounds_apply(const cdyn_system *sys, const double *x, const d
             continue;
         const cdyn__ground *g = &k->g[gi];
         for (size_t i = 0; i < n; i++) {
-            if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, sys->dim, x + i * d))
+            double xw[3];
+            if (!cdyn__ground_acts_on(sys, i) ||
+                cdyn__ground_surely_above(g, sys->dim,
+                                          cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw)))
                 continue;
             double fn[3], ff[3];
             bool in;
@@ -375,10 +381,12 @@ cdyn_status cdyn__ground_energy(const cdyn_system *sys, const cdyn__ground *g, c
     size_t d = (size_t)sys->dim;
     double e = 0;
     for (size_t i = 0, n = sys->particles.count; i < n; i++) {
-        if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, sys->dim, x + i * d))
+        double xw[3];
+        const double *xi = cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw);
+        if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, sys->dim, xi))
             continue;
         double h, grad[3];
-        cdyn_status st = cdyn__ground_eval(sys, g, x + i * d, true, &h, grad, NULL);
+        cdyn_status st = cdyn__ground_eval(sys, g, xi, true, &h, grad, NULL);
         if (st)
             return st;
         if (h < 0) {
