@@ -74,10 +74,10 @@ static void check_jacobian(cdyn_system *sys, cdyn_force f, size_t n, bool damped
             double z0 = z[j];
             z[j] = z0 + h;
             memset(fp, 0, sizeof fp);
-            cdyn__pair_apply(sys, p, x, v, fp);
+            assert_int_equal(cdyn__pair_apply(sys, p, 0.0, x, v, fp), CDYN_OK);
             z[j] = z0 - h;
             memset(fm, 0, sizeof fm);
-            cdyn__pair_apply(sys, p, x, v, fm);
+            assert_int_equal(cdyn__pair_apply(sys, p, 0.0, x, v, fm), CDYN_OK);
             for (size_t i = 0; i < len; i++) {
                 double fd = (fp[i] - fm[i]) / (2 * h);
                 double an = which ? m.dv[i][j] : m.dx[i][j];

@@ -84,6 +84,7 @@ cdyn_status cdyn_system_set_box(cdyn_system *sys, const double *origin, const do
     } else {
         fold_images(sys);
     }
+    b->present = true;
     b->any_periodic = false;
     for (int k = 0; k < 3; k++) {
         bool in = k < dim;
@@ -104,8 +105,14 @@ cdyn_status cdyn_system_clear_box(cdyn_system *sys)
     cdyn_status st = cdyn__check_mutable(sys, "system_clear_box");
     if (st)
         return st;
+    cdyn__box *b = sys->box;
+    if (!b || !b->present)
+        return CDYN_OK;
     fold_images(sys);
-    cdyn__box_destroy(sys);
+    cdyn__box_free_clusters(sys);
+    b->present = b->any_periodic = false;
+    b->periodic[0] = b->periodic[1] = b->periodic[2] = false;
+    b->epoch++; /* the store stays, so that epochs never repeat */
     return CDYN_OK;
 }
 
@@ -115,7 +122,7 @@ cdyn_status cdyn_system_get_box(const cdyn_system *sys, double *origin, double *
     cdyn_status st = cdyn__enter_query(sys, has_box, "system_get_box");
     if (st)
         return st;
-    const cdyn__box *b = sys->box;
+    const cdyn__box *b = sys->box && sys->box->present ? sys->box : NULL;
     *has_box = b != NULL;
     for (int k = 0; b && k < sys->dim; k++) {
         if (origin)

@@ -21,11 +21,13 @@
 
 typedef struct cdyn__box {
     int dim;
+    bool present;    /* cleared boxes keep the store (and its epoch) until destruction */
     bool periodic[3];
     bool any_periodic;
     double lo[3], len[3], inv_len[3], half[3];
     /* Bumped whenever stored positions move by box lengths (a wrap or
-     * making clusters whole): pair sets rebuild their lists then. */
+     * making clusters whole) and when the box is set or cleared: pair sets
+     * rebuild their lists then. Never reset while the system lives. */
     uint64_t epoch;
     /* Per particle slot, dim each: unwrapped = stored + image * len. Slots
      * at or beyond image_cap have image 0. */

@@ -7,6 +7,7 @@
 #include "core/system.h"
 #include "core/workspace.h"
 #include "dynamics/dynamics.h"
+#include "force/force.h"
 #include "generalized/generalized.h"
 
 static cdyn_status evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
@@ -21,7 +22,7 @@ static cdyn_status evaluate(cdyn_system *sys, double *accelerations, size_t capa
     if (n == 0)
         return CDYN_OK;
     if ((st = cdyn__workspace_ensure(sys, 0)) || (st = cdyn__constraints_prepare(sys)) ||
-        (st = cdyn__box_prepare(sys)))
+        (st = cdyn__box_prepare(sys)) || (st = cdyn__forces_prepare(sys)))
         return st;
     /* The acceleration lands in the candidate-state buffer, which no one
      * reads between steps. */

@@ -42,6 +42,11 @@ typedef struct cdyn__force_ops {
      * Jacobian or differentiates apply). */
     void (*jacobian)(const cdyn_system *sys, const cdyn__force *g, const double *x,
                      const double *v, bool definite, cdyn__jacobian_add_fn add, void *ctx);
+    /* Before a step or an evaluation, outside it (may allocate): whatever
+     * the generator needs ready (a pair set's neighbour-list room and
+     * exclusions). NULL: nothing. CDYN_ERR_NO_MEMORY and the like, message
+     * set. */
+    cdyn_status (*prepare)(cdyn_system *sys, cdyn__force *g);
     /* Whether the pairs of slots the Jacobian couples change with the state
      * (pair sets find their contacts anew): implicit integrators then probe
      * them at every step instead of once. */
@@ -85,6 +90,9 @@ extern const cdyn__force_ops cdyn__gravity_ops, cdyn__drag_ops, cdyn__spring_ops
  * the caller). Returns CDYN_ERR_CALLBACK (message set) if a callback fails. */
 cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x,
                                const double *v, double *f);
+
+/* Runs every live generator's prepare op (before a step or evaluation). */
+cdyn_status cdyn__forces_prepare(cdyn_system *sys);
 
 /* Potential energy of one generator at state x. */
 double cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x);

@@ -18,6 +18,7 @@
 #include "core/finite.h"
 #include "core/system.h"
 #include "dynamics/dynamics.h"
+#include "force/force.h"
 #include "generalized/generalized.h"
 #include "projection/projection.h"
 #include "rigid/rigid.h"
@@ -146,7 +147,8 @@ static cdyn_status step(cdyn_system *sys, double dt)
     }
     const cdyn__integrator *integ = cdyn__integrator_of(sys->integrator);
     if ((st = cdyn__workspace_ensure(sys, integ->stages)) ||
-        (st = cdyn__constraints_prepare(sys)) || (st = cdyn__box_prepare(sys)))
+        (st = cdyn__constraints_prepare(sys)) || (st = cdyn__box_prepare(sys)) ||
+        (st = cdyn__forces_prepare(sys)))
         return st;
     if (sys->param_of && !integ->adaptive &&
         cdyn__params_have_knots(sys))
