@@ -15,6 +15,7 @@
 #include "force.h"
 #include "pair.h"
 #include "box.h"
+#include "thermostat.h"
 #include "diagnostics.h"
 #include "constraint.h"
 #include "parametric.h"

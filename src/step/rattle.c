@@ -15,6 +15,7 @@
 #include "dynamics/dynamics.h"
 #include "projection/projection.h"
 #include "step/integrator.h"
+#include "step/reuse.h"
 
 static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
 {
@@ -25,28 +26,37 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
     const bool constrained = sys->cons && sys->cons->n_rows > 0;
     cdyn_status st;
 
-    if ((st = cdyn__dynamics_accel(sys, sys->time, x, v, a)))
-        return st;
+    /* The opening accelerations are the last step's closing ones when
+     * nothing changed since (step/reuse.h). */
+    const double *a0 = cdyn__reuse_start(sys);
+    if (!a0) {
+        if ((st = cdyn__dynamics_accel(sys, sys->time, x, v, a)))
+            return st;
+        a0 = a;
+    }
     const bool velocity_dependent = cdyn__dynamics_velocity_dependent(sys);
+    double *a1 = velocity_dependent ? NULL : cdyn__reuse_target(sys);
+    if (!a1)
+        a1 = a;
     if (constrained && !velocity_dependent && cdyn__projection_chain_usable(sys)) {
         /* Rod chains: the kernel of projection_chain.c, which also makes
          * the predictor and the closing kick. */
-        if ((st = cdyn__projection_chain_positions(sys, x, v, a, xn, vn, dt)) ||
-            (st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
+        if ((st = cdyn__projection_chain_positions(sys, x, v, a0, xn, vn, dt)) ||
+            (st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
             return st;
-        return cdyn__projection_chain_velocities(sys, xn, vn, a, dt, checked);
+        return cdyn__projection_chain_velocities(sys, xn, vn, a1, dt, checked);
     }
     for (size_t i = 0; i < n; i++) {
-        vn[i] = v[i] + h2 * a[i];
+        vn[i] = v[i] + h2 * a0[i];
         xn[i] = x[i] + dt * vn[i];
     }
     if (constrained && (st = cdyn__projection_positions(sys, x, xn, vn, 1.0 / dt)))
         return st;
-    if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
+    if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
         return st;
     if (!velocity_dependent) {
         for (size_t i = 0; i < n; i++)
-            vn[i] += h2 * a[i];
+            vn[i] += h2 * a1[i];
         return constrained ? cdyn__projection_velocities(sys, xn, vn, false, 2.0 / dt) : CDYN_OK;
     }
     /* Forces depend on velocity: the closing kick needs F(x1, v1). A

@@ -23,6 +23,8 @@
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
+#include "step/langevin.h"
+#include "step/reuse.h"
 #include "core/workspace.h"
 
 /* Swaps the candidate state in. With particles on shapes the integrated
@@ -63,7 +65,8 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     sys->step_dt = h;
     bool finite = false;
     sys->in_step = true;
-    cdyn_status st = integ->step(sys, h, &finite);
+    cdyn_status st = sys->langevin ? cdyn__step_langevin(sys, h, &finite)
+                                   : integ->step(sys, h, &finite);
     if (!st)
         st = cdyn__rigids_step(sys, h);
     /* The post-step projection of the integrators that do not project
@@ -73,16 +76,24 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     if (!st && project)
         st = cdyn__projection_after_step(sys);
     sys->in_step = false;
-    if (st)
+    if (st) {
+        cdyn__reuse_after_step(sys, false);
         return st;
+    }
     /* Rigid bodies and projections may have moved the state since. */
     finite = finite && !sys->rigids && !project;
-    if (!finite && (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n)))
+    if (!finite && (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n))) {
+        cdyn__reuse_after_step(sys, false);
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,
                           "step: non-finite state at t = %g with dt = %g; state kept", sys->time, h);
-    if ((st = commit(sys)))
+    }
+    if ((st = commit(sys))) {
+        cdyn__reuse_after_step(sys, false);
         return st;
+    }
     sys->time += h;
+    cdyn__reuse_after_step(sys, true);
+    cdyn__langevin_after_step(sys);
     return CDYN_OK;
 }
 
@@ -146,9 +157,11 @@ static cdyn_status step(cdyn_system *sys, double dt)
         return CDYN_OK;
     }
     const cdyn__integrator *integ = cdyn__integrator_of(sys->integrator);
-    if ((st = cdyn__workspace_ensure(sys, integ->stages)) ||
+    /* The Langevin scheme (step/langevin.c) needs two stage arrays. */
+    size_t stages = sys->langevin && integ->stages < 2 ? 2 : integ->stages;
+    if ((st = cdyn__workspace_ensure(sys, stages)) ||
         (st = cdyn__constraints_prepare(sys)) || (st = cdyn__box_prepare(sys)) ||
-        (st = cdyn__forces_prepare(sys)))
+        (st = cdyn__forces_prepare(sys)) || (st = cdyn__reuse_prepare(sys)))
         return st;
     if (sys->param_of && !integ->adaptive &&
         cdyn__params_have_knots(sys))

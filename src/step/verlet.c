@@ -2,10 +2,12 @@
 #include "core/system.h"
 #include "dynamics/dynamics.h"
 #include "step/integrator.h"
+#include "step/reuse.h"
 
 /* With velocity-dependent forces the closing kick would need a(x1, v1)
  * with v1 unknown: one predictor evaluation at v1* = vh + dt/2 a(x1, vh)
- * gives a(x1, v1) to O(dt^2), keeping order 2. */
+ * gives a(x1, v1) to O(dt^2), keeping order 2. Otherwise the closing
+ * kick's accelerations are the next step's opening ones (step/reuse.h). */
 cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt, bool *finite)
 {
     (void)finite;
@@ -13,22 +15,29 @@ cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt, bool *finite
     double *a = sys->ws.f, *vh = sys->ws.stage[0];
     double *xn = sys->x_new, *vn = sys->v_new;
     double h2 = 0.5 * dt, t1 = sys->time + dt;
-    cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
-    if (st)
-        return st;
+    cdyn_status st;
+    const double *a0 = cdyn__reuse_start(sys);
+    if (!a0) {
+        if ((st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a)))
+            return st;
+        a0 = a;
+    }
     for (size_t i = 0; i < n; i++) {
-        vh[i] = sys->ud[i] + h2 * a[i];
+        vh[i] = sys->ud[i] + h2 * a0[i];
         xn[i] = sys->u[i] + dt * vh[i];
     }
-    if ((st = cdyn__dynamics_accel(sys, t1, xn, vh, a)))
+    double *a1 = cdyn__reuse_target(sys);
+    if (!a1)
+        a1 = a;
+    if ((st = cdyn__dynamics_accel(sys, t1, xn, vh, a1)))
         return st;
     if (cdyn__dynamics_velocity_dependent(sys)) {
         for (size_t i = 0; i < n; i++)
-            vn[i] = vh[i] + h2 * a[i];
-        if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
+            vn[i] = vh[i] + h2 * a1[i];
+        if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
             return st;
     }
     for (size_t i = 0; i < n; i++)
-        vn[i] = vh[i] + h2 * a[i];
+        vn[i] = vh[i] + h2 * a1[i];
     return CDYN_OK;
 }

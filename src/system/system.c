@@ -18,6 +18,8 @@
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
+#include "step/langevin.h"
+#include "step/reuse.h"
 #include "core/workspace.h"
 
 /* A per-system salt so that handles of one system are refused by another.
@@ -86,6 +88,8 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__grounds_destroy(sys);
     cdyn__rigids_destroy(sys);
     cdyn__box_destroy(sys);
+    cdyn__reuse_destroy(sys);
+    cdyn__langevin_destroy(sys);
     cdyn__holders_free(sys);
     a.free(sys, sys->alloc_size, a.user);
 }

@@ -1,0 +1,31 @@
+/* The Langevin thermostat's state and its step (include/cdyn/thermostat.h).
+ * Internal. */
+#ifndef CDYN__STEP_LANGEVIN_H
+#define CDYN__STEP_LANGEVIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cdyn/thermostat.h"
+
+typedef struct cdyn__langevin {
+    double kT, gamma;
+    uint64_t seed;
+    uint64_t count; /* steps taken: the noise's counter */
+} cdyn__langevin;
+
+/* One BAOAB step of @p dt from the committed state into x_new, v_new
+ * (velocity Verlet or, with constraints, RATTLE's projections). */
+cdyn_status cdyn__step_langevin(cdyn_system *sys, double dt, bool *finite);
+
+/* A standard normal number, the @p k-th of particle slot @p slot at step
+ * @p count of @p seed: a function of those four alone. */
+double cdyn__langevin_normal(uint64_t seed, uint64_t count, uint32_t slot, uint32_t k);
+
+/* A step was committed: the noise moves on to the next numbers (a failed
+ * step is taken again with the same ones). */
+void cdyn__langevin_after_step(cdyn_system *sys);
+
+void cdyn__langevin_destroy(cdyn_system *sys);
+
+#endif /* CDYN__STEP_LANGEVIN_H */
