@@ -342,7 +342,12 @@ cdyn_status cdyn__box_prepare(cdyn_system *sys)
             return st;
         b->made_whole = sys->revision;
         b->whole_valid = true;
+        b->checks = 0;
     }
-    wrap_if_due(sys);
+    /* Clusters may stray half a box length before they must be moved:
+     * looking every few steps is enough, and costs a pass over the
+     * positions less. */
+    if (b->checks++ % 8 == 0)
+        wrap_if_due(sys);
     return CDYN_OK;
 }

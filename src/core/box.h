@@ -47,6 +47,8 @@ typedef struct cdyn__box {
     uint32_t *adj;
     size_t adj_cap;
     uint64_t made_whole;   /* sys->revision at which the clusters were last made whole */
+    uint64_t checks;       /* prepares since the clusters were found: strays are looked
+                            * for at every eighth */
     bool whole_valid;
 } cdyn__box;
 

@@ -33,6 +33,13 @@ typedef struct cdyn__force_ops {
      * a user function fails. Allocates nothing. */
     cdyn_status (*apply)(const cdyn_system *sys, const cdyn__force *g, uint32_t slot, double t,
                          const double *x, const double *v, double *f);
+    /* When the generator is the only force on the system (no grounds, no
+     * particle on a shape): may write the accelerations a = W F of every
+     * index itself, saving the force accumulator's passes, and set *done;
+     * or decline, writing nothing. The values must be those of the general
+     * path (a = W (0 + F)) bit for bit. NULL: never. */
+    cdyn_status (*apply_accel)(const cdyn_system *sys, const cdyn__force *g, double t,
+                               const double *x, const double *v, double *a, bool *done);
     /* Potential energy at positions x (0 for dissipative and user forces). */
     double (*energy)(const cdyn_system *sys, const cdyn__force *g, const double *x);
     /* The Jacobian of the force at (x, v) through @p add. With

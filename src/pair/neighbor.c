@@ -19,9 +19,12 @@ cdyn_status cdyn__nlist_init(cdyn__nlist *nl, const cdyn_allocator *a, int dim, 
     nl->pos = cdyn__alloc_array(a, len, sizeof *nl->pos);
     nl->pos0 = cdyn__alloc_array(a, len, sizeof *nl->pos0);
     nl->fs = cdyn__alloc_array(a, len, sizeof *nl->fs);
+    nl->fsh = cdyn__alloc_array(a, len, sizeof *nl->fsh);
+    nl->has_sh = cdyn__alloc_array(a, cap, sizeof *nl->has_sh);
     nl->srad = radii ? cdyn__alloc_array(a, cap, sizeof *nl->srad) : NULL;
     nl->start = cdyn__alloc_array(a, (size_t)cap + 1, sizeof *nl->start);
     if (!nl->order || !nl->sslot || !nl->off || !nl->pos || !nl->pos0 || !nl->fs ||
+        !nl->fsh || !nl->has_sh ||
         (radii && !nl->srad) || !nl->start || cdyn__mul_overflows(cap, (size_t)dim)) {
         cdyn__nlist_free(nl, a);
         return CDYN_ERR_NO_MEMORY;
@@ -38,6 +41,8 @@ void cdyn__nlist_free(cdyn__nlist *nl, const cdyn_allocator *a)
     cdyn__free_array(a, nl->pos, len, sizeof *nl->pos);
     cdyn__free_array(a, nl->pos0, len, sizeof *nl->pos0);
     cdyn__free_array(a, nl->fs, len, sizeof *nl->fs);
+    cdyn__free_array(a, nl->fsh, len, sizeof *nl->fsh);
+    cdyn__free_array(a, nl->has_sh, nl->cap, sizeof *nl->has_sh);
     cdyn__free_array(a, nl->srad, nl->cap, sizeof *nl->srad);
     cdyn__free_array(a, nl->start, (size_t)nl->cap + 1, sizeof *nl->start);
     cdyn__free_array(a, nl->nbr, nl->nbr_cap, sizeof *nl->nbr);
@@ -199,21 +204,27 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     const size_t d = (size_t)nl->dim;
     nl->valid = false;
     nl->periodic = box && box->any_periodic;
+    const uint32_t *from = slot;
+    const double *at = x;
     if (nl->periodic) {
         /* pos and fs serve as the members' wrapped positions and offsets */
         cdyn__nlist_wrap(box, nl->dim, n, slot, x, nl->pos, nl->fs);
-        cdyn__cell_list_build(cl, n, NULL, nl->pos, rad, rad ? cutoff : cutoff + nl->skin_used,
-                              nl->skin_used, box);
+        from = NULL;
+        at = nl->pos;
         for (int i = 0; i < 3; i++)
             nl->len[i] = box->len[i];
-    } else {
-        cdyn__cell_list_build(cl, n, slot, x, rad, rad ? cutoff : cutoff + nl->skin_used,
-                              nl->skin_used, NULL);
     }
+    const cdyn__box *pbox = nl->periodic ? box : NULL;
     build_ctx c = {.nl = nl, .cl = cl, .ex = ex};
-    cdyn__cell_list_for_pairs(cl, record, &c);
-    while (c.next_p <= n)
-        nl->start[c.next_p++] = (uint32_t)(c.len < UINT32_MAX ? c.len : UINT32_MAX);
+    const double reach = cutoff + nl->skin_used;
+    cdyn__cell_list_build(cl, n, from, at, rad, rad ? cutoff : reach, nl->skin_used, pbox);
+    if (cdyn__nlist_rows_apply(cl, reach)) { /* searched row by row (neighbor_rows.c) */
+        cdyn__nlist_rows(nl, cl, ex, reach, &c.len, &c.n_sh);
+    } else {
+        cdyn__cell_list_for_pairs(cl, record, &c);
+        while (c.next_p <= n)
+            nl->start[c.next_p++] = (uint32_t)(c.len < UINT32_MAX ? c.len : UINT32_MAX);
+    }
     if (c.len > nl->nbr_cap || c.n_sh > nl->sh_cap || c.len >= UINT32_MAX) {
         nl->need = c.len;
         nl->need_sh = c.n_sh;
@@ -222,6 +233,20 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     }
     nl->n = n;
     nl->n_sh = c.n_sh;
+    nl->ascending = cl->dense || cl->all_pairs;
+    /* The ring of the fast kernel (pair_fast.c): longer than the farthest
+     * reach of an unshifted entry past its member. */
+    uint32_t span = 0;
+    for (uint32_t p = 0; p < n; p++)
+        for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++)
+            span = nl->nbr[e] - p > span ? nl->nbr[e] - p : span;
+    uint32_t ring = 64;
+    while (ring <= span && ring < (UINT32_C(1) << 31))
+        ring *= 2;
+    nl->ring_mask = ring <= nl->cap ? ring - 1 : UINT32_MAX;
+    memset(nl->has_sh, 0, n * sizeof *nl->has_sh);
+    for (size_t i = 0; i < 2 * c.n_sh; i++)
+        nl->has_sh[nl->sh[i]] = 1;
     for (uint32_t q = 0; q < n; q++) {
         uint32_t k = cl->order[q];
         nl->order[q] = k;

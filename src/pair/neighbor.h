@@ -30,6 +30,7 @@ typedef struct cdyn__nlist {
     double skin_used;  /* the skin of the current build (a periodic box may cap it) */
     bool valid;        /* a build is held */
     bool periodic;     /* the build used a periodic box: positions carry wrap offsets */
+    bool ascending;    /* every unshifted entry q of member p has q > p (a dense build) */
     uint64_t epoch;    /* the box epoch of the build */
     uint32_t n, cap;   /* members at the build / per-member capacity */
     uint32_t *order;   /* sorted position -> member */
@@ -37,7 +38,11 @@ typedef struct cdyn__nlist {
     double *off;       /* cap * dim: box lengths each member was moved by at the build */
     double *pos;       /* cap * dim: positions at the state of the last gather */
     double *pos0;      /* cap * dim: positions at the build */
-    double *fs;        /* cap * dim: forces of a fast kernel (sorted); scratch otherwise */
+    double *fs;        /* cap * dim: a fast kernel's accumulators; scratch otherwise */
+    double *fsh;       /* cap * dim: the sums of the pairs through faces, per member */
+    uint8_t *has_sh;   /* cap: the member is in a pair through a face */
+    uint32_t ring_mask; /* the kernel's accumulators are a ring: q & ring_mask (all ones:
+                         * a full array) */
     double *srad;      /* radii (sorted); NULL without radii */
     double len[3];     /* the box lengths of the build's shifts */
     uint32_t *start;   /* cap + 1: member p meets nbr[start[p] .. start[p + 1]) unshifted */
@@ -77,6 +82,17 @@ bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch);
 bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *box, uint32_t n,
                        const uint32_t *slot, const double *rad, const double *x, double cutoff,
                        const cdyn__exclusions *ex, uint64_t epoch);
+
+/* Whether the last build of @p cl (uniform cutoff, cells of at least half
+ * of @p reach, dense, at least 5 cells along each periodic axis) can be
+ * searched row by row. */
+bool cdyn__nlist_rows_apply(const cdyn__cell_list *cl, double reach);
+
+/* The list from that build (neighbor_rows.c): pairs closer than @p reach
+ * not excluded by @p ex, stored as far as the room goes; *len_out and
+ * *sh_out receive the counts found. */
+void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
+                      double reach, size_t *len_out, size_t *sh_out);
 
 /* Wraps the positions of the @p n members into the box: out[k] = x[slot[k]]
  * + off[k], off[k] (may be NULL) the box lengths added. */

@@ -110,4 +110,13 @@ uint32_t cdyn__pair_member_of(const cdyn__pair *p, uint32_t slot);
  * adds the forces at positions nl->pos (gathered) into f. */
 void cdyn__pair_fast_lj(const cdyn_system *sys, cdyn__pair *p, double *f);
 
+/* As cdyn__pair_fast_lj for a set that covers every particle index, alone
+ * on the system: writes the accelerations a = W F (pair_fast.c). */
+void cdyn__pair_fast_lj_accel(const cdyn_system *sys, cdyn__pair *p, double *a);
+
+/* The force operation apply_accel of pair sets (force/force.h): the fast
+ * kernel writing accelerations when the set covers every index. */
+cdyn_status cdyn__pair_apply_accel(const cdyn_system *sys, cdyn__pair *p, double t,
+                                   const double *x, double *a, bool *done);
+
 #endif /* CDYN__PAIR_H */

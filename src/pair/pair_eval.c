@@ -306,6 +306,22 @@ cdyn_status cdyn__pair_apply(const cdyn_system *sys, cdyn__pair *p, double t, co
     return c.status;
 }
 
+cdyn_status cdyn__pair_apply_accel(const cdyn_system *sys, cdyn__pair *p, double t,
+                                   const double *x, double *a, bool *done)
+{
+    (void)t;
+    *done = false;
+    if (!p->is_set || !p->lj_fast || p->n != sys->particles.count ||
+        sys->particles.live != sys->particles.count)
+        return CDYN_OK;
+    if (!list_covers(sys, p, x, true))
+        return CDYN_OK;
+    p->evaluations++;
+    cdyn__pair_fast_lj_accel(sys, p, a);
+    *done = true;
+    return CDYN_OK;
+}
+
 /* Exclusions current before a query reads them (a query may allocate for
  * them; the lists are the generator's cache, not the system's state). */
 static cdyn_status query_ready(const cdyn_system *sys, cdyn__pair *p)

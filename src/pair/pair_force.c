@@ -30,6 +30,13 @@ static void jacobian(const cdyn_system *sys, const cdyn__force *g, const double 
     (void)cdyn__pair_add_jacobian(sys, g->pair, x, v, add, ctx);
 }
 
+static cdyn_status apply_accel(const cdyn_system *sys, const cdyn__force *g, double t,
+                               const double *x, const double *v, double *a, bool *done)
+{
+    (void)v;
+    return cdyn__pair_apply_accel(sys, g->pair, t, x, a, done);
+}
+
 static cdyn_status prepare(cdyn_system *sys, cdyn__force *g)
 {
     return cdyn__pair_prepare(sys, g->pair);
@@ -68,6 +75,7 @@ const cdyn__force_ops cdyn__pair_ops = {.kind = CDYN_FORCE_PAIR,
 
 const cdyn__force_ops cdyn__pair_set_ops = {.kind = CDYN_FORCE_PAIR,
                                             .apply = apply,
+                                            .apply_accel = apply_accel,
                                             .energy = energy,
                                             .jacobian = jacobian,
                                             .prepare = prepare,
