@@ -112,6 +112,74 @@ bool cdyn__nlist_rows_apply(const cdyn__cell_list *cl, double reach)
     return true;
 }
 
+/* Where the candidates found go: the list's room, and what was found. */
+typedef struct sink {
+    cdyn__nlist *nl;
+    const cdyn__cell_list *cl;
+    const cdyn__exclusions *ex; /* NULL when none is active */
+    size_t len, n_sh;
+} sink;
+
+static void keep_shifted(sink *k, uint32_t p, uint32_t q, int code)
+{
+    cdyn__nlist *nl = k->nl;
+    if (k->ex && cdyn__excluded(k->ex, k->cl->order[p], k->cl->order[q]))
+        return;
+    if (k->n_sh < nl->sh_cap) {
+        nl->sh[2 * k->n_sh] = p;
+        nl->sh[2 * k->n_sh + 1] = q;
+        nl->sh_code[k->n_sh] = (uint8_t)code;
+    }
+    k->n_sh++;
+}
+
+/* The unshifted candidates q0 .. q1 of p (3-D, then 2-D): tight loops, the
+ * rare accepted pair stored out of line. */
+static void plain3(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t q1, double r2max)
+{
+    const double xp = pos[3 * p], yp = pos[3 * p + 1], zp = pos[3 * p + 2];
+    cdyn__nlist *nl = k->nl;
+    for (uint32_t q = q0; q < q1; q++) {
+        const double dx = pos[3 * q] - xp, dy = pos[3 * q + 1] - yp, dz = pos[3 * q + 2] - zp;
+        if (dx * dx + dy * dy + dz * dz < r2max) {
+            if (k->ex && cdyn__excluded(k->ex, k->cl->order[p], k->cl->order[q]))
+                continue;
+            if (k->len < nl->nbr_cap)
+                nl->nbr[k->len] = q;
+            k->len++;
+        }
+    }
+}
+
+static void plain2(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t q1, double r2max)
+{
+    const double xp = pos[2 * p], yp = pos[2 * p + 1];
+    cdyn__nlist *nl = k->nl;
+    for (uint32_t q = q0; q < q1; q++) {
+        const double dx = pos[2 * q] - xp, dy = pos[2 * q + 1] - yp;
+        if (dx * dx + dy * dy < r2max) {
+            if (k->ex && cdyn__excluded(k->ex, k->cl->order[p], k->cl->order[q]))
+                continue;
+            if (k->len < nl->nbr_cap)
+                nl->nbr[k->len] = q;
+            k->len++;
+        }
+    }
+}
+
+static void through_faces(sink *k, const double *pos, size_t d, uint32_t p, const run *r,
+                          double r2max)
+{
+    const double *xp = pos + (size_t)p * d;
+    for (uint32_t q = r->q0; q < r->q1; q++) {
+        const double *xq = pos + (size_t)q * d;
+        double dx = xq[0] - xp[0] + r->sh[0], dy = xq[1] - xp[1] + r->sh[1];
+        double dz = d == 3 ? xq[2] - xp[2] + r->sh[2] : 0.0;
+        if (dx * dx + dy * dy + dz * dz < r2max)
+            keep_shifted(k, p, q, r->code);
+    }
+}
+
 void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
                       double reach, size_t *len_out, size_t *sh_out)
 {
@@ -120,8 +188,7 @@ void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__ex
     const double r2max = reach * reach;
     const int64_t nx = cl->cmax[0] - cl->cmin[0] + 1, ny = cl->cmax[1] - cl->cmin[1] + 1;
     const int64_t nz = cl->dim == 3 ? cl->cmax[2] - cl->cmin[2] + 1 : 1;
-    const bool excl = ex && ex->active;
-    size_t len = 0, n_sh = 0;
+    sink k = {.nl = nl, .cl = cl, .ex = ex && ex->active ? ex : NULL};
     uint32_t next_p = 0;
     run runs[MAX_RUNS];
     uint64_t b = 0;
@@ -134,41 +201,24 @@ void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__ex
                 const int m = cell_runs(cl, cx, cy, cz, runs);
                 for (uint32_t p = p0; p < p1; p++) {
                     while (next_p <= p)
-                        nl->start[next_p++] = (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX);
-                    const double *xp = pos + p * d;
+                        nl->start[next_p++] = (uint32_t)(k.len < UINT32_MAX ? k.len : UINT32_MAX);
                     /* the own cell's later members, then the runs */
-                    for (int j = -1; j < m; j++) {
-                        uint32_t q0 = j < 0 ? p + 1 : runs[j].q0, q1 = j < 0 ? p1 : runs[j].q1;
-                        const bool plain = j < 0 || runs[j].code == CDYN__NO_SHIFT;
-                        const double *sh = j < 0 ? NULL : runs[j].sh;
-                        for (uint32_t q = q0; q < q1; q++) {
-                            const double *xq = pos + (size_t)q * d;
-                            double dx = xq[0] - xp[0], dy = xq[1] - xp[1];
-                            double dz = d == 3 ? xq[2] - xp[2] : 0.0;
-                            if (!plain)
-                                dx += sh[0], dy += sh[1], dz += sh[2];
-                            if (!(dx * dx + dy * dy + dz * dz < r2max))
-                                continue;
-                            if (excl && cdyn__excluded(ex, cl->order[p], cl->order[q]))
-                                continue;
-                            if (plain) {
-                                if (len < nl->nbr_cap)
-                                    nl->nbr[len] = q;
-                                len++;
-                            } else {
-                                if (n_sh < nl->sh_cap) {
-                                    nl->sh[2 * n_sh] = p;
-                                    nl->sh[2 * n_sh + 1] = q;
-                                    nl->sh_code[n_sh] = (uint8_t)runs[j].code;
-                                }
-                                n_sh++;
-                            }
-                        }
+                    if (d == 3)
+                        plain3(&k, pos, p, p + 1, p1, r2max);
+                    else
+                        plain2(&k, pos, p, p + 1, p1, r2max);
+                    for (int j = 0; j < m; j++) {
+                        if (runs[j].code != CDYN__NO_SHIFT)
+                            through_faces(&k, pos, d, p, &runs[j], r2max);
+                        else if (d == 3)
+                            plain3(&k, pos, p, runs[j].q0, runs[j].q1, r2max);
+                        else
+                            plain2(&k, pos, p, runs[j].q0, runs[j].q1, r2max);
                     }
                 }
             }
     while (next_p <= cl->n)
-        nl->start[next_p++] = (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX);
-    *len_out = len;
-    *sh_out = n_sh;
+        nl->start[next_p++] = (uint32_t)(k.len < UINT32_MAX ? k.len : UINT32_MAX);
+    *len_out = k.len;
+    *sh_out = k.n_sh;
 }
