@@ -188,11 +188,28 @@ static void sort_unique(uint32_t *v, uint32_t *len)
     *len = m;
 }
 
-cdyn_status cdyn__exclusions_refresh(const cdyn_system *sys, cdyn__exclusions *e, uint32_t n,
-                                     const uint32_t *slot, const uint64_t *by_slot)
+/* FNV-1a over the member count and the lists. */
+static uint64_t digest_of(const cdyn__exclusions *e, uint32_t n)
 {
-    if (!cdyn__exclusions_stale(sys, e))
-        return CDYN_OK;
+    uint64_t h = 0xcbf29ce484222325ull;
+#define MIX(v)                                                                                   \
+    do {                                                                                         \
+        h ^= (uint64_t)(v);                                                                      \
+        h *= 0x100000001b3ull;                                                                   \
+    } while (0)
+    MIX(n);
+    MIX(e->active);
+    for (uint32_t k = 0; e->active && k <= n; k++)
+        MIX(e->start[k]);
+    for (uint32_t i = 0; e->active && i < e->start[n]; i++)
+        MIX(e->ex[i]);
+#undef MIX
+    return h;
+}
+
+static cdyn_status rebuild(const cdyn_system *sys, cdyn__exclusions *e, uint32_t n,
+                           const uint32_t *slot, const uint64_t *by_slot)
+{
     const cdyn_allocator *a = &sys->alloc;
     e->valid = e->active = false;
     e->n_pairs = 0;
@@ -230,4 +247,21 @@ cdyn_status cdyn__exclusions_refresh(const cdyn_system *sys, cdyn__exclusions *e
     e->valid = true;
     e->revision = sys->revision;
     return CDYN_OK;
+}
+
+cdyn_status cdyn__exclusions_refresh(const cdyn_system *sys, cdyn__exclusions *e, uint32_t n,
+                                     const uint32_t *slot, const uint64_t *by_slot,
+                                     bool *changed)
+{
+    if (changed)
+        *changed = false;
+    if (!cdyn__exclusions_stale(sys, e))
+        return CDYN_OK;
+    const uint64_t before = e->digest;
+    const bool had = e->valid;
+    cdyn_status st = rebuild(sys, e, n, slot, by_slot);
+    e->digest = e->valid ? digest_of(e, n) : 0;
+    if (changed)
+        *changed = st || !had || e->digest != before;
+    return st;
 }

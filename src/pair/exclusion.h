@@ -30,6 +30,8 @@ typedef struct cdyn__exclusions {
     uint32_t *ex;
     size_t ex_cap;
     size_t n_pairs;     /* excluded pairs (each once) */
+    uint64_t digest;    /* a hash of the lists: a rebuild that found the same pairs leaves a
+                         * neighbour list built with them valid */
     /* Scratch of the rebuild: the bonds of every particle slot. */
     uint32_t *bond_start;
     uint32_t bond_start_cap;
@@ -51,10 +53,13 @@ static inline bool cdyn__excluded(const cdyn__exclusions *e, uint32_t a, uint32_
 
 /* Rebuilds the lists for the @p n members whose slots are @p slot, with
  * @p by_slot (n entries slot << 32 | member, ascending) to find members by
- * slot, when they are not valid or bonded exclusions may have changed. May
- * allocate: CDYN_ERR_NO_MEMORY (message set, lists left invalid). */
+ * slot, when they are not valid or bonded exclusions may have changed;
+ * *changed (may be NULL) tells whether the excluded pairs differ from
+ * before. May allocate: CDYN_ERR_NO_MEMORY (message set, lists left
+ * invalid, *changed set). */
 cdyn_status cdyn__exclusions_refresh(const cdyn_system *sys, cdyn__exclusions *e, uint32_t n,
-                                     const uint32_t *slot, const uint64_t *by_slot);
+                                     const uint32_t *slot, const uint64_t *by_slot,
+                                     bool *changed);
 
 /* Whether the lists must be rebuilt before they are read. */
 bool cdyn__exclusions_stale(const cdyn_system *sys, const cdyn__exclusions *e);

@@ -328,8 +328,10 @@ static cdyn_status query_ready(const cdyn_system *sys, cdyn__pair *p)
 {
     if (!p->is_set || !cdyn__exclusions_stale(sys, &p->excl))
         return CDYN_OK;
-    cdyn_status st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot);
-    p->list.valid = false;
+    bool changed;
+    cdyn_status st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot, &changed);
+    if (changed)
+        p->list.valid = false;
     return st;
 }
 

@@ -58,7 +58,7 @@ cdyn_status cdyn_force_set_pair_exclude_bonded(cdyn_system *sys, cdyn_force f, i
     p->excl.depth = depth;
     p->excl.valid = false;
     p->list.valid = false;
-    if ((st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot))) {
+    if ((st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot, NULL))) {
         p->excl.depth = old;
         p->excl.valid = false;
     }
@@ -127,7 +127,7 @@ cdyn_status cdyn_force_add_pair_exclusions(cdyn_system *sys, cdyn_force f,
     e->n_given = u;
     e->valid = false;
     p->list.valid = false;
-    if ((st = cdyn__exclusions_refresh(sys, e, p->n, p->slot, p->by_slot)))
+    if ((st = cdyn__exclusions_refresh(sys, e, p->n, p->slot, p->by_slot, NULL)))
         return st; /* the pairs are kept; the lists are made before the next use */
     return CDYN_OK;
 }
@@ -194,11 +194,11 @@ cdyn_status cdyn__pair_prepare(cdyn_system *sys, cdyn__pair *p)
     cdyn_status st = check_box(sys, p);
     if (st || !p->is_set)
         return st;
-    if (cdyn__exclusions_stale(sys, &p->excl)) {
-        if ((st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot)))
-            return st;
+    bool changed;
+    if ((st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot, &changed)))
+        return st;
+    if (changed)
         p->list.valid = false;
-    }
     cdyn__nlist *nl = &p->list;
     if (!(nl->skin > 0) || (nl->nbr_cap && !nl->grow))
         return CDYN_OK;
