@@ -39,5 +39,10 @@ lattice_cradle lattice_cradle.svg
 polymer polymer.svg
 tumbling_box tumbling_box.svg
 jelly_on_ground jelly_on_ground.svg
+driven_pendulum driven_pendulum.svg
+shaker shaker.svg
+oscillating_reaction brusselator_phase.svg
+ensemble_river ensemble_river.svg
+ensemble_polymer ensemble_polymer.svg
 river_network river_network_R100.png
 LIST

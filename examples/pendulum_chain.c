@@ -1,10 +1,9 @@
-/* pendulum_chain: the standard chain released from horizontal (design.md
- * section 11; seeds 003 and 004).
+/* pendulum_chain: the standard chain released from horizontal.
  *
  * One fixed pivot at the origin and N unit masses at x = 0.1 i, y = 0
  * (i = 1..N), joined pivot-1 and (i-1)-i by rigid rods of length 0.1
  * (cdyn_constraint_add_distance: g = (|d|^2 - L^2) / 2, one Lagrange
- * multiplier per rod, seed 003). Gravity 9.81 m/s^2 along -y. Released at
+ * multiplier per rod). Gravity 9.81 m/s^2 along -y. Released at
  * rest from the horizontal, the chain falls, folds, whips its free end round
  * and swings on. Every force evaluation solves (G W G^T) lambda = rhs for the
  * N rod tensions; for a chain that matrix is tridiagonal and its LDL^T
@@ -288,7 +287,7 @@ int main(int argc, char **argv)
     CHECK(cdyn_force_add_gravity(sys, (double[]){0.0, -GRAVITY}, &gravity));
 
     const double e_ref = MASS * GRAVITY * ROD * 0.5 * (double)p.links * (double)(p.links + 1);
-    printf("pendulum_chain: the standard chain released from horizontal (seeds 003, 004)\n");
+    printf("pendulum_chain: the standard chain released from horizontal\n");
     printf("  fixed pivot at the origin, %d masses of %g kg, %d rods of %g m, g = %g m/s^2 "
            "along -y\n", p.links, MASS, p.links, ROD, GRAVITY);
     printf("  integrator %s, dt = %g s, %ld steps (%g s); solver %s; feedback ks = %g /s^2, "

@@ -1,4 +1,4 @@
-/* Backward Euler (issue 5, seed 001): Newton's method on the implicit step.
+/* Backward Euler: Newton's method on the implicit step.
  *
  *  - a stiff spring network (k dt^2 / m = 100) stays bounded where forward
  *    (explicit and symplectic) Euler diverge, with <= 5 Newton iterations

@@ -1,5 +1,5 @@
 /* The direct and CG solvers agree on large systems: a 1000-link chain (the
- * standard chain of design.md section 11) and a 30 x 30 cloth of rods. CG
+ * standard chain) and a 30 x 30 cloth of rods. CG
  * stops at a relative residual tol; the error of its multipliers is then
  * bounded by cond(A) * tol, estimated here from the structure. */
 #include <math.h>

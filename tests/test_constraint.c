@@ -1,4 +1,4 @@
-/* Implicit constraints: seed 003's spinning rod (N = 2) against its closed
+/* Implicit constraints: a spinning rod (N = 2) against its closed
  * form, constraint forces doing no work, built-in kinds, enable/disable,
  * compliance, user constraints, and the solver report. */
 #include <math.h>
@@ -30,7 +30,7 @@ static double norm(const double *v, int dim)
     return sqrt(s);
 }
 
-/* Seed 003, N = 2: two equal masses m on a rod of length d spinning freely.
+/* N = 2: two equal masses m on a rod of length d spinning freely.
  * The tension is m |v1 - v2|^2 / (2 d) and each mass moves on a circle
  * about the bond centre. */
 static void test_seed003_spinning_rod(void **state)
@@ -127,7 +127,7 @@ static void project_chain_velocities(cdyn_system *sys, const cdyn_particle *p, i
 }
 
 /* Sum of F_c . v over the particles is zero: constraint forces do no work
- * (seed 000 eq. 19.5). A 3-D chain swinging under gravity; its velocities
+ * (d'Alembert's principle). A 3-D chain swinging under gravity; its velocities
  * start tangent to the constraints and RK4 keeps G v near round-off. */
 static void test_constraint_forces_do_no_work(void **state)
 {
@@ -316,9 +316,11 @@ static void test_compliance_is_a_spring(void **state)
 
 /* A user constraint equal to a rod, built from the callback interface:
  * the motion matches the built-in distance constraint. */
-static int rod_fn(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                  double *jac, double *jdot_v, void *user)
+static int rod_fn(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdot_v, double *g_t,
+                    void *user)
 {
+    (void)sys, (void)t, (void)g_t;
     (void)np, (void)nr;
     double L = *(const double *)user, d2 = 0, v2 = 0;
     for (int k = 0; k < dim; k++) {
@@ -333,10 +335,11 @@ static int rod_fn(const double *x, const double *v, size_t np, int dim, size_t n
     return 0;
 }
 
-static int rod_cb(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                  double *jac, double *jdot_v, void *user)
+static int rod_cb(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdot_v, double *g_t,
+                    void *user)
 {
-    return rod_fn(x, v, np, dim, nr, g, jac, jdot_v, user);
+    return rod_fn(sys, t, np, dim, x, v, nr, g, jac, jdot_v, g_t, user);
 }
 
 static void run_pendulum(bool user, double out[2])
@@ -456,8 +459,9 @@ static void test_residuals_are_lengths(void **state)
  * from exactly one call, retrying it succeeds, the run ends in the same state
  * as an unfailed one, and nothing leaks. After the first step, steps
  * allocate nothing. */
-static int rod_cb(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                  double *jac, double *jdot_v, void *user);
+static int rod_cb(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdot_v, double *g_t,
+                    void *user);
 
 static cdyn_status build_and_run(ts_counting_alloc *counts, double *out, int *failures)
 {

@@ -76,8 +76,11 @@ typedef struct behaviour {
     bool nan;
 } behaviour;
 
-static int bad_curve(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+static int bad_curve(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     const behaviour *b = user;
     *c = x[1];
     grad[0] = 0, grad[1] = 1;
@@ -88,9 +91,11 @@ static int bad_curve(const double *x, int dim, double *c, double *grad, double *
     return b->rc;
 }
 
-static int bad_user(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                    double *jac, double *jdot_v, void *user)
+static int bad_user(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdot_v, double *g_t,
+                    void *user)
 {
+    (void)sys, (void)t, (void)g_t;
     (void)x, (void)v, (void)np, (void)nr;
     const behaviour *b = user;
     g[0] = b->nan ? NAN : 0.0;

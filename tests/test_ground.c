@@ -534,8 +534,10 @@ typedef struct sine_user {
 /* H = y - 0.1 sin x in 2-D; H = z - 0.1 sin x in 3-D. @p user may be NULL;
  * otherwise calls are counted and from call fail_at on the function
  * returns 7. */
-static int sine_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int sine_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     sine_user *u = user;
     if (u && (++u->calls, u->fail_at && u->calls >= u->fail_at))
         return 7;
@@ -547,8 +549,10 @@ static int sine_ground(const double *x, int dim, double *h, double *grad, void *
 
 /* Like sine_ground but turns bad after fail_at calls: NaN (mode 1) or a zero
  * gradient (mode 2). */
-static int bad_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int bad_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     sine_user *u = user;
     u->calls++;
     *h = x[dim - 1] - 0.1 * sin(x[0]);
@@ -564,8 +568,10 @@ static int bad_ground(const double *x, int dim, double *h, double *grad, void *u
 }
 
 /* The same plane through a callback. */
-static int plane_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int plane_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     const double *n = user; /* unit normal, then the offset */
     double s = 0;
     for (int k = 0; k < dim; k++) {
@@ -719,8 +725,10 @@ typedef struct reentry {
     cdyn_status got_set, got_add, got_remove;
 } reentry;
 
-static int reentrant_ground(const double *x, int dim, double *h, double *grad, void *user)
+static int reentrant_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                 double *grad, double *velocity, void *user)
 {
+    (void)sys, (void)t, (void)velocity;
     reentry *r = user;
     cdyn_ground g2;
     r->got_set = cdyn_ground_set_stiffness(r->sys, r->self, 1.0);
@@ -933,7 +941,22 @@ static void test_jacobian(void **state)
             double vs[3] = {0.01, -0.004, 0.003};
             assert_int_equal(cdyn_particle_set_velocity(sys, p, vs), CDYN_OK);
             jacobian_check(sys, g, p, tol);
-            /* no friction, no damping: the seed's force alone */
+            /* a turning ground with a moving surface: friction and damping
+             * on the velocity relative to the material, whose velocity
+             * changes with x (omega x (x - c)) */
+            cdyn_motion_desc turn;
+            cdyn_motion_desc_init(&turn, CDYN_MOTION_ROTATION);
+            turn.angular_velocity = 1.7;
+            memcpy(turn.center, (double[]){0.1, 0.0, -0.2}, sizeof turn.center);
+            memcpy(turn.axis, (double[]){0.3, 0.5, 1.0}, sizeof turn.axis);
+            assert_int_equal(cdyn_ground_set_motion(sys, g, &turn), CDYN_OK);
+            assert_int_equal(cdyn_ground_set_surface_velocity(sys, g, (double[]){0.2, 0.1, -0.05}),
+                             CDYN_OK);
+            jacobian_check(sys, g, p, tol);
+            assert_int_equal(cdyn_ground_set_motion(sys, g, NULL), CDYN_OK);
+            assert_int_equal(cdyn_ground_set_surface_velocity(sys, g, (double[]){0, 0, 0}),
+                             CDYN_OK);
+            /* no friction, no damping: the penalty force alone */
             set_contact(sys, g, 2e3, 0.0, 0.0);
             jacobian_check(sys, g, p, tol);
             /* above the ground, fixed, or damping outrunning the spring: zero */

@@ -1,5 +1,5 @@
 /* Particles on curves and surfaces in generalized coordinates (issue 4):
- * seed 002's bead both ways, its closed-form equation of motion, the bead on
+ * the bead on x^2 + 100 y = 0 both ways, its closed-form equation of motion, the bead on
  * a circle against the rigid pendulum, the spherical pendulum's invariants,
  * a pendulum hanging from a bead on a wire against its Lagrangian equations,
  * ends, release, setters and bad input. */
@@ -26,7 +26,7 @@ static cdyn_system *make(int dim, cdyn_integrator integrator)
     return sys;
 }
 
-/* Seed 002's wire y = -x^2 / 100 as a parametric curve (q, -q^2/100). */
+/* The wire y = -x^2 / 100 as a parametric curve (q, -q^2/100). */
 static void seed_parabola(cdyn_curve_desc *d)
 {
     cdyn_curve_desc_init(d, CDYN_CURVE_PARABOLA);
@@ -35,8 +35,11 @@ static void seed_parabola(cdyn_curve_desc *d)
     d->coefficient = -0.01;
 }
 
-static int parabola_c(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+static int parabola_c(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)dim, (void)user;
     *c = x[0] * x[0] + 100.0 * x[1];
     grad[0] = 2.0 * x[0], grad[1] = 100.0;
@@ -44,7 +47,7 @@ static int parabola_c(const double *x, int dim, double *c, double *grad, double 
     return 0;
 }
 
-/* Gravity along +y (the seed's screen), so the wire is a bowl. */
+/* Gravity along +y (screen coordinates), so the wire is a bowl. */
 static cdyn_system *bead(bool parametric, cdyn_particle *p, cdyn_constraint *c)
 {
     cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
@@ -89,7 +92,7 @@ static void test_seed002_both_ways(void **state)
     double x[2];
     cdyn_particle_get_position(par, pp, x);
     assert_true(q == x[0]);
-    print_message("seed 002 over 5 s: parametric vs implicit %.3e; parametric off the curve %.3e; "
+    print_message("bead on the parabola over 5 s: parametric vs implicit %.3e; parametric off the curve %.3e; "
                   "implicit |c| %.3e at 0.1 s, %.3e at 5 s\n",
                   worst_diff, worst_on_curve, c_first, c_last);
     assert_true(worst_diff < 1e-8);
@@ -771,9 +774,11 @@ static void test_shape_constraint_queries(void **state)
     cdyn_system_destroy(sys);
 }
 
-static int bad_surface(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
-                       double ruv[3], double rvv[3], void *user)
+static int bad_surface(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
 {
+    (void)sys, (void)t;
     (void)user;
     /* A plane whose r_v vanishes: zero area everywhere. */
     r[0] = u, r[1] = 0 * v, r[2] = 0;
@@ -850,8 +855,10 @@ typedef struct failing {
     int calls, fail_after;
 } failing;
 
-static int nan_curve(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int nan_curve(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     (void)q, (void)user;
     r[0] = NAN;
     r[1] = r[2] = 0;
@@ -861,9 +868,11 @@ static int nan_curve(double q, double r[3], double dr[3], double ddr[3], void *u
     return 0;
 }
 
-static int bowl(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
-                double ruv[3], double rvv[3], void *user)
+static int bowl(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
 {
+    (void)sys, (void)t;
     failing *f = user;
     if (++f->calls > f->fail_after)
         return 1;

@@ -430,12 +430,14 @@ static void test_shake_equals_newton(void **state)
     }
 }
 
-/* Seed 004's constraints g_i = (|q_i - b_i|^2 - L^2) / 2 (anchors, a
+/* The anchor constraints g_i = (|q_i - b_i|^2 - L^2) / 2 (anchors, a
  * Newton's cradle without contacts), pins, planes, an implicit curve and a
  * user constraint, all under RATTLE with both methods. */
-static int user_rod(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                    double *jac, double *jdot_v, void *user)
+static int user_rod(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdot_v, double *g_t,
+                    void *user)
 {
+    (void)sys, (void)t, (void)g_t;
     (void)np, (void)nr;
     double l = *(const double *)user, d2 = 0, dv2 = 0;
     for (int k = 0; k < dim; k++) {
@@ -450,9 +452,11 @@ static int user_rod(const double *x, const double *v, size_t np, int dim, size_t
     return 0;
 }
 
-static int circle_curve(const double *x, int dim, double *c, double *gradient, double *hessian,
-                        void *user)
+static int circle_curve(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *gradient, double *hessian, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)user;
     /* x^2 + (y + 1)^2 = 1 in the xy plane (z free in 3-D). */
     *c = 0.5 * (x[0] * x[0] + (x[1] + 1) * (x[1] + 1) - 1);

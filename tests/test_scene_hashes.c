@@ -152,9 +152,11 @@ static void set_projection(cdyn_system *sys, int enabled, cdyn_projection_method
     sys_ok(sys, cdyn_system_set_projection(sys, &o));
 }
 
-static int user_row(const double *x, const double *v, size_t np, int dim, size_t nr, double *g,
-                    double *jac, double *jdv, void *user)
+static int user_row(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
+                    const double *v, size_t nr, double *g, double *jac, double *jdv, double *g_t,
+                    void *user)
 {
+    (void)sys, (void)t, (void)g_t;
     (void)np;
     (void)nr;
     /* |x0 - x1|^2 + |x1 - x2|^2 = *user (one row on three particles). */
@@ -174,8 +176,11 @@ static int user_row(const double *x, const double *v, size_t np, int dim, size_t
     return 0;
 }
 
-static int ellipse(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+static int ellipse(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)user;
     /* x^2 / 4 + y^2 + (z^2) = 1. */
     memset(hess, 0, (size_t)(dim * dim) * sizeof *hess);
@@ -336,7 +341,7 @@ static void bodies(scene *s, int dim)
         cdyn_rigid r;
         sys_ok(sys, cdyn_rigid_add(sys, p, 4, &r));
         sys_ok(sys, cdyn_rigid_set_scheme(sys, r, b ? CDYN_RIGID_SECOND_ORDER
-                                                    : CDYN_RIGID_SEED_FIRST_ORDER));
+                                                    : CDYN_RIGID_FIRST_ORDER));
         double w[3] = {0.5, 1.0, 3.0 - b};
         if (dim == 2)
             w[0] = w[1] = 0;

@@ -89,8 +89,10 @@ static double curve_fd_error(const cdyn__curve *c, double q, double h)
 
 /* Callback curve that replays an internal curve (to cross-check the callback
  * paths against closed forms). */
-static int replay_curve(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int replay_curve(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     return cdyn__curve_eval(user, q, r, dr, ddr) == CDYN_OK ? 0 : 1;
 }
 
@@ -216,7 +218,7 @@ static void test_curve_derivatives_fd(void **state)
 static void test_curve_formulas(void **state)
 {
     (void)state;
-    /* seed 002: the parabola (q, -q^2/100) */
+    /* the parabola (q, -q^2/100) */
     cdyn_curve_desc d;
     cdyn_curve_desc_init(&d, CDYN_CURVE_PARABOLA);
     d.coefficient = -1.0 / 100.0;
@@ -1071,9 +1073,11 @@ static void test_heightfield_outside(void **state)
 
 /* ---- surfaces ---- */
 
-static int replay_surface(double u, double v, double r[3], double ru[3], double rv[3],
-                          double ruu[3], double ruv[3], double rvv[3], void *user)
+static int replay_surface(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
 {
+    (void)sys, (void)t;
     return cdyn__surface_eval(user, u, v, r, ru, rv, ruu, ruv, rvv) == CDYN_OK ? 0 : 1;
 }
 
@@ -1641,8 +1645,10 @@ static void test_surface_bad_input(void **state)
     expect_surface_refused(&d);
 }
 
-static int failing_curve(double q, double r[3], double dr[3], double ddr[3], void *user)
+static int failing_curve(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                  double ddr[3], void *user)
 {
+    (void)sys, (void)t;
     (void)r;
     (void)dr;
     (void)ddr;
@@ -1656,9 +1662,11 @@ static int failing_curve(double q, double r[3], double dr[3], double ddr[3], voi
     return 0;
 }
 
-static int failing_surface(double u, double v, double r[3], double ru[3], double rv[3],
-                           double ruu[3], double ruv[3], double rvv[3], void *user)
+static int failing_surface(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
 {
+    (void)sys, (void)t;
     (void)ruu;
     (void)ruv;
     int *mode = user;

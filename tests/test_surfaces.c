@@ -323,9 +323,11 @@ static void test_refusals(void **state)
     assert_int_equal(cdyn_surface_get_domain(NULL, NULL, NULL, NULL), CDYN_ERR_INVALID_ARGUMENT);
 }
 
-static int saddle(double u, double v, double r[3], double ru[3], double rv[3], double ruu[3],
-                  double ruv[3], double rvv[3], void *user)
+static int saddle(const cdyn_system *sys, double t, double u, double v, double r[3],
+                  double ru[3], double rv[3], double ruu[3], double ruv[3], double rvv[3],
+                  void *user)
 {
+    (void)sys, (void)t;
     int *fail = user;
     if (*fail == 1)
         return -1;

@@ -20,9 +20,10 @@
  *    neighbours, so that a rod that crosses a face is seen at its length, and
  *    the cluster moves by whole box lengths only as a unit. A cluster that
  *    contains a particle held in space (anchors, pins, planes, implicit and
- *    user constraints, particles on curves or surfaces) is never moved. A
- *    cluster that closes a loop through the periodic faces (a network bonded
- *    to its own images) cannot be made whole: use springs for such bonds.
+ *    user constraints, particles on curves or surfaces, kinematic particles)
+ *    is never moved. A cluster that closes a loop through the periodic faces
+ *    (a network bonded to its own images) cannot be made whole: use springs
+ *    for such bonds.
  *
  *  - Positions read through cdyn_particle_get_position and
  *    cdyn_system_get_positions are wrapped into the box:

@@ -18,11 +18,13 @@
 #include "thermostat.h"
 #include "diagnostics.h"
 #include "constraint.h"
+#include "motion.h"
 #include "parametric.h"
 #include "projection.h"
 #include "ground.h"
 #include "rigid.h"
 #include "lattice.h"
+#include "kinetics.h"
 #include "shapes.h"
 
 #endif /* CDYN_CDYN_H */

@@ -1,6 +1,6 @@
 /* cdyn: implicit holonomic constraints g(x) = 0 and their solver.
  *
- * Every force evaluation solves (design.md section 3)
+ * Every force evaluation solves
  *
  *     (G W G^T) lambda = -G' v - G W F - ks g - kd g'
  *
@@ -11,8 +11,8 @@
  * (cdyn_constraint_set_compliance) replace the feedback terms by an
  * implicit spring over the step, adding alpha / dt^2 to their diagonal.
  *
- * The built-in constraints use the quadratic forms of seeds 003 and 004
- * (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
+ * The built-in constraints use quadratic forms where a distance is
+ * involved (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
  * length; cdyn_constraint_get_force gives the Cartesian force in newtons.
  *
  * A constraint owns its rows; a particle removed from the system removes
@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "export.h"
+#include "motion.h"
 #include "status.h"
 #include "types.h"
 
@@ -55,22 +56,50 @@ typedef enum cdyn_constraint_solver {
     CDYN_SOLVER_CG = 2
 } cdyn_constraint_solver;
 
-/** A user constraint of @p n_rows equations on @p n_particles particles.
- *  @p x and @p v hold the particles' positions and velocities in the order
- *  given at creation (n_particles * dim values each). Write g (n_rows
- *  values), the Jacobian dg/dx (n_rows * n_particles * dim values, row r's
- *  block for particle j at (r * n_particles + j) * dim) and the term
- *  (dG/dt) v (n_rows values; equal to v^T Hess(g_r) v for each row).
- *  Return 0 on success; anything else fails the step (CDYN_ERR_CALLBACK). */
-typedef int (*cdyn_constraint_fn)(const double *x, const double *v, size_t n_particles, int dim,
-                                  size_t n_rows, double *g, double *jacobian, double *jdot_v,
+/** A user constraint of @p n_rows equations g(x, t) = 0 on @p n_particles
+ *  particles, evaluated at time @p t (s) for the system @p sys (read-only:
+ *  any call that changes it returns CDYN_ERR_BUSY). @p x and @p v hold the
+ *  particles' positions and velocities in the order given at creation
+ *  (n_particles * dim values each). Write:
+ *  - @p g: the n_rows residuals;
+ *  - @p jacobian: G = dg/dx, n_rows * n_particles * dim values, row r's
+ *    block for particle j at (r * n_particles + j) * dim;
+ *  - @p velocity_terms: the part of g'' that holds no acceleration, so that
+ *    g'' = G a + velocity_terms (n_rows values). For a constraint that does
+ *    not depend on t it is (dG/dt) v, that is v^T Hess(g_r) v for row r;
+ *    a time-dependent one adds 2 (dG/dt at fixed x) v + d2g/dt2;
+ *  - @p g_t: the partial derivative dg/dt at fixed x (n_rows values), or
+ *    NULL. It is NULL unless the constraint was declared time-dependent
+ *    (cdyn_constraint_set_time_dependent); it is then filled with NaN
+ *    before the call, and a callback that leaves any NaN in it has its time
+ *    derivatives formed by the library from calls at t +- 2^-13 s (central
+ *    differences): @p velocity_terms must then hold the spatial part
+ *    v^T Hess(g_r) v only. Their error is about (omega h)^2 / 6 relative,
+ *    omega the fastest angular frequency of the motion, h = 2^-13 s, plus a
+ *    round-off of about 1e-16 |g| / h^2 in d2g/dt2.
+ *  Return 0 on success; anything else (or a non-finite output) fails the
+ *  step with CDYN_ERR_CALLBACK and leaves the system as before it.
+ *  @since 0.1 */
+typedef int (*cdyn_constraint_fn)(const cdyn_system *sys, double t, size_t n_particles, int dim,
+                                  const double *x, const double *v, size_t n_rows, double *g,
+                                  double *jacobian, double *velocity_terms, double *g_t,
                                   void *user);
 
-/** An implicit curve (2-D) or surface (3-D) c(x) = 0 for one particle: write
- *  c, its gradient (dim values) and its Hessian (dim * dim values, row-major).
- *  Return 0 on success; anything else fails the step (CDYN_ERR_CALLBACK). */
-typedef int (*cdyn_implicit_fn)(const double *x, int dim, double *c, double *gradient,
-                                double *hessian, void *user);
+/** An implicit curve (2-D) or surface (3-D) c(x, t) = 0 for one particle,
+ *  evaluated at time @p t for the system @p sys (read-only) at the point
+ *  @p x (dim values): write c into *@p c, its gradient into @p gradient
+ *  (dim values) and its Hessian into @p hessian (dim * dim values,
+ *  row-major). @p c_t, @p gradient_t and @p c_tt are NULL unless the
+ *  constraint was declared time-dependent
+ *  (cdyn_constraint_set_time_dependent); then they are filled with NaN and
+ *  the callback writes dc/dt, d(grad c)/dt (dim values) and d2c/dt2 at
+ *  fixed x, or leaves NaN in any of them to have all three formed by
+ *  central differences in t (error as for cdyn_constraint_fn).
+ *  Return 0 on success; anything else (or a non-finite output) fails the
+ *  step with CDYN_ERR_CALLBACK. @since 0.1 */
+typedef int (*cdyn_implicit_fn)(const cdyn_system *sys, double t, int dim, const double *x,
+                                double *c, double *gradient, double *hessian, double *c_t,
+                                double *gradient_t, double *c_tt, void *user);
 
 /** Solver report, filled by cdyn_system_get_solver_stats. Set @c size to
  *  sizeof(cdyn_solver_stats) before the call; fields beyond it are not
@@ -97,7 +126,7 @@ CDYN_API cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particl
                                                   cdyn_constraint *out);
 
 /** A rod of @p length L (> 0) from the fixed point @p anchor (dim finite
- *  values, copied): g = (|x - b|^2 - L^2) / 2 (seed 004, eq. 8). @since 0.1 */
+ *  values, copied): g = (|x - b|^2 - L^2) / 2. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p,
                                                 const double *anchor, double length,
                                                 cdyn_constraint *out);
@@ -124,7 +153,8 @@ CDYN_API cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_parti
                                               cdyn_constraint *out);
 
 /** Keeps @p p on c(x) = 0 given by @p fn (one row; G = grad c,
- *  G'v = v^T Hess(c) v). Seed 002's parabola is c = x^2 + 100 y. @since 0.1 */
+ *  G'v = v^T Hess(c) v). A bead on the parabola x^2 + 100 y = 0 is
+ *  c = x^2 + 100 y. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p,
                                                   cdyn_implicit_fn fn, void *user,
                                                   cdyn_constraint *out);
@@ -193,6 +223,103 @@ CDYN_API cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdy
 CDYN_API cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint c,
                                                cdyn_particle p, double *out);
 
+/* ---- Driven (time-dependent) constraints -------------------------------
+ *
+ * A constraint may depend on time, g(x, t) = 0. Everything that uses g
+ * then uses its time derivatives too: the multiplier equation's right-hand
+ * side (the velocity terms of g'' and the feedback on g' = G v + dg/dt),
+ * the projections (G v + dg/dt = 0), backward Euler's g(x1, t1) = 0 and the
+ * residuals. Such constraints take the general row path (not the fused rod
+ * kernels). The work their forces do, -lambda . dg/dt per unit time, is
+ * part of cdyn_system_get_drive_work. Guide: docs/driven.md. */
+
+/** Moves the geometry of @p c with the rigid motion @p motion (motion.h)
+ *  from the system's current time t_s on, as T(t) T(t_s)^-1: an anchor's
+ *  or pin's point, a plane, or the curve or surface of a parametric
+ *  constraint (parametric.h). Nothing jumps at t_s: the particles keep
+ *  their positions and velocities, except that a particle held on a curve
+ *  or surface keeps its coordinates and their rates, so that its velocity
+ *  gains the velocity of the shape's material where it is. A particle
+ *  whose velocity does not fit the moving constraint (G v + dg/dt != 0)
+ *  is brought onto it by the drift feedback or the projection. Attaching a
+ *  new motion
+ *  replaces the old one from where it left the geometry; NULL stops the
+ *  motion and leaves the geometry where it is at the current time. The
+ *  description is copied (a callback's @p user pointer is kept, never
+ *  dereferenced).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or a bad
+ *  description (the message says which field); CDYN_ERR_UNSUPPORTED for
+ *  distance, user and implicit constraints (they have no geometry of their
+ *  own: use a length schedule or a time-dependent callback);
+ *  CDYN_ERR_CALLBACK when a callback motion fails at the current time
+ *  (nothing changed); CDYN_ERR_NO_MEMORY; handle statuses; CDYN_ERR_BUSY.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_set_motion(cdyn_system *sys, cdyn_constraint c,
+                                                const cdyn_motion_desc *motion);
+
+/** Whether a motion moves @p c (*@p moving) and, if so and @p out is not
+ *  NULL, a copy of its description.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or
+ *  @p moving; handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_motion(const cdyn_system *sys, cdyn_constraint c,
+                                                cdyn_motion_desc *out, bool *moving);
+
+/** Drives the length L of a distance or anchor constraint by @p schedule
+ *  (motion.h) from the current time t_s on: L(t) = L(t_s) + s(t) - s(t_s).
+ *  The constraint then has dg/dt = -L L' and its g'' the terms
+ *  -(L'^2 + L L''). NULL stops the schedule at the current length. The
+ *  description is copied.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or a bad
+ *  description; CDYN_ERR_UNSUPPORTED for other kinds; CDYN_ERR_CALLBACK
+ *  when a callback schedule fails at the current time; CDYN_ERR_NO_MEMORY;
+ *  handle statuses; CDYN_ERR_BUSY. A schedule that makes L reach 0 or
+ *  below makes the constraint singular there: the step then fails with
+ *  CDYN_ERR_SINGULAR or CDYN_ERR_DIVERGED. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_set_length_schedule(cdyn_system *sys, cdyn_constraint c,
+                                                         const cdyn_schedule_desc *schedule);
+
+/** Whether a schedule drives the length of @p c (*@p scheduled) and, if so
+ *  and @p out is not NULL, a copy of its description.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or
+ *  @p scheduled; handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_length_schedule(const cdyn_system *sys,
+                                                         cdyn_constraint c,
+                                                         cdyn_schedule_desc *out,
+                                                         bool *scheduled);
+
+/** Declares whether the callback of a user or implicit constraint depends
+ *  on time (default false). A time-dependent callback receives non-NULL
+ *  time-derivative outputs (see cdyn_constraint_fn and cdyn_implicit_fn)
+ *  and may leave them to central differences in t.
+ *  @return CDYN_OK; CDYN_ERR_UNSUPPORTED for built-in kinds (use
+ *  cdyn_constraint_set_motion or a length schedule); CDYN_ERR_NO_MEMORY
+ *  (room for the differences of a user constraint); handle statuses;
+ *  CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys; CDYN_ERR_BUSY. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_set_time_dependent(cdyn_system *sys, cdyn_constraint c,
+                                                        bool time_dependent);
+
+/** Whether @p c was declared time-dependent.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL; handle statuses.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_time_dependent(const cdyn_system *sys,
+                                                        cdyn_constraint c, bool *out);
+
+/** The point of an anchor or pin at the system's current time (dim
+ *  values, m): where its motion has carried it, or where it was put.
+ *  @return CDYN_OK; CDYN_ERR_UNSUPPORTED for other kinds;
+ *  CDYN_ERR_CALLBACK when a callback motion fails; CDYN_ERR_INVALID_ARGUMENT
+ *  for NULL; handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_point(const cdyn_system *sys, cdyn_constraint c,
+                                               double *out);
+
+/** The length L (m) of a distance or anchor constraint at the system's
+ *  current time (following its schedule, if any).
+ *  @return CDYN_OK; CDYN_ERR_UNSUPPORTED for other kinds;
+ *  CDYN_ERR_CALLBACK when a callback schedule fails; CDYN_ERR_INVALID_ARGUMENT
+ *  for NULL; handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_length(const cdyn_system *sys, cdyn_constraint c,
+                                                double *out);
+
 /** Drift-feedback gains: ks (1/s^2) >= 0 and kd (1/s) >= 0, finite.
  *  Defaults ks = 100, kd = 20: a critically damped return of the error with
  *  a time constant of 0.1 s, stable for dt up to about 0.05 s with the
@@ -222,8 +349,9 @@ CDYN_API cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double toleran
 CDYN_API cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations,
                                           size_t capacity);
 
-/** The worst constraint residuals at the committed state, over every
- *  enabled row: |g| / b and |G v| / b, with b the largest norm of the row's
+/** The worst constraint residuals at the committed state and time, over
+ *  every enabled row: |g| / b and |g'| / b (g' = G v + dg/dt, the rate of
+ *  change of g along the motion), with b the largest norm of the row's
  *  blocks (one block per particle). For rods and anchors that is the length
  *  error (m, to first order) and the rate of change of length (m/s); for
  *  pins the distance from the point; for planes the distance from the

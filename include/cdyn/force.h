@@ -33,8 +33,8 @@ typedef enum cdyn_force_kind {
  *  @p g has dim finite components (m/s^2). @since 0.1 */
 CDYN_API cdyn_status cdyn_force_add_gravity(cdyn_system *sys, const double *g, cdyn_force *out);
 
-/** A spring with a dashpot between particles @p a and @p b (seed 001,
- *  eq. 6): with d = x_b - x_a, l = |d|, n = d / l, the tension is
+/** A spring with a dashpot between particles @p a and @p b: with
+ *  d = x_b - x_a, l = |d|, n = d / l, the tension is
  *  T = S (l - R0) + D n.(v_b - v_a), and a receives T n, b receives -T n.
  *  @p stiffness S (N/m) and @p damping D (N s/m) finite and >= 0,
  *  @p rest_length R0 (m) finite and >= 0; potential energy S (l - R0)^2 / 2.

@@ -2,12 +2,12 @@
  *
  * A ground is a handle owned by a system. It is described by a function
  * H of position that is positive above the ground, zero on it and negative
- * below (seed 001, section 1.2). Several grounds may exist at once; their
+ * below. Several grounds may exist at once; their
  * forces add. docs/ground.md derives the model; in short, for a particle at
  * x with velocity U below a ground (H(x) < 0), with g = grad H(x):
  *
  *   n   = g / |g|             unit normal, pointing out of the ground
- *   d   = -H / |g|            penetration depth (> 0), seed 001's distance
+ *   d   = -H / |g|            penetration depth (> 0), to first order
  *   v_n = n . U               normal speed (< 0 while sinking)
  *   N   = max(0, S d - c v_n) normal force magnitude, never pulling
  *   U_t = U - v_n n           tangential velocity
@@ -15,7 +15,7 @@
  *
  * with the ground's stiffness S (N/m), normal damping c (N s/m), friction
  * coefficient mu (dimensionless) and friction speed v_s (m/s). With c = 0
- * the normal force is seed 001's -S H/|g| g/|g| exactly. The friction
+ * the normal force is the penalty -S H/|g| g/|g| exactly. The friction
  * opposes the tangential velocity with magnitude mu N when |U_t| >> v_s;
  * below v_s it fades linearly to zero, so the force is a smooth function of
  * the velocity and a resting particle does not chatter. The price is creep:
@@ -49,6 +49,7 @@
 #include <stddef.h>
 
 #include "export.h"
+#include "motion.h"
 #include "shapes.h"
 #include "status.h"
 #include "types.h"
@@ -65,18 +66,25 @@ typedef enum cdyn_ground_kind {
     CDYN_GROUND_CALLBACK = 4     /**< a user function gives H and grad H */
 } cdyn_ground_kind;
 
-/** A ground given by a user function. At the point @p x (@p dim doubles) it
- *  writes H(x) into *@p h and grad H(x) into @p grad (@p dim doubles,
- *  cleared to zero before the call). H must be positive above the ground
- *  and negative below, and grad H must not vanish where H < 0 (the normal
- *  is grad H / |grad H|). Return 0 on success; any other value, a
+/** A ground given by a user function. At time @p t (s) and the point @p x
+ *  (@p dim doubles) it writes H(x, t) into *@p h, grad H(x, t) into
+ *  @p grad and the velocity of the ground's material at x into
+ *  @p velocity (@p dim doubles each, cleared to zero before the call: a
+ *  ground that does not move leaves it). H must be positive above the
+ *  ground and negative below, and grad H must not vanish where H < 0 (the
+ *  normal is grad H / |grad H|). Damping and friction act on the
+ *  particle's velocity relative to @p velocity; a moving ground should
+ *  give H and the velocity consistently (for a surface carried by the
+ *  velocity field w, dH/dt = -grad H . w). With a motion attached
+ *  (cdyn_ground_set_motion) @p x, @p grad and @p velocity are in the
+ *  ground's own frame. @p sys is the system (read-only: calls that change
+ *  it return CDYN_ERR_BUSY). Return 0 on success; any other value, a
  *  non-finite output or a zero gradient below the ground makes the calling
  *  function fail with CDYN_ERR_CALLBACK (a step then leaves the system as
- *  it was). Called on the caller's thread, once per movable particle and
- *  force evaluation (more for a Jacobian); it may read the system through
- *  @p user but not change it (changes return CDYN_ERR_BUSY during a step).
- *  @since 0.1 */
-typedef int (*cdyn_ground_fn)(const double *x, int dim, double *h, double *grad, void *user);
+ *  it was). Called once per movable particle and force evaluation (more for
+ *  a Jacobian). @since 0.1 */
+typedef int (*cdyn_ground_fn)(const cdyn_system *sys, double t, int dim, const double *x,
+                              double *h, double *grad, double *velocity, void *user);
 
 /** Adds a plane ground {x : @p normal . x = @p offset}: H = (normal . x -
  *  offset) / |normal|, so the side @p normal points to is above. @p normal
@@ -143,6 +151,58 @@ CDYN_API cdyn_status cdyn_ground_add_heightfield(cdyn_system *sys,
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_ground_add_callback(cdyn_system *sys, cdyn_ground_fn fn, void *user,
                                               cdyn_ground *out);
+
+/** Moves @p ground with the rigid motion @p motion (motion.h) from the
+ *  system's current time t_s on, as T(t) T(t_s)^-1: H(x, t) = H_0(T(t_s)
+ *  T(t)^-1 x) with H_0 the ground as it is at t_s. Damping and friction act
+ *  on the particles' velocities relative to the ground's material, whose
+ *  velocity at x is p' + omega x (x - p) (plus the surface velocity). A
+ *  shaker table is a plane with an OSCILLATION motion; a turntable a plane
+ *  with a ROTATION. A new motion continues from where the old one left
+ *  the ground; NULL stops it there. The description is copied. The work
+ *  the ground does on the particles through its motion is part of
+ *  cdyn_system_get_drive_work.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or a bad
+ *  description; CDYN_ERR_CALLBACK when a callback motion fails at the
+ *  current time (nothing changed); handle statuses; CDYN_ERR_BUSY.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_ground_set_motion(cdyn_system *sys, cdyn_ground ground,
+                                            const cdyn_motion_desc *motion);
+
+/** Whether a motion moves @p ground (*@p moving) and, if so and @p out is
+ *  not NULL, a copy of its description.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL @p sys or @p moving;
+ *  handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_ground_get_motion(const cdyn_system *sys, cdyn_ground ground,
+                                            cdyn_motion_desc *out, bool *moving);
+
+/** The velocity (m/s, dim finite values) of the ground's surface material
+ *  relative to the ground itself, in the ground's own frame: a conveyor
+ *  belt (default zero). It should be tangent to the ground: friction and
+ *  damping act on the particles' velocities relative to it, so a part
+ *  along the normal would push or pull through the damping. Its work is
+ *  part of cdyn_system_get_drive_work.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or non-finite
+ *  values; handle statuses; CDYN_ERR_BUSY. @since 0.1 */
+CDYN_API cdyn_status cdyn_ground_set_surface_velocity(cdyn_system *sys, cdyn_ground ground,
+                                                      const double *velocity);
+
+/** The surface velocity of @p ground (dim values into @p out).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL; handle statuses.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_ground_get_surface_velocity(const cdyn_system *sys,
+                                                      cdyn_ground ground, double *out);
+
+/** The velocity (m/s, dim values into @p out) of the ground's material at
+ *  the point @p x (dim finite values) at the system's current time: its
+ *  motion's, its surface velocity and, for a callback ground, the velocity
+ *  its function gives. Friction acts against the particles' velocities
+ *  relative to this one.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or non-finite
+ *  arguments; CDYN_ERR_CALLBACK from a callback; handle statuses.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_ground_get_velocity(const cdyn_system *sys, cdyn_ground ground,
+                                              const double *x, double *out);
 
 /** Removes @p ground and frees what it holds; its handle becomes stale.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys;

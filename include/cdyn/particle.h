@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "export.h"
+#include "motion.h"
 #include "status.h"
 #include "types.h"
 
@@ -68,6 +69,38 @@ CDYN_API cdyn_status cdyn_particle_set_fixed(cdyn_system *sys, cdyn_particle p, 
 
 /** Whether @p p is fixed. @since 0.1 */
 CDYN_API cdyn_status cdyn_particle_get_fixed(const cdyn_system *sys, cdyn_particle p, bool *out);
+
+/** Makes @p p kinematic: from the system's current time t_s on it follows
+ *  the rigid motion @p motion (motion.h), X(t) = T(t) T(t_s)^-1 X(t_s), with
+ *  the motion's velocity and acceleration at that point, at every stage of
+ *  every integrator (its velocity becomes the motion's at once). For the
+ *  dynamics it has infinite inertia: forces do not move it, grounds do not
+ *  act on it, and constraints to it act as constraints to a moving anchor.
+ *  Its mass is kept: it counts in the kinetic energy, the momentum and
+ *  gravity's potential, and the work its motion does on the rest,
+ *  (m a - F) . v summed over time with F every force on it, is part of
+ *  cdyn_system_get_drive_work. A new motion continues from where the
+ *  particle is; NULL releases it: it keeps its position and velocity and
+ *  moves freely again with its mass. The description is copied (a
+ *  callback's @p user pointer is kept, never dereferenced). While
+ *  kinematic, cdyn_particle_set_position, _set_velocity, _set_mass and
+ *  _set_fixed refuse it, and the bulk setters leave it alone.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys, a bad
+ *  description (the message names the field), a fixed particle or one in
+ *  a rigid body; CDYN_ERR_UNSUPPORTED for a particle held on a curve or
+ *  surface (move the shape instead: cdyn_constraint_set_motion);
+ *  CDYN_ERR_CALLBACK when a callback motion fails at the current time
+ *  (nothing changed); CDYN_ERR_NO_MEMORY; handle statuses; CDYN_ERR_BUSY.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_particle_set_motion(cdyn_system *sys, cdyn_particle p,
+                                              const cdyn_motion_desc *motion);
+
+/** Whether @p p is kinematic (*@p kinematic) and, if so and @p out is not
+ *  NULL, a copy of its motion's description.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL @p sys or
+ *  @p kinematic; handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_particle_get_motion(const cdyn_system *sys, cdyn_particle p,
+                                              cdyn_motion_desc *out, bool *kinematic);
 
 #ifdef __cplusplus
 }

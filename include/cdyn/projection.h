@@ -2,7 +2,7 @@
  *
  * The implicit constraints g(x) = 0 (constraint.h) define the manifold of
  * admissible positions; differentiating them gives the hidden velocity
- * constraint G(x) v = 0 (seed 004: g'(q) p = 0). Positions and velocities
+ * constraint G(x) v = 0 (the momenta tangent to the manifold). Positions and velocities
  * that satisfy both lie on its tangent bundle. A projection moves a state
  * back onto it:
  *

@@ -101,21 +101,27 @@ typedef enum cdyn_spline_end {
     CDYN_SPLINE_CLOSED = 3
 } cdyn_spline_end;
 
-/** A curve given by a user function. At parameter @p q it fills r(q), r'(q)
- *  and r''(q) (derivatives with respect to q): arrays of 3 doubles, cleared
- *  to zero before the call; in 2-D the third entry is ignored. Returns 0 on
- *  success; any other value (or a non-finite output) makes the calling
- *  function fail with CDYN_ERR_CALLBACK. Called on the caller's thread; must
- *  not call into the system that holds the curve. @since 0.1 */
-typedef int (*cdyn_curve_callback)(double q, double r[3], double dr[3], double ddr[3],
-                                   void *user);
+/** A curve given by a user function. At parameter @p q and time @p t it
+ *  fills r(q, t), r'(q, t) and r''(q, t) (derivatives with respect to q):
+ *  arrays of 3 doubles, cleared to zero before the call; in 2-D the third
+ *  entry is ignored. @p sys is the system whose constraint holds the curve
+ *  (read-only: calls that change it return CDYN_ERR_BUSY), or NULL with
+ *  @p t = 0 when the curve is evaluated alone (cdyn_curve_evaluate and the
+ *  other functions of this header). A curve that moves with time says so
+ *  in its description (time_dependent); its derivatives in t are then
+ *  formed by central differences (error as for cdyn_constraint_fn). Return
+ *  0 on success; any other value (or a non-finite output) makes the
+ *  calling function fail with CDYN_ERR_CALLBACK. @since 0.1 */
+typedef int (*cdyn_curve_fn)(const cdyn_system *sys, double t, double q, double r[3],
+                             double dr[3], double ddr[3], void *user);
 
-/** A surface given by a user function. At (u, v) it fills r, r_u, r_v, r_uu,
- *  r_uv and r_vv: arrays of 3 doubles, cleared before the call. Return value
- *  and rules as for cdyn_curve_callback. @since 0.1 */
-typedef int (*cdyn_surface_callback)(double u, double v, double r[3], double ru[3],
-                                     double rv[3], double ruu[3], double ruv[3],
-                                     double rvv[3], void *user);
+/** A surface given by a user function. At (u, v) and time @p t it fills r,
+ *  r_u, r_v, r_uu, r_uv and r_vv: arrays of 3 doubles, cleared before the
+ *  call. @p sys, @p t, the return value and the rules as for
+ *  cdyn_curve_fn. @since 0.1 */
+typedef int (*cdyn_surface_fn)(const cdyn_system *sys, double t, double u, double v,
+                               double r[3], double ru[3], double rv[3], double ruu[3],
+                               double ruv[3], double rvv[3], void *user);
 
 /** Description of a curve. Fill it with cdyn_curve_desc_init() first, then
  *  set the fields the kind reads (table in the header comment); other fields
@@ -143,12 +149,13 @@ typedef struct cdyn_curve_desc {
     cdyn_spline_end spline_end; /**< spline: end conditions */
     double start_tangent[3]; /**< clamped spline: r'(0), finite, non-zero */
     double end_tangent[3];   /**< clamped spline: r'(num_points - 1) */
-    cdyn_curve_callback callback; /**< callback curve: the function */
+    cdyn_curve_fn callback; /**< callback curve: the function */
     void *user;           /**< callback curve: passed back unchanged, never freed */
     int periodic;         /**< callback curve: non-zero if r(q + (q_max - q_min))
                                = r(q); then q_min, q_max must be finite */
     double q_min;         /**< start of the domain (default -inf: natural domain) */
     double q_max;         /**< end of the domain (default +inf: natural domain) */
+    int time_dependent;   /**< callback curve: non-zero if r depends on t (default 0) */
 } cdyn_curve_desc;
 
 /** Fills @p desc with the defaults for @p kind: size set, origin 0, axis1 =
@@ -222,7 +229,7 @@ typedef struct cdyn_surface_desc {
     double minor_radius;    /**< torus tube radius, 0 < minor_radius < radius */
     const cdyn_heightfield_desc *heightfield; /**< height field: its description,
                                  copied with its samples during the call */
-    cdyn_surface_callback callback; /**< callback surface: the function */
+    cdyn_surface_fn callback; /**< callback surface: the function */
     void *user;             /**< callback surface: passed back, never freed */
     int periodic_u;         /**< callback surface: u periodic with period
                                  u_max - u_min (both finite) */
@@ -231,6 +238,7 @@ typedef struct cdyn_surface_desc {
     double u_max;           /**< default +inf */
     double v_min;           /**< default -inf */
     double v_max;           /**< default +inf */
+    int time_dependent;     /**< callback surface: non-zero if r depends on t (default 0) */
 } cdyn_surface_desc;
 
 /** Fills @p desc with the defaults for @p kind: size set, origin 0, axis1 =

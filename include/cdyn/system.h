@@ -25,7 +25,8 @@ typedef enum cdyn_integrator {
     /** x += dt v(t), v += dt a(t). Order 1; energy grows on oscillators. */
     CDYN_INTEGRATOR_EXPLICIT_EULER = 1,
     /** v += dt a(t), then x += dt v(t + dt). Order 1, symplectic for
-     *  conservative forces; seed 001's "forward Euler". The default. */
+     *  conservative forces (also called semi-implicit or forward Euler). The
+     *  default. */
     CDYN_INTEGRATOR_SYMPLECTIC_EULER = 2,
     /** Velocity Verlet. Order 2, symplectic for conservative forces; with
      *  velocity-dependent forces (dashpots, drag, constraints) one corrector
@@ -46,7 +47,7 @@ typedef enum cdyn_integrator {
      *  curves or surfaces and compliant constraints give
      *  CDYN_ERR_UNSUPPORTED. Guide: docs/rattle.md. @since 0.1 */
     CDYN_INTEGRATOR_RATTLE = 6,
-    /** Backward (implicit) Euler, seed 001: v1 = v0 + dt M^-1 F(x1, v1),
+    /** Backward (implicit) Euler: v1 = v0 + dt M^-1 F(x1, v1),
      *  x1 = x0 + dt v1, solved by Newton's method with the forces' analytic
      *  Jacobians and the library's sparse solver; implicit constraints hold
      *  at x1. Order 1, dissipative, stable for stiff springs at any dt.
@@ -222,7 +223,8 @@ CDYN_API cdyn_status cdyn_system_get_velocities(const cdyn_system *sys, double *
                                                 size_t capacity);
 
 /** Sets all positions from @p in (layout of cdyn_system_get_positions;
- *  entries of removed indices are ignored). @p count must equal index
+ *  entries of removed indices and of kinematic particles, whose motions
+ *  set their state, are ignored). @p count must equal index
  *  count * dim and every value must be finite, else
  *  CDYN_ERR_INVALID_ARGUMENT and nothing changed. @since 0.1 */
 CDYN_API cdyn_status cdyn_system_set_positions(cdyn_system *sys, const double *in, size_t count);

@@ -27,7 +27,8 @@
  * bit for bit and do not depend on the order in which particles are
  * visited. A step that fails uses the same numbers when it is taken again.
  * Fixed particles get no friction or noise. Particles on curves or
- * surfaces and rigid bodies are not supported with the thermostat
+ * surfaces, rigid bodies and driven systems (kinematic particles, moving
+ * constraints and grounds: motion.h) are not supported with the thermostat
  * (CDYN_ERR_UNSUPPORTED from the step), nor are constraints with velocity
  * Verlet (use RATTLE).
  */

@@ -152,8 +152,11 @@ static cdyn_status build_links(cdyn_system *sys)
     if (st)
         return st;
     memset(b->adj_start, 0, ((size_t)n + 1) * sizeof *b->adj_start);
+    /* Held in space: particles on shapes and kinematic particles (their
+     * motions say where they are). */
     for (uint32_t s = 0; s < n; s++)
-        b->pinned[s] = sys->particles.alive[s] && sys->param_of && sys->param_of[s] ? 1 : 0;
+        b->pinned[s] = sys->particles.alive[s] &&
+                       ((sys->param_of && sys->param_of[s]) || cdyn__is_kinematic(sys, s));
     for_links(sys, count_link, true);
     for (uint32_t s = 0; s < n; s++)
         b->adj_start[s + 1] += b->adj_start[s];

@@ -47,6 +47,7 @@ void cdyn__constraints_touch(cdyn_system *sys)
 /* Frees what @p c owns without touching the state (system destruction). */
 static void free_one(cdyn_system *sys, cdyn__constraint *c)
 {
+    cdyn__drive_free(sys, c);
     if (cdyn__constraint_is_shape(c))
         cdyn__param_free(sys, c->d.param);
     else if (c->n_particles > 2)
@@ -66,6 +67,7 @@ void cdyn__constraints_destroy(cdyn_system *sys)
     cdyn__cg_destroy(&k->cg, &sys->alloc);
     cdyn__free_array(&sys->alloc, k->gather, 2 * CDYN__CONSTRAINT_MAX_PARTICLES * 3,
                      sizeof *k->gather);
+    cdyn__free_array(&sys->alloc, k->tbuf, k->tbuf_len, sizeof *k->tbuf);
     void **arrays[] = {(void **)&k->c};
     size_t sizes[] = {sizeof(cdyn__constraint)};
     cdyn__slots_free(&k->slots, &sys->alloc, 1, arrays, sizes);
@@ -279,8 +281,13 @@ int cdyn__constraint_is_shape(const cdyn__constraint *c)
     return cdyn__kind_of(c)->shape;
 }
 
-cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
-                                  const double *v, double *g, double *jac, double *bias)
+cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, double t,
+                                  const double *x, const double *v, double *g, double *jac,
+                                  double *bias, double *gt)
 {
-    return cdyn__kind_of(c)->eval(sys, c, x, v, g, jac, bias);
+    double spare[CDYN__CONSTRAINT_MAX_ROWS];
+    if (!gt)
+        gt = spare;
+    memset(gt, 0, c->n_rows * sizeof *gt);
+    return cdyn__kind_of(c)->eval(sys, c, t, x, v, g, jac, bias, gt);
 }

@@ -19,6 +19,7 @@
 typedef struct cdyn__constraint {
     uint8_t kind;    /* cdyn_constraint_kind */
     uint8_t enabled;
+    uint8_t driven;  /* depends on time (constraint/drive.h): takes the general path */
     uint16_t n_particles;
     uint16_t n_rows;
     union {
@@ -26,6 +27,7 @@ typedef struct cdyn__constraint {
         uint32_t *particles;  /* slots of a user constraint (owned, n_particles > 2) */
     } u;
     double compliance;
+    struct cdyn__drive *drive; /* time dependence (constraint/drive.h); NULL: none */
     union {
         double p[4]; /* distance: L; anchor: b, L; pin: point; plane: n, c */
         struct {     /* user and implicit kinds */
@@ -86,6 +88,10 @@ typedef struct cdyn__constraints {
     size_t scratch_len;
     double *scratch;       /* one constraint's g, G'v and blocks, for residuals and callbacks */
     double *gather;        /* 2 * MAX_PARTICLES * 3: user callback x and v */
+    double *gt;            /* per row: dg/dt of the last general row pass (n_driven > 0) */
+    uint32_t n_driven;     /* enabled constraints that depend on time */
+    double *tbuf;          /* time differences of user callbacks (constraint/drive.h) */
+    size_t tbuf_len;
     bool has_compliance; /* some row of the current solve is compliant */
     bool any_compliance; /* some constraint was ever given a compliance */
     bool evaluated;        /* lambda holds a solve of the current topology */
@@ -118,11 +124,13 @@ void cdyn__constraints_touch(cdyn_system *sys);
  * allocate; on failure nothing the solve uses has changed. */
 cdyn_status cdyn__constraints_prepare(cdyn_system *sys);
 
-/* Solves for the multipliers at the Cartesian state (x, v), given in @p a the
- * accelerations every particle would have without the implicit constraints,
- * and adds the constraint accelerations W G^T lambda into @p a. prepare must
- * have succeeded. */
-cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const double *v, double *a);
+/* Solves for the multipliers at time t and the Cartesian state (x, v),
+ * given in @p a the accelerations every particle would have without the
+ * implicit constraints (prescribed ones for kinematic particles), and adds
+ * the constraint accelerations W G^T lambda into @p a. prepare must have
+ * succeeded. */
+cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x, const double *v,
+                                    double *a);
 
 /* The multiplier solve and W G^T lambda added to @p acc for a tridiagonal
  * topology (k->tridiagonal, direct solver, no particle on a shape) in two
@@ -132,6 +140,18 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
 bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const double *v,
                                    double *acc);
 
+
+/* Frees what @p c owns for its time dependence (constraint/drive.h). */
+void cdyn__drive_free(cdyn_system *sys, cdyn__constraint *c);
+
+/* The power of the constraint forces on the drivers' side at time t and
+ * (x, v) for the multipliers @p lambda (per row of the current topology):
+ * -sum_r lambda_r (dg_r/dt + sum_j G_rj . v_j) over the rows of
+ * constraints that depend on time or touch kinematic particles, j running
+ * over their kinematic particles (dynamics/drive.h). Evaluates those
+ * constraints again (callbacks included). */
+cdyn_status cdyn__constraints_drive_power(cdyn_system *sys, double t, const double *x,
+                                          const double *v, const double *lambda, double *out);
 
 /* Writes the Jacobian blocks that blocks_unstored leaves out, from the
  * committed positions, and clears it: called before anything moves them. */
@@ -147,6 +167,19 @@ static inline uint32_t cdyn__constraint_particle(const cdyn__constraint *c, uint
 static inline const cdyn__constraint_kind *cdyn__kind_of(const cdyn__constraint *c)
 {
     return cdyn__constraint_kind_of(c->kind);
+}
+
+/* How the solve and the projections treat @p c's rows: its kind's fused
+ * kernel, or the evaluator when it depends on time. */
+static inline cdyn__row_path cdyn__constraint_path(const cdyn__constraint *c)
+{
+    return c->driven ? CDYN__ROWS_GENERIC : cdyn__kind_of(c)->path;
+}
+
+/* G is a function of the positions alone: built-in and not driven. */
+static inline bool cdyn__constraint_pure(const cdyn__constraint *c)
+{
+    return !c->driven && cdyn__kind_of(c)->pure;
 }
 
 /* The constraint slot that owns @p row of the current topology. */
@@ -167,10 +200,13 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
  * solve (a fact of the kind's row, constraint/kind.h). */
 int cdyn__constraint_is_shape(const cdyn__constraint *c);
 
-/* g, J and G'v of constraint @p c at (x, v) into the row arrays g, bias
- * and the Jacobian blocks, by its kind's evaluator. */
-cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
-                                  const double *v, double *g, double *jac, double *bias);
+/* g, J, the velocity terms of g'' and dg/dt of constraint @p c at time t
+ * and (x, v) into the row arrays g, bias, gt and the Jacobian blocks, by
+ * its kind's evaluator. @p gt may be NULL (not wanted); it is zero for
+ * constraints that do not depend on time. */
+cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, double t,
+                                  const double *x, const double *v, double *g, double *jac,
+                                  double *bias, double *gt);
 
 /* Resolves a constraint handle, recording the message on failure. */
 cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot);

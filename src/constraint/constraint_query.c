@@ -151,15 +151,16 @@ static cdyn_status residuals(cdyn_system *sys, double *position, double *velocit
         cdyn__constraint *c = &k->c[k->active[a]];
         /* Evaluated into scratch: the solve's arrays keep the last evaluation. */
         double *g = k->scratch, *bias = g + c->n_rows, *jac = bias + c->n_rows;
+        double *gt = jac + (size_t)c->n_rows * c->n_particles * d;
         sys->in_step = true;
-        st = cdyn__constraint_eval(sys, c, sys->x, sys->v, g, jac, bias);
+        st = cdyn__constraint_eval(sys, c, sys->time, sys->x, sys->v, g, jac, bias, gt);
         sys->in_step = false;
         if (st)
             return st;
         for (uint32_t r = 0; r < c->n_rows; r++) {
             /* Scaled by the largest block of the row, so that a rod's
              * residual is its length error whether or not an end is fixed. */
-            double block2 = 0, gd = 0;
+            double block2 = 0, gd = gt[r];
             for (uint32_t j = 0; j < c->n_particles; j++) {
                 const double *jb = jac + ((size_t)r * c->n_particles + j) * d;
                 const double *vp = sys->v + cdyn__constraint_particle(c, j) * d;

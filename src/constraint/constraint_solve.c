@@ -100,18 +100,20 @@ static void weigh(const cdyn_system *sys, uint32_t s, const double *y, double *o
 
 /* Any kind, through its evaluator: G'v lands in the scratch buffer. */
 static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const cdyn__rhs_coef *rc,
-                                const double *x, const double *v, const double *acc)
+                                double t, const double *x, const double *v, const double *acc)
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
-    /* g and G'v of its rows in the scratch buffer (2 * max rows long). */
+    /* g and G'v of its rows in the scratch buffer (2 * max rows long);
+     * dg/dt in k->gt when some constraint depends on time. */
     double *jac = k->jac + (size_t)c->blk * d, *bias = k->scratch, *g = bias + c->n_rows;
-    cdyn_status st = cdyn__constraint_eval(sys, c, x, v, g, jac, bias);
+    double *gt = k->gt ? k->gt + c->row : NULL;
+    cdyn_status st = cdyn__constraint_eval(sys, c, t, x, v, g, jac, bias, gt);
     if (st)
         return st;
     uint32_t np = c->n_particles;
     for (uint32_t r = 0; r < c->n_rows; r++) {
-        double gd = 0, ga = 0, diag = 0;
+        double gd = gt ? gt[r] : 0.0, ga = 0, diag = 0;
         for (uint32_t j = 0; j < np; j++) {
             const double *jb = jac + ((size_t)r * np + j) * d;
             uint32_t s = cdyn__constraint_particle(c, j);
@@ -131,7 +133,8 @@ static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const cdy
     return CDYN_OK;
 }
 
-static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v, const double *acc)
+static cdyn_status rows_pass(cdyn_system *sys, double t, const double *x, const double *v,
+                             const double *acc)
 {
     cdyn__constraints *k = sys->cons;
     const double *w = sys->inv_mass;
@@ -154,7 +157,7 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        switch (fused ? cdyn__kind_of(c)->path : CDYN__ROWS_GENERIC) {
+        switch (fused ? cdyn__constraint_path(c) : CDYN__ROWS_GENERIC) {
         case CDYN__ROWS_ROD:
             if (D == 2)
                 rod_row(k, c, &rc, x, v, acc, w, 2);
@@ -168,7 +171,7 @@ static cdyn_status rows_pass(cdyn_system *sys, const double *x, const double *v,
                 anchor_row(k, c, &rc, x, v, acc, w, 3);
             break;
         case CDYN__ROWS_GENERIC: {
-            cdyn_status st = generic_rows(sys, &k->c[k->active[a]], &rc, x, v, acc);
+            cdyn_status st = generic_rows(sys, &k->c[k->active[a]], &rc, t, x, v, acc);
             if (st)
                 return st;
         }
@@ -367,7 +370,7 @@ static void add_accel(cdyn_system *sys, const double *x, double *acc)
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        if (!fused || cdyn__kind_of(c)->path != CDYN__ROWS_ROD)
+        if (!fused || cdyn__constraint_path(c) != CDYN__ROWS_ROD)
             generic_accel(sys, c, acc, d);
         else if (d == 2)
             rod_accel(k, c, w, acc, 2);
@@ -376,7 +379,8 @@ static void add_accel(cdyn_system *sys, const double *x, double *acc)
     }
 }
 
-cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const double *v, double *acc)
+cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x, const double *v,
+                                    double *acc)
 {
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
@@ -389,7 +393,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, const double *x, const dou
         k->blocks_unstored = false;
         return CDYN_OK;
     }
-    cdyn_status st = rows_pass(sys, x, v, acc);
+    cdyn_status st = rows_pass(sys, t, x, v, acc);
     if (st)
         return st;
     if (sys->param_of || !k->terms_inline)

@@ -12,11 +12,11 @@
 #include "core/system.h"
 
 typedef struct topology {
-    uint32_t n_active, n_rows, n_blocks;
+    uint32_t n_active, n_rows, n_blocks, n_driven;
     size_t n_terms, n_first, scratch_len;
     bool all_rods, terms_inline;
     uint32_t *active, *blk_particle;
-    double *jac, *rows, *scratch; /* rows: [g,] rhs, lambda (see row_arrays) */
+    double *jac, *rows, *scratch; /* rows: [g,] [gt,] rhs, lambda (see row_arrays) */
     double *diag;                 /* only once some constraint is compliant */
     double *ll;                   /* only for rods-only topologies */
     cdyn__aterm *terms;
@@ -24,12 +24,13 @@ typedef struct topology {
     cdyn__ldlt ldlt;
 } topology;
 
-/* Per-row arrays in one block: rhs and lambda, and g (the evaluators'
+/* Per-row arrays in one block: rhs and lambda; g (the evaluators'
  * output, read back by the generic rows and the projection's) unless every
- * row is a rod's, which the rod kernels form in registers. */
-static size_t row_arrays(bool all_rods)
+ * row is a rod's, which the rod kernels form in registers; dg/dt when some
+ * constraint depends on time. */
+static size_t row_arrays(bool all_rods, uint32_t n_driven)
 {
-    return all_rods ? 2 : 3;
+    return 2 + (all_rods ? 0 : 1) + (n_driven ? 1 : 0);
 }
 
 static void topology_free(const cdyn_allocator *al, topology *t, int dim)
@@ -37,7 +38,8 @@ static void topology_free(const cdyn_allocator *al, topology *t, int dim)
     cdyn__free_array(al, t->active, t->n_active, sizeof *t->active);
     cdyn__free_array(al, t->blk_particle, t->n_blocks, sizeof *t->blk_particle);
     cdyn__free_array(al, t->jac, (size_t)t->n_blocks * (size_t)dim, sizeof *t->jac);
-    cdyn__free_array(al, t->rows, row_arrays(t->all_rods) * (size_t)t->n_rows, sizeof *t->rows);
+    cdyn__free_array(al, t->rows, row_arrays(t->all_rods, t->n_driven) * (size_t)t->n_rows,
+                     sizeof *t->rows);
     cdyn__free_array(al, t->diag, t->n_rows, sizeof *t->diag);
     cdyn__free_array(al, t->ll, t->n_rows, sizeof *t->ll);
     cdyn__free_array(al, t->scratch, t->scratch_len, sizeof *t->scratch);
@@ -49,15 +51,15 @@ static void topology_free(const cdyn_allocator *al, topology *t, int dim)
 void cdyn__constraints_free_topology(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
-    topology t = {k->n_active, k->n_rows, k->n_blocks, k->n_terms, k->n_first, k->scratch_len,
-                  k->all_rods, k->terms_inline, k->active, k->blk_particle, k->jac,
-                  k->all_rods ? k->rhs : k->g, k->scratch, k->diag, k->ll, k->terms, k->a,
-                  k->ldlt};
+    topology t = {k->n_active, k->n_rows, k->n_blocks, k->n_driven, k->n_terms, k->n_first,
+                  k->scratch_len, k->all_rods, k->terms_inline, k->active, k->blk_particle,
+                  k->jac, k->all_rods ? k->rhs : k->g, k->scratch, k->diag, k->ll, k->terms,
+                  k->a, k->ldlt};
     topology_free(&sys->alloc, &t, sys->dim);
     k->active = k->blk_particle = NULL;
-    k->jac = k->g = k->rhs = k->lambda = k->diag = k->scratch = k->ll = NULL;
+    k->jac = k->g = k->gt = k->rhs = k->lambda = k->diag = k->scratch = k->ll = NULL;
     k->terms = NULL;
-    k->n_active = k->n_rows = k->n_blocks = 0;
+    k->n_active = k->n_rows = k->n_blocks = k->n_driven = 0;
     k->n_terms = k->n_first = k->scratch_len = 0;
     k->all_rods = k->terms_inline = k->tridiagonal = false;
     cdyn__symmat_init(&k->a);
@@ -227,7 +229,8 @@ static cdyn_status layout(cdyn_system *sys, topology *t)
     for (uint32_t i = 0; i < k->slots.count; i++)
         if (k->slots.alive[i] && k->c[i].enabled && !cdyn__constraint_is_shape(&k->c[i])) {
             const cdyn__constraint *c = &k->c[i];
-            t->all_rods &= cdyn__kind_of(c)->path == CDYN__ROWS_ROD;
+            t->all_rods &= cdyn__constraint_path(c) == CDYN__ROWS_ROD;
+            t->n_driven += c->driven;
             t->n_active++;
             t->n_rows += c->n_rows;
             t->n_blocks += (uint32_t)c->n_rows * c->n_particles;
@@ -236,11 +239,12 @@ static cdyn_status layout(cdyn_system *sys, topology *t)
             if (c->n_rows > max_rows)
                 max_rows = c->n_rows;
         }
-    t->scratch_len = max_blocks * d + 2 * max_rows;
+    t->scratch_len = max_blocks * d + 3 * max_rows;
     t->active = cdyn__alloc_array(al, t->n_active, sizeof *t->active);
     t->blk_particle = cdyn__alloc_array(al, t->n_blocks, sizeof *t->blk_particle);
     t->jac = cdyn__calloc_array(al, (size_t)t->n_blocks * d, sizeof *t->jac);
-    t->rows = cdyn__calloc_array(al, row_arrays(t->all_rods) * (size_t)t->n_rows, sizeof *t->rows);
+    t->rows = cdyn__calloc_array(al, row_arrays(t->all_rods, t->n_driven) * (size_t)t->n_rows,
+                                 sizeof *t->rows);
     t->scratch = cdyn__calloc_array(al, t->scratch_len, sizeof *t->scratch);
     if (k->any_compliance)
         t->diag = cdyn__calloc_array(al, t->n_rows, sizeof *t->diag);
@@ -340,8 +344,10 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     k->active = t.active;
     k->blk_particle = t.blk_particle;
     k->jac = t.jac;
+    k->n_driven = t.n_driven;
     k->g = t.all_rods ? NULL : t.rows;
-    k->rhs = t.rows + (row_arrays(t.all_rods) - 2) * (size_t)t.n_rows;
+    k->gt = t.n_driven ? t.rows + (t.all_rods ? 0 : (size_t)t.n_rows) : NULL;
+    k->rhs = t.rows + (row_arrays(t.all_rods, t.n_driven) - 2) * (size_t)t.n_rows;
     k->lambda = k->rhs + t.n_rows;
     k->diag = t.diag;
     k->scratch = t.scratch;

@@ -33,11 +33,11 @@ const double *cdyn__identity(int dim)
     return dim == 2 ? eye2 : eye3;
 }
 
-cdyn_status cdyn__hessian_none(cdyn_system *sys, const struct cdyn__constraint *c,
+cdyn_status cdyn__hessian_none(cdyn_system *sys, const struct cdyn__constraint *c, double t,
                                const double *x, double hn, bool definite,
                                cdyn__hessian_add_fn add, void *ctx)
 {
-    (void)sys, (void)c, (void)x, (void)hn, (void)definite, (void)add, (void)ctx;
+    (void)sys, (void)c, (void)t, (void)x, (void)hn, (void)definite, (void)add, (void)ctx;
     return CDYN_OK;
 }
 

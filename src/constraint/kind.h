@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cdyn/constraint.h"
+#include "cdyn/motion.h"
 
 struct cdyn__constraint;
 
@@ -40,18 +41,42 @@ typedef struct cdyn__constraint_kind {
     /* G is a function of the positions alone (no user callback), so a
      * matrix made from the same positions is the same matrix. */
     bool pure;
-    /* g, the Jacobian blocks and G'v of @p c at (x, v) into g (n_rows),
-     * jac (n_rows * n_particles * dim, row-major by row then particle) and
-     * bias (n_rows). CDYN_ERR_CALLBACK (message set) when a callback fails
-     * or returns a non-finite value. */
-    cdyn_status (*eval)(cdyn_system *sys, const struct cdyn__constraint *c, const double *x,
-                        const double *v, double *g, double *jac, double *bias);
+    /* g, the Jacobian blocks, the velocity terms of g'' and dg/dt of @p c
+     * at time t and (x, v) into g (n_rows), jac (n_rows * n_particles *
+     * dim, row-major by row then particle), bias (n_rows: g'' = G a + bias)
+     * and gt (n_rows, zeroed by the caller; written by time-dependent
+     * constraints only). CDYN_ERR_CALLBACK (message set) when a callback
+     * fails or returns a non-finite value. */
+    cdyn_status (*eval)(cdyn_system *sys, const struct cdyn__constraint *c, double t,
+                        const double *x, const double *v, double *g, double *jac, double *bias,
+                        double *gt);
     /* Adds h nu Hess g (the constraint's geometric stiffness, @p hn = h nu
-     * of its first row) through @p add, at positions x. With @p definite,
-     * a kind whose term would make the Newton matrix indefinite (a rod
-     * pushing) leaves it out. CDYN_ERR_CALLBACK from a callback. */
-    cdyn_status (*hessian)(cdyn_system *sys, const struct cdyn__constraint *c, const double *x, double hn,
-                           bool definite, cdyn__hessian_add_fn add, void *ctx);
+     * of its first row) through @p add, at time t and positions x. With
+     * @p definite, a kind whose term would make the Newton matrix
+     * indefinite (a rod pushing) leaves it out. CDYN_ERR_CALLBACK from a
+     * callback. */
+    cdyn_status (*hessian)(cdyn_system *sys, const struct cdyn__constraint *c, double t,
+                           const double *x, double hn, bool definite, cdyn__hessian_add_fn add,
+                           void *ctx);
+    /* Time dependence (constraint/drive.h). A kind whose geometry a motion
+     * can carry (an anchor's or pin's point, a plane, a curve's or
+     * surface's shape) has attach_motion: it takes the motion (NULL: stops
+     * it, leaving the geometry where it is at the system's time). Kinds
+     * with a length that a schedule may drive give 1 + its index in d.p in
+     * length_entry (0: none). Callback kinds may be declared
+     * time-dependent (time_callback). */
+    cdyn_status (*attach_motion)(cdyn_system *sys, struct cdyn__constraint *c,
+                                 const cdyn_motion_desc *motion);
+    int length_entry;
+    bool time_callback;
+    /* The geometry of @p c at time t in the layout of its d.p (an anchor's
+     * point and length, a pin's point, a plane's normal and offset, a
+     * rod's length), or NULL for kinds without one. */
+    cdyn_status (*geometry_at)(const cdyn_system *sys, const struct cdyn__constraint *c,
+                               double t, double out[4]);
+    /* The motion carrying @p c's geometry, or NULL (also for kinds that
+     * cannot move). */
+    const struct cdyn__motion *(*motion_of)(const struct cdyn__constraint *c);
     /* The length that scales a row's position residual (a rod's length;
      * 1 for kinds without one). */
     double (*length_scale)(const struct cdyn__constraint *c);
@@ -78,7 +103,7 @@ cdyn_status cdyn__constraint_add_prologue(cdyn_system *sys, const void *out, con
 /* The row operations of kinds without a Hessian (g linear in x, or a user
  * callback that gives none: backward Euler's Newton iteration is then
  * inexact for its rows) and without a length of their own (scale 1). */
-cdyn_status cdyn__hessian_none(cdyn_system *sys, const struct cdyn__constraint *c,
+cdyn_status cdyn__hessian_none(cdyn_system *sys, const struct cdyn__constraint *c, double t,
                                const double *x, double hn, bool definite,
                                cdyn__hessian_add_fn add, void *ctx);
 double cdyn__length_unit(const struct cdyn__constraint *c);

@@ -1,17 +1,24 @@
 /* A rod between two particles: g = (|d|^2 - L^2) / 2 with d = x_b - x_a,
  * G = (-d, d), G'v = |v_b - v_a|^2. The quadratic form needs no square
  * root. The multiplier solve and the projections run rods through fused
- * kernels (path CDYN__ROWS_ROD); eval serves the rest. */
+ * kernels (path CDYN__ROWS_ROD); eval serves the rest, and rods whose
+ * length follows a schedule L(t): then dg/dt = -L L' and g'' gains
+ * -(L'^2 + L L''). */
 #include <math.h>
 
 #include "constraint/constraint.h"
+#include "constraint/drive.h"
 #include "constraint/kind.h"
 #include "core/system.h"
 #include "core/vec.h"
 
-static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const double *x,
-                        const double *v, double *g, double *jac, double *bias)
+static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, double t, const double *x,
+                        const double *v, double *g, double *jac, double *bias, double *gt)
 {
+    double l[3];
+    cdyn_status st = cdyn__drive_length(sys, c, t, l);
+    if (st)
+        return st;
     int dim = sys->dim;
     size_t d = (size_t)dim;
     const double *xa = x + c->u.particle[0] * d, *xb = x + c->u.particle[1] * d;
@@ -23,16 +30,18 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, const doubl
         jac[k] = -dd[k];
         jac[d + (size_t)k] = dd[k];
     }
-    g[0] = 0.5 * (cdyn__vec_dot(dd, dd, dim) - c->d.p[0] * c->d.p[0]);
-    bias[0] = cdyn__vec_dot(dv, dv, dim);
+    g[0] = 0.5 * (cdyn__vec_dot(dd, dd, dim) - l[0] * l[0]);
+    bias[0] = cdyn__vec_dot(dv, dv, dim) - (l[1] * l[1] + l[0] * l[2]);
+    gt[0] = -l[0] * l[1];
     return CDYN_OK;
 }
 
 /* Hess g = [[I, -I], [-I, I]]; a rod pushing (nu < 0) softens transversally. */
-static cdyn_status hessian(cdyn_system *sys, const cdyn__constraint *c, const double *x, double hn,
-                           bool definite, cdyn__hessian_add_fn add, void *ctx)
+static cdyn_status hessian(cdyn_system *sys, const cdyn__constraint *c, double t,
+                           const double *x, double hn, bool definite, cdyn__hessian_add_fn add,
+                           void *ctx)
 {
-    (void)x;
+    (void)t, (void)x;
     if (definite && hn < 0)
         hn = 0;
     const double *eye = cdyn__identity(sys->dim);
@@ -48,12 +57,24 @@ static double length_scale(const cdyn__constraint *c)
     return c->d.p[0];
 }
 
+static cdyn_status geometry_at(const cdyn_system *sys, const cdyn__constraint *c, double t,
+                               double out[4])
+{
+    double l[3];
+    cdyn_status st = cdyn__drive_length(sys, c, t, l);
+    if (!st)
+        out[0] = l[0];
+    return st;
+}
+
 const cdyn__constraint_kind cdyn__kind_distance = {.kind = CDYN_CONSTRAINT_DISTANCE,
                                                    .name = "distance",
                                                    .path = CDYN__ROWS_ROD,
                                                    .pure = true,
                                                    .eval = eval,
                                                    .hessian = hessian,
+                                                   .length_entry = 1,
+                                                   .geometry_at = geometry_at,
                                                    .length_scale = length_scale};
 
 cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particle a, cdyn_particle b,

@@ -19,13 +19,13 @@ cdyn_status cdyn__particles_reserve(cdyn_system *sys)
     size_t pd = (size_t)sys->dim * sizeof(double);
     void **arrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
                        (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
-                       (void **)&sys->fixed,    (void **)&sys->u,    (void **)&sys->ud,
-                       (void **)&sys->param_of};
+                       (void **)&sys->fixed,    (void **)&sys->kinematic,
+                       (void **)&sys->u,        (void **)&sys->ud,   (void **)&sys->param_of};
     size_t sizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t),
-                      pd, pd, sizeof(struct cdyn__param *)};
+                      sizeof(uint8_t), pd, pd, sizeof(struct cdyn__param *)};
     /* The generalized state has arrays of its own only while particles are
      * on shapes; otherwise it aliases x, v. */
-    size_t n_arrays = sys->param_of ? 10 : 7;
+    size_t n_arrays = sys->param_of ? 11 : 8;
     uint32_t cap = cdyn__grown_capacity(sys->particles.capacity, sys->particles.capacity + 1u);
     /* A periodic box's image counters first: grown alone they are harmless. */
     if (cdyn__box_reserve_images(sys, cap))

@@ -53,8 +53,9 @@ struct cdyn_system {
     struct cdyn__param **param_of; /* per slot: its record on a shape, or NULL; the array is
                                     * NULL without shapes (generalized/generalized.h) */
     uint32_t n_param;
-    double *mass, *inv_mass; /* inv_mass is 0 for fixed and removed slots */
+    double *mass, *inv_mass; /* inv_mass is 0 for fixed, kinematic and removed slots */
     uint8_t *fixed;
+    uint8_t *kinematic; /* 1: the particle follows a prescribed motion (kinematic/) */
     /* What holds a particle besides forces (core/holders.h): per slot, its
      * rigid body (body slot + 1, or 0) and the number of constraints on it.
      * Each array covers the slots below its cap; slots beyond are held by
@@ -75,6 +76,14 @@ struct cdyn_system {
     bool skip_constraint_solve;     /* RATTLE: evaluations leave constraints to the projections */
     struct cdyn__grounds *grounds; /* NULL until the first ground */
     struct cdyn__rigids *rigids; /* NULL until the first rigid body */
+    struct cdyn__kinematics *kin; /* kinematic particles' motions; NULL until the first */
+
+    /* Drive work (dynamics/drive.h): the power the drivers delivered at
+     * the last evaluation, the work of the step in progress and the work
+     * since the system was created. */
+    bool drives;         /* some driver exists (refreshed at each step) */
+    uint32_t n_moving_shapes; /* curves and surfaces a motion carries (generalized/) */
+    double drive_power, drive_step_work, drive_work;
 
     /* Bumped by every call that changes the system (cdyn__check_mutable):
      * what a step keeps from one step to the next (reused forces, the
@@ -93,5 +102,11 @@ cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_
 
 /* Makes room for one more particle slot. */
 cdyn_status cdyn__particles_reserve(cdyn_system *sys);
+
+/* true when particle slot @p slot follows a prescribed motion. */
+static inline bool cdyn__is_kinematic(const cdyn_system *sys, uint32_t slot)
+{
+    return sys->kinematic[slot] != 0;
+}
 
 #endif /* CDYN__CORE_SYSTEM_H */

@@ -14,14 +14,15 @@ void cdyn__workspace_free(cdyn_system *sys)
 }
 
 /* The arrays of particles on shapes: their Cartesian scratch (2) and a
- * backup of the state (4) for steps split at spline knots. */
+ * backup of the state (4) for steps split at spline knots. Kinematic
+ * particles use the scratch too (their state replaced in a copy). */
 #define SHAPE_ARRAYS 6
 
 cdyn_status cdyn__workspace_ensure(cdyn_system *sys, size_t stages)
 {
     cdyn__workspace *ws = &sys->ws;
     size_t len = (size_t)sys->particles.capacity * (size_t)sys->dim;
-    size_t n_arrays = 1 + stages + (sys->param_of ? SHAPE_ARRAYS : 0);
+    size_t n_arrays = 1 + stages + (sys->param_of || sys->kin ? SHAPE_ARRAYS : 0);
     if (ws->block && ws->cap_len >= len && ws->n_arrays >= n_arrays)
         return CDYN_OK;
     if (len == 0)

@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
+#include "core/system.h"
+#include "dynamics/drive.h"
+#include "force/force.h"
 #include "generalized/generalized.h"
 #include "ground/ground.h"
-#include "force/force.h"
-#include "core/system.h"
+#include "kinematic/kinematic.h"
 
 /* a = W f; a may be f. Written per dimension so that the loop vectorizes. */
 static void weigh_forces(const double *w, const double *f, double *a, size_t n, size_t d)
@@ -44,7 +46,7 @@ static void weigh_forces(const double *w, const double *f, double *a, size_t n, 
 #define GRAVITY_FAST_MAX 4
 static int gravity_only(const cdyn_system *sys, double *a)
 {
-    if (sys->param_of || sys->grounds)
+    if (sys->param_of || sys->grounds || sys->kin)
         return 0;
     const double *g[GRAVITY_FAST_MAX];
     size_t ng = 0;
@@ -82,7 +84,7 @@ static cdyn_status sole_generator(const cdyn_system *sys, double t, const double
                                   const double *v, double *a, bool *done)
 {
     *done = false;
-    if (sys->param_of || sys->grounds || sys->forces.live != 1)
+    if (sys->param_of || sys->grounds || sys->kin || sys->forces.live != 1)
         return CDYN_OK;
     for (uint32_t i = 0; i < sys->forces.count; i++) {
         const cdyn__force *g = &sys->force[i];
@@ -100,30 +102,51 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, co
     const double *x = u, *v = ud;
     cdyn_status st = CDYN_OK;
     if (sys->param_of) {
-        if ((st = cdyn__params_to_cartesian(sys, u, ud, sys->ws.px, sys->ws.pv)))
+        if ((st = cdyn__params_to_cartesian(sys, t, u, ud, sys->ws.px, sys->ws.pv)))
             return st;
         x = sys->ws.px;
         v = sys->ws.pv;
     }
+    if (sys->kin && sys->kin->count) {
+        /* Kinematic particles are where their motions put them. */
+        if (!sys->param_of) {
+            memcpy(sys->ws.px, u, n * d * sizeof *u);
+            memcpy(sys->ws.pv, ud, n * d * sizeof *ud);
+        }
+        if ((st = cdyn__kinematics_place(sys, t, sys->ws.px, sys->ws.pv, NULL)))
+            return st;
+        x = sys->ws.px;
+        v = sys->ws.pv;
+    }
+    double ground_power = 0;
     bool done = false;
     if (gravity_only(sys, a) || (st = sole_generator(sys, t, x, v, a, &done)) || done) {
-        if (!st && !sys->skip_constraint_solve)
-            st = cdyn__constraints_apply(sys, x, v, a);
-        return st;
+        if (st || (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, t, x, v, a))))
+            return st;
+    } else {
+        double *f = sys->ws.f;
+        memset(f, 0, n * d * sizeof *f);
+        if ((st = cdyn__forces_apply(sys, t, x, v, f)) ||
+            (st = cdyn__grounds_apply(sys, t, x, v, f, &ground_power)))
+            return st;
+        if (sys->param_of)
+            cdyn__params_save_forces(sys, f);
+        if (sys->kin)
+            cdyn__kinematics_save_forces(sys, f);
+        weigh_forces(sys->inv_mass, f, a, n, d);
+        if (sys->param_of)
+            cdyn__params_free_accel(sys, a);
+        if (sys->kin)
+            cdyn__kinematics_accelerations(sys, a);
+        if (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, t, x, v, a)))
+            return st;
     }
-    double *f = sys->ws.f;
-    memset(f, 0, n * d * sizeof *f);
-    if ((st = cdyn__forces_apply(sys, t, x, v, f)) || (st = cdyn__grounds_apply(sys, x, v, f)))
-        return st;
-    if (sys->param_of)
-        cdyn__params_save_forces(sys, f);
-    weigh_forces(sys->inv_mass, f, a, n, d);
-    if (sys->param_of)
-        cdyn__params_free_accel(sys, a);
-    if (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, x, v, a)))
-        return st;
     if (sys->param_of)
         cdyn__params_generalized_accel(sys, a);
+    /* Kinematic particles are on no shape: their entries of a are still
+     * Cartesian. */
+    if (sys->drives && (st = cdyn__drive_power(sys, t, x, v, a, ground_power)))
+        return st;
     return CDYN_OK;
 }
 

@@ -11,7 +11,18 @@
  * caches r' (the columns of Phi), the centripetal acceleration
  * c = r'' q'^2 (curves) or r_uu u'^2 + 2 r_uv u'v' + r_vv v'^2 (surfaces) and
  * the effective inverse mass W = r' (m r'^T r')^-1 r'^T, through which
- * implicit constraints act on the particle. */
+ * implicit constraints act on the particle.
+ *
+ * Shapes that move (docs/driven.md): x = r(q, t) with r the shape carried
+ * by its carrier's frame (rot, shift) and, for callback shapes declared
+ * time-dependent, changing in its own frame too. Then r' stands for
+ * dr/dq, the velocity is r' q' + w with w = dr/dt the velocity of the
+ * shape's material at the particle, and c gains the terms of dr/dt:
+ * c = rot (r_b'' q'^2 + 2 dr_b'/dt q' + d2r_b/dt2) + 2 omega x (rot v_b)
+ * + a_frame(x), with r_b the shape in its own frame, v_b = r_b' q' +
+ * dr_b/dt and a_frame the acceleration of the frame's material at x. The
+ * equations of motion in q are unchanged in form: m (r' q'' + c) = f + N,
+ * r'^T N = 0. */
 #ifndef CDYN__GENERALIZED_H
 #define CDYN__GENERALIZED_H
 
@@ -19,6 +30,7 @@
 #include <stdint.h>
 
 #include "cdyn/types.h"
+#include "motion/motion.h"
 #include "shapes/curve.h"
 #include "shapes/surface.h"
 
@@ -39,6 +51,8 @@ typedef struct cdyn__param {
     double f[3];     /* applied force */
     double fc[3];    /* implicit-constraint force */
     double normal[3]; /* force of the shape on the particle */
+    double wt[3];     /* velocity of the shape's material at the particle (dr/dt) */
+    cdyn__carrier carrier; /* the motion of the shape; identity when it stays */
     union {          /* k says which */
         cdyn__curve curve;
         cdyn__surface surface;
@@ -55,20 +69,33 @@ cdyn_status cdyn__param_failed(const cdyn_system *sys, cdyn_status st, const cha
                                double q);
 
 /* Position @p x, velocity @p v (dim values each) and the record's caches
- * at (q, qd). CDYN_ERR_SINGULAR (message set) where the parametrization
- * degenerates; a shape's status (CDYN_ERR_INVALID_ARGUMENT for a
- * non-finite coordinate, CDYN_ERR_CALLBACK). */
-cdyn_status cdyn__param_eval(const cdyn_system *sys, cdyn__param *p, const double *q,
+ * at time t and (q, qd). CDYN_ERR_SINGULAR (message set) where the
+ * parametrization degenerates; a shape's status (CDYN_ERR_INVALID_ARGUMENT
+ * for a non-finite coordinate, CDYN_ERR_CALLBACK), a motion's. */
+cdyn_status cdyn__param_eval(const cdyn_system *sys, cdyn__param *p, double t, const double *q,
                              const double *qd, double *x, double *v);
+
+/* Whether @p p's shape moves: carried by a motion, or a callback shape
+ * declared time-dependent. */
+bool cdyn__param_moves(const cdyn__param *p);
+
+/* Attaches a valid motion to @p p's shape at the system's time (NULL:
+ * stops it there); statuses of a callback motion. */
+cdyn_status cdyn__param_set_motion(cdyn_system *sys, cdyn__param *p,
+                                   const cdyn_motion_desc *motion);
+
+/* The power the moving shapes deliver at the last evaluation: the sum of
+ * N . w over the particles on them (dynamics/drive.h). */
+double cdyn__params_drive_power(const cdyn_system *sys);
 
 /* Coordinates of the point of @p p's shape nearest to x, and the parameter
  * velocity best matching v (@p hint: the current coordinates, or NULL). On
  * a whole sphere, a point within 45 degrees of a pole is given in a turned
  * chart: then *turned is set and *chart holds the surface with the new
  * frame, for the caller to adopt; the record is not changed. */
-cdyn_status cdyn__param_project(const cdyn_system *sys, cdyn__param *p, const double *x,
-                                const double *v, const double *hint, double *q, double *qd,
-                                cdyn__surface *chart, bool *turned);
+cdyn_status cdyn__param_project(const cdyn_system *sys, cdyn__param *p, double t,
+                                const double *x, const double *v, const double *hint, double *q,
+                                double *qd, cdyn__surface *chart, bool *turned);
 
 /* Places @p p's particle at (q, qd) in both state representations; on
  * failure (evaluated before anything is written) nothing changed. Callers
@@ -77,10 +104,11 @@ cdyn_status cdyn__param_project(const cdyn_system *sys, cdyn__param *p, const do
 cdyn_status cdyn__param_place(cdyn_system *sys, cdyn__param *p, const double *q,
                               const double *qd);
 
-/* Cartesian x, v of every slot from the generalized state (u, ud): free
- * slots copied, parametric ones r(q), r' q'; fills the caches. */
-cdyn_status cdyn__params_to_cartesian(cdyn_system *sys, const double *u, const double *ud,
-                                      double *x, double *v);
+/* Cartesian x, v of every slot from the generalized state (u, ud) at time
+ * t: free slots copied, parametric ones r(q, t), r' q' + dr/dt; fills the
+ * caches. */
+cdyn_status cdyn__params_to_cartesian(cdyn_system *sys, double t, const double *u,
+                                      const double *ud, double *x, double *v);
 
 /* Keeps the applied force of every parametric particle (before the force
  * array is turned into accelerations in place) and clears its constraint
@@ -115,9 +143,9 @@ double cdyn__params_next_knot(const cdyn_system *sys, double h, const double *qd
 
 /* After a step's candidate state was swapped into sys->u, sys->ud: wrap
  * periodic coordinates, stop particles at hard ends, re-chart spheres near
- * a pole, then rebuild sys->x, sys->v (through the workspace, so that on
- * failure x and v are untouched). */
-cdyn_status cdyn__params_commit(cdyn_system *sys);
+ * a pole, then rebuild sys->x, sys->v at the step's end time t1 (through
+ * the workspace, so that on failure x and v are untouched). */
+cdyn_status cdyn__params_commit(cdyn_system *sys, double t1);
 
 /* Makes the generalized state of slot @p slot agree with its Cartesian
  * state after a setter wrote sys->x or sys->v: free particles are copied,

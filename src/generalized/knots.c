@@ -106,7 +106,7 @@ static void stop_at_ends(const cdyn__domain *dom, double *q, double *qd)
     }
 }
 
-cdyn_status cdyn__params_commit(cdyn_system *sys)
+cdyn_status cdyn__params_commit(cdyn_system *sys, double t1)
 {
     size_t d = (size_t)sys->dim;
     for (uint32_t s = 0; s < sys->particles.count; s++) {
@@ -122,7 +122,7 @@ cdyn_status cdyn__params_commit(cdyn_system *sys)
             cdyn__surface_rechart(&p->surface, &q[0], &q[1], &qd[0], &qd[1]);
         }
     }
-    cdyn_status st = cdyn__params_to_cartesian(sys, sys->u, sys->ud, sys->ws.px, sys->ws.pv);
+    cdyn_status st = cdyn__params_to_cartesian(sys, t1, sys->u, sys->ud, sys->ws.px, sys->ws.pv);
     if (st)
         return st;
     size_t n = (size_t)sys->particles.count * d;

@@ -8,8 +8,8 @@
 #include "core/system.h"
 #include "generalized/generalized.h"
 
-cdyn_status cdyn__params_to_cartesian(cdyn_system *sys, const double *u, const double *ud,
-                                      double *x, double *v)
+cdyn_status cdyn__params_to_cartesian(cdyn_system *sys, double t, const double *u,
+                                      const double *ud, double *x, double *v)
 {
     size_t d = (size_t)sys->dim, n = (size_t)sys->particles.count;
     memcpy(x, u, n * d * sizeof *x);
@@ -18,7 +18,7 @@ cdyn_status cdyn__params_to_cartesian(cdyn_system *sys, const double *u, const d
         cdyn__param *p = sys->param_of[s];
         if (!p)
             continue;
-        cdyn_status st = cdyn__param_eval(sys, p, u + s * d, ud + s * d, x + s * d, v + s * d);
+        cdyn_status st = cdyn__param_eval(sys, p, t, u + s * d, ud + s * d, x + s * d, v + s * d);
         if (st)
             return st == CDYN_ERR_INVALID_ARGUMENT ? cdyn__fail(sys, CDYN_ERR_DIVERGED,
                                                                 "shape: non-finite coordinate")

@@ -73,6 +73,8 @@ static cdyn_status insert(cdyn_system *sys, cdyn__ground *proto, cdyn_ground *ou
             goto oom;
         }
     }
+    cdyn__carrier_init(&proto->carrier);
+    memset(proto->surface_velocity, 0, sizeof proto->surface_velocity);
     proto->stiffness = CDYN__GROUND_DEFAULT_STIFFNESS;
     proto->damping = 0.0;
     proto->friction = 0.0;

@@ -72,29 +72,36 @@ static void heightfield_eval(const cdyn__ground *g, int dim, const double *x, do
     }
 }
 
-/* One call of a callback ground with its checks. */
-static cdyn_status callback_call(const cdyn_system *sys, const cdyn__ground *g, const double *x,
-                                 bool below_needs_normal, double *h, double *grad)
+/* One call of a callback ground with its checks, at the reference point
+ * @p x: H, grad H and the velocity of the ground's material (cleared
+ * first: a ground that does not move leaves it). */
+static cdyn_status callback_call(const cdyn_system *sys, const cdyn__ground *g, double t,
+                                 const double *x, bool below_needs_normal, double *h,
+                                 double *grad, double *w)
 {
     int dim = sys->dim;
-    double hv = 0;
+    double hv = 0, wv[3] = {0, 0, 0};
     memset(grad, 0, (size_t)dim * sizeof *grad);
-    int rc = g->fn(x, dim, &hv, grad, g->user);
+    int rc = g->fn(sys, t, dim, x, &hv, grad, wv, g->user);
     if (rc != 0)
-        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "ground callback returned %d", rc);
-    if (!isfinite(hv) || !cdyn__all_finite(grad, (size_t)dim))
-        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "ground callback gave a non-finite H or grad H");
+        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "ground callback returned %d at t = %g", rc, t);
+    if (!isfinite(hv) || !cdyn__all_finite(grad, (size_t)dim) ||
+        !cdyn__all_finite(wv, (size_t)dim))
+        return cdyn__fail(sys, CDYN_ERR_CALLBACK,
+                          "ground callback gave a non-finite H, grad H or velocity at t = %g", t);
     if (below_needs_normal && hv < 0 && !(cdyn__vec_norm(grad, dim) > 0))
         return cdyn__fail(sys, CDYN_ERR_CALLBACK,
                           "ground callback gave grad H = 0 below the ground (H = %g): the "
                           "normal is undefined", hv);
     *h = hv;
+    if (w)
+        memcpy(w, wv, (size_t)dim * sizeof *w);
     return CDYN_OK;
 }
 
 /* Hessian of a callback's H by central differences of its gradient,
  * symmetrized. */
-static cdyn_status callback_hessian(const cdyn_system *sys, const cdyn__ground *g,
+static cdyn_status callback_hessian(const cdyn_system *sys, const cdyn__ground *g, double t,
                                     const double *x, double *hess)
 {
     int dim = sys->dim;
@@ -105,10 +112,10 @@ static cdyn_status callback_hessian(const cdyn_system *sys, const cdyn__ground *
         double xp = x[k] + step, xm = x[k] - step;
         cdyn_status st;
         xs[k] = xp;
-        if ((st = callback_call(sys, g, xs, false, &hdummy, gp)))
+        if ((st = callback_call(sys, g, t, xs, false, &hdummy, gp, NULL)))
             return st;
         xs[k] = xm;
-        if ((st = callback_call(sys, g, xs, false, &hdummy, gm)))
+        if ((st = callback_call(sys, g, t, xs, false, &hdummy, gm, NULL)))
             return st;
         xs[k] = x[k];
         for (int i = 0; i < dim; i++)
@@ -122,39 +129,115 @@ static cdyn_status callback_hessian(const cdyn_system *sys, const cdyn__ground *
     return CDYN_OK;
 }
 
-cdyn_status cdyn__ground_eval(const cdyn_system *sys, const cdyn__ground *g, const double *x,
-                              bool below_needs_normal, double *h, double *grad, double *hess)
+/* The ground's own shape at the reference point y: H, grad H, Hessian and
+ * the material velocity a callback gives (in the reference frame). */
+static cdyn_status eval_reference(const cdyn_system *sys, const cdyn__ground *g, double t,
+                                  const double *y, bool below_needs_normal, double *h,
+                                  double *grad, double *hess, double *w)
 {
     int dim = sys->dim;
     memset(grad, 0, (size_t)dim * sizeof *grad);
     if (hess)
         memset(hess, 0, (size_t)(dim * dim) * sizeof *hess);
+    if (w)
+        memset(w, 0, (size_t)dim * sizeof *w);
     switch ((cdyn_ground_kind)g->kind) {
     case CDYN_GROUND_PLANE:
-        plane_eval(g, dim, x, h, grad);
+        plane_eval(g, dim, y, h, grad);
         return CDYN_OK;
     case CDYN_GROUND_SPHERE:
-        sphere_eval(g, dim, x, h, grad, hess);
+        sphere_eval(g, dim, y, h, grad, hess);
         return CDYN_OK;
     case CDYN_GROUND_HEIGHTFIELD:
-        heightfield_eval(g, dim, x, h, grad, hess);
+        heightfield_eval(g, dim, y, h, grad, hess);
         return CDYN_OK;
     case CDYN_GROUND_CALLBACK: {
-        cdyn_status st = callback_call(sys, g, x, below_needs_normal, h, grad);
+        cdyn_status st = callback_call(sys, g, t, y, below_needs_normal, h, grad, w);
         if (!st && hess)
-            st = callback_hessian(sys, g, x, hess);
+            st = callback_hessian(sys, g, t, y, hess);
         return st;
     }
     }
     return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "ground: unknown kind %d", (int)g->kind);
 }
 
-bool cdyn__ground_acts_on(const cdyn_system *sys, size_t i)
+/* @p x (dim values) as a 3-vector. */
+static void pad3(const double *x, int dim, double out[3])
 {
-    return sys->particles.alive[i] && !sys->fixed[i];
+    out[0] = x[0];
+    out[1] = x[1];
+    out[2] = dim == 3 ? x[2] : 0.0;
 }
 
-bool cdyn__ground_surely_above(const cdyn__ground *g, int dim, const double *x)
+cdyn_status cdyn__ground_at_time(const cdyn_system *sys, const cdyn__ground *g, double t,
+                                 cdyn__ground_at *at)
+{
+    at->t = t;
+    at->moving = cdyn__carrier_active(&g->carrier);
+    cdyn_status st = CDYN_OK;
+    if (at->moving)
+        st = cdyn__carrier_frame(sys, &g->carrier, t, &at->frame);
+    else
+        cdyn__frame_identity(&at->frame);
+    cdyn__frame_turn(&at->frame, g->surface_velocity, at->surface);
+    return st;
+}
+
+cdyn_status cdyn__ground_eval(const cdyn_system *sys, const cdyn__ground *g,
+                              const cdyn__ground_at *at, const double *x,
+                              bool below_needs_normal, double *h, double *grad, double *hess,
+                              double *w)
+{
+    int dim = sys->dim;
+    if (!at->moving) {
+        cdyn_status st = eval_reference(sys, g, at->t, x, below_needs_normal, h, grad, hess, w);
+        if (!st && w)
+            for (int k = 0; k < dim; k++)
+                w[k] += at->surface[k];
+        return st;
+    }
+    /* H(x, t) = H_ref(y), y = T^-1 x: gradients and Hessians turn with R. */
+    double x3[3], y[3] = {0, 0, 0}, gy[3], ky[9], wy[3];
+    pad3(x, dim, x3);
+    cdyn__frame_to_reference(&at->frame, x3, y);
+    cdyn_status st = eval_reference(sys, g, at->t, y, below_needs_normal, h, gy,
+                                    hess ? ky : NULL, w ? wy : NULL);
+    if (st)
+        return st;
+    double g3[3], gw[3];
+    pad3(gy, dim, g3);
+    cdyn__frame_turn(&at->frame, g3, gw);
+    memcpy(grad, gw, (size_t)dim * sizeof *grad);
+    if (hess) {
+        /* R K R^T on the dim x dim block (R keeps the plane in 2-D). */
+        const double *r = at->frame.rot;
+        for (int i = 0; i < dim; i++)
+            for (int j = 0; j < dim; j++) {
+                double sum = 0;
+                for (int a = 0; a < dim; a++)
+                    for (int b = 0; b < dim; b++)
+                        sum += r[i * 3 + a] * ky[a * dim + b] * r[j * 3 + b];
+                hess[i * dim + j] = sum;
+            }
+    }
+    if (w) {
+        double w3[3], ww[3], fv[3];
+        pad3(wy, dim, w3);
+        cdyn__frame_turn(&at->frame, w3, ww);
+        cdyn__frame_velocity_at(&at->frame, x3, fv);
+        for (int k = 0; k < dim; k++)
+            w[k] = ww[k] + fv[k] + at->surface[k];
+    }
+    return CDYN_OK;
+}
+
+bool cdyn__ground_acts_on(const cdyn_system *sys, size_t i)
+{
+    return sys->particles.alive[i] && !sys->fixed[i] && !cdyn__is_kinematic(sys, (uint32_t)i);
+}
+
+/* The test of cdyn__ground_surely_above at a reference point. */
+static bool surely_above_reference(const cdyn__ground *g, int dim, const double *x)
 {
     switch ((cdyn_ground_kind)g->kind) {
     case CDYN_GROUND_PLANE: {
@@ -176,6 +259,21 @@ bool cdyn__ground_surely_above(const cdyn__ground *g, int dim, const double *x)
         break;
     }
     return false;
+}
+
+bool cdyn__ground_surely_above(const cdyn__ground *g, const cdyn__ground_at *at, int dim,
+                               const double *x)
+{
+    if (!at->moving)
+        return surely_above_reference(g, dim, x);
+    if (g->kind == CDYN_GROUND_CALLBACK)
+        return false;
+    /* The same test on the point carried back: the full evaluation below
+     * transforms it the same way, so the two agree. */
+    double x3[3], y[3];
+    pad3(x, dim, x3);
+    cdyn__frame_to_reference(&at->frame, x3, y);
+    return surely_above_reference(g, dim, y);
 }
 
 /* The contact quantities of contact/ground.h for h < 0. */
@@ -214,23 +312,31 @@ static void contact_force(const cdyn__ground *g, int dim, const contact *c, doub
     }
 }
 
-cdyn_status cdyn__ground_force(const cdyn_system *sys, const cdyn__ground *g, const double *x,
-                               const double *u, double *fn, double *ff, bool *in_contact)
+cdyn_status cdyn__ground_force(const cdyn_system *sys, const cdyn__ground *g,
+                               const cdyn__ground_at *at, const double *x, const double *u,
+                               double *fn, double *ff, double *w, bool *in_contact)
 {
     int dim = sys->dim;
-    double h, grad[3], xw[3];
+    double h, grad[3], wg[3] = {0, 0, 0}, xw[3];
     x = cdyn__box_ground_point(sys->box, dim, x, xw); /* into a periodic box */
     for (int k = 0; k < dim; k++)
         fn[k] = ff[k] = 0.0;
+    if (w)
+        memset(w, 0, (size_t)dim * sizeof *w);
     *in_contact = false;
-    if (cdyn__ground_surely_above(g, dim, x))
+    if (cdyn__ground_surely_above(g, at, dim, x))
         return CDYN_OK;
-    cdyn_status st = cdyn__ground_eval(sys, g, x, true, &h, grad, NULL);
+    cdyn_status st = cdyn__ground_eval(sys, g, at, x, true, &h, grad, NULL, wg);
     if (st || !(h < 0))
         return st;
+    double rel[3] = {0, 0, 0};
+    for (int k = 0; k < dim; k++)
+        rel[k] = u[k] - wg[k];
     contact c;
-    contact_setup(g, dim, h, grad, u, &c);
+    contact_setup(g, dim, h, grad, rel, &c);
     contact_force(g, dim, &c, fn, ff);
+    if (w)
+        memcpy(w, wg, (size_t)dim * sizeof *w);
     *in_contact = true;
     return CDYN_OK;
 }
@@ -294,65 +400,98 @@ static void contact_jacobian(const cdyn__ground *g, int dim, const contact *c, c
         }
 }
 
-cdyn_status cdyn__ground_jacobian(const cdyn_system *sys, const cdyn__ground *g, const double *x,
-                                  const double *u, double *f, double *dfdx, double *dfdv)
+cdyn_status cdyn__ground_jacobian(const cdyn_system *sys, const cdyn__ground *g,
+                                  const cdyn__ground_at *at, const double *x, const double *u,
+                                  double *f, double *dfdx, double *dfdv)
 {
     int dim = sys->dim;
-    double h, grad[3], K[9], xw[3];
+    double h, grad[3], K[9], wg[3] = {0, 0, 0}, xw[3];
     x = cdyn__box_ground_point(sys->box, dim, x, xw); /* into a periodic box */
-    if (cdyn__ground_surely_above(g, dim, x))
+    if (cdyn__ground_surely_above(g, at, dim, x))
         return CDYN_OK;
-    /* A callback's Hessian costs 2 dim calls: taken only below the ground. */
-    bool cb = g->kind == CDYN_GROUND_CALLBACK;
-    cdyn_status st = cdyn__ground_eval(sys, g, x, true, &h, grad, cb ? NULL : K);
+    cdyn_status st = cdyn__ground_eval(sys, g, at, x, true, &h, grad, K, wg);
     if (st || !(h < 0))
         return st;
-    if (cb && (st = callback_hessian(sys, g, x, K)))
-        return st;
+    double rel[3] = {0, 0, 0};
+    for (int k = 0; k < dim; k++)
+        rel[k] = u[k] - wg[k];
     contact c;
-    contact_setup(g, dim, h, grad, u, &c);
+    contact_setup(g, dim, h, grad, rel, &c);
     if (f) {
         double fn[3], ff[3];
         contact_force(g, dim, &c, fn, ff);
         for (int k = 0; k < dim; k++)
             f[k] += fn[k] + ff[k];
     }
-    contact_jacobian(g, dim, &c, K, dfdx, dfdv);
+    if (!at->moving || !at->frame.rotates || !dfdx) {
+        contact_jacobian(g, dim, &c, K, dfdx, dfdv);
+        return CDYN_OK;
+    }
+    /* The relative velocity u - w(x) with w = p' + omega x (x - p):
+     * dF/dx gains dF/du (-[omega]x). */
+    double jv[9] = {0}, wx[9] = {0};
+    const double *om = at->frame.omega;
+    contact_jacobian(g, dim, &c, K, dfdx, jv);
+    if (dim == 2) {
+        wx[1] = -om[2];
+        wx[2] = om[2];
+    } else {
+        wx[1] = -om[2], wx[2] = om[1];
+        wx[3] = om[2], wx[5] = -om[0];
+        wx[6] = -om[1], wx[7] = om[0];
+    }
+    for (int i = 0; i < dim; i++)
+        for (int j = 0; j < dim; j++) {
+            double s2 = 0;
+            for (int k = 0; k < dim; k++)
+                s2 += jv[i * dim + k] * wx[k * dim + j];
+            dfdx[i * dim + j] -= s2;
+            if (dfdv)
+                dfdv[i * dim + j] += jv[i * dim + j];
+        }
     return CDYN_OK;
 }
 
-cdyn_status cdyn__grounds_apply(const cdyn_system *sys, const double *x, const double *v,
-                                double *f)
+cdyn_status cdyn__grounds_apply(const cdyn_system *sys, double t, const double *x,
+                                const double *v, double *f, double *power)
 {
     const cdyn__grounds *k = sys->grounds;
     if (!k)
         return CDYN_OK;
     size_t d = (size_t)sys->dim, n = sys->particles.count;
+    double p = 0;
     for (uint32_t gi = 0; gi < k->slots.count; gi++) {
         if (!k->slots.alive[gi])
             continue;
         const cdyn__ground *g = &k->g[gi];
+        cdyn__ground_at at;
+        cdyn_status st = cdyn__ground_at_time(sys, g, t, &at);
+        if (st)
+            return st;
         for (size_t i = 0; i < n; i++) {
             double xw[3];
             if (!cdyn__ground_acts_on(sys, i) ||
-                cdyn__ground_surely_above(g, sys->dim,
+                cdyn__ground_surely_above(g, &at, sys->dim,
                                           cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw)))
                 continue;
-            double fn[3], ff[3];
+            double fn[3], ff[3], w[3];
             bool in;
-            cdyn_status st = cdyn__ground_force(sys, g, x + i * d, v + i * d, fn, ff, &in);
-            if (st)
+            if ((st = cdyn__ground_force(sys, g, &at, x + i * d, v + i * d, fn, ff, w, &in)))
                 return st;
             if (in)
-                for (size_t c = 0; c < d; c++)
+                for (size_t c = 0; c < d; c++) {
                     f[i * d + c] += fn[c] + ff[c];
+                    p += (fn[c] + ff[c]) * w[c];
+                }
         }
     }
+    if (power)
+        *power += p;
     return CDYN_OK;
 }
 
-cdyn_status cdyn__grounds_jacobian(const cdyn_system *sys, const double *x, const double *v,
-                                   double *f, double *dfdx, double *dfdv)
+cdyn_status cdyn__grounds_jacobian(const cdyn_system *sys, double t, const double *x,
+                                   const double *v, double *f, double *dfdx, double *dfdv)
 {
     const cdyn__grounds *k = sys->grounds;
     if (!k)
@@ -361,13 +500,16 @@ cdyn_status cdyn__grounds_jacobian(const cdyn_system *sys, const double *x, cons
     for (uint32_t gi = 0; gi < k->slots.count; gi++) {
         if (!k->slots.alive[gi])
             continue;
+        cdyn__ground_at at;
+        cdyn_status st = cdyn__ground_at_time(sys, &k->g[gi], t, &at);
+        if (st)
+            return st;
         for (size_t i = 0; i < n; i++) {
             if (!cdyn__ground_acts_on(sys, i))
                 continue;
-            cdyn_status st = cdyn__ground_jacobian(sys, &k->g[gi], x + i * d, v + i * d,
-                                                   f ? f + i * d : NULL,
-                                                   dfdx ? dfdx + i * dd : NULL,
-                                                   dfdv ? dfdv + i * dd : NULL);
+            st = cdyn__ground_jacobian(sys, &k->g[gi], &at, x + i * d, v + i * d,
+                                       f ? f + i * d : NULL, dfdx ? dfdx + i * dd : NULL,
+                                       dfdv ? dfdv + i * dd : NULL);
             if (st)
                 return st;
         }
@@ -375,18 +517,18 @@ cdyn_status cdyn__grounds_jacobian(const cdyn_system *sys, const double *x, cons
     return CDYN_OK;
 }
 
-cdyn_status cdyn__ground_energy(const cdyn_system *sys, const cdyn__ground *g, const double *x,
-                                double *out)
+cdyn_status cdyn__ground_energy(const cdyn_system *sys, const cdyn__ground *g,
+                                const cdyn__ground_at *at, const double *x, double *out)
 {
     size_t d = (size_t)sys->dim;
     double e = 0;
     for (size_t i = 0, n = sys->particles.count; i < n; i++) {
         double xw[3];
         const double *xi = cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw);
-        if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, sys->dim, xi))
+        if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, at, sys->dim, xi))
             continue;
         double h, grad[3];
-        cdyn_status st = cdyn__ground_eval(sys, g, xi, true, &h, grad, NULL);
+        cdyn_status st = cdyn__ground_eval(sys, g, at, xi, true, &h, grad, NULL, NULL);
         if (st)
             return st;
         if (h < 0) {
@@ -398,16 +540,17 @@ cdyn_status cdyn__ground_energy(const cdyn_system *sys, const cdyn__ground *g, c
     return CDYN_OK;
 }
 
-cdyn_status cdyn__grounds_energy(const cdyn_system *sys, const double *x, double *out)
+cdyn_status cdyn__grounds_energy(const cdyn_system *sys, double t, const double *x, double *out)
 {
     const cdyn__grounds *k = sys->grounds;
     double e = 0;
     for (uint32_t gi = 0; k && gi < k->slots.count; gi++) {
         if (!k->slots.alive[gi])
             continue;
+        cdyn__ground_at at;
         double eg;
-        cdyn_status st = cdyn__ground_energy(sys, &k->g[gi], x, &eg);
-        if (st)
+        cdyn_status st = cdyn__ground_at_time(sys, &k->g[gi], t, &at);
+        if (st || (st = cdyn__ground_energy(sys, &k->g[gi], &at, x, &eg)))
             return st;
         e += eg;
     }

@@ -30,7 +30,10 @@ cdyn_status cdyn_ground_evaluate(const cdyn_system *sys, cdyn_ground ground, con
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: x must be %d finite values", what,
                           sys->dim);
     double hv, gv[3];
-    if ((st = cdyn__ground_eval(sys, &sys->grounds->g[i], x, false, &hv, gv, NULL)))
+    cdyn__ground_at at;
+    const cdyn__ground *g = &sys->grounds->g[i];
+    if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)) ||
+        (st = cdyn__ground_eval(sys, g, &at, x, false, &hv, gv, NULL, NULL)))
         return st;
     if (h)
         *h = hv;
@@ -48,12 +51,15 @@ cdyn_status cdyn_ground_get_contact_count(const cdyn_system *sys, cdyn_ground gr
         return st;
     const cdyn__ground *g = &sys->grounds->g[gi];
     size_t d = (size_t)sys->dim, count = 0;
+    cdyn__ground_at at;
+    if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
+        return st;
     for (size_t i = 0; i < sys->particles.count; i++) {
         if (!cdyn__ground_acts_on(sys, i) ||
-            cdyn__ground_surely_above(g, sys->dim, sys->x + i * d))
+            cdyn__ground_surely_above(g, &at, sys->dim, sys->x + i * d))
             continue;
         double h, grad[3];
-        if ((st = cdyn__ground_eval(sys, g, sys->x + i * d, true, &h, grad, NULL)))
+        if ((st = cdyn__ground_eval(sys, g, &at, sys->x + i * d, true, &h, grad, NULL, NULL)))
             return st;
         count += h < 0;
     }
@@ -70,7 +76,10 @@ cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground grou
         return st;
     double h, grad[3];
     const double *x = sys->x + (size_t)pi * (size_t)sys->dim;
-    if ((st = cdyn__ground_eval(sys, &sys->grounds->g[gi], x, true, &h, grad, NULL)))
+    const cdyn__ground *g = &sys->grounds->g[gi];
+    cdyn__ground_at at;
+    if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)) ||
+        (st = cdyn__ground_eval(sys, g, &at, x, true, &h, grad, NULL, NULL)))
         return st;
     double q = 0;
     for (int k = 0; k < sys->dim; k++)
@@ -89,12 +98,16 @@ cdyn_status cdyn_ground_get_total_force(const cdyn_system *sys, cdyn_ground grou
     const cdyn__ground *g = &sys->grounds->g[gi];
     size_t d = (size_t)sys->dim;
     double sn[3] = {0, 0, 0}, sf[3] = {0, 0, 0};
+    cdyn__ground_at at;
+    if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
+        return st;
     for (size_t i = 0; i < sys->particles.count; i++) {
         if (!cdyn__ground_acts_on(sys, i))
             continue;
         double fn[3], ff[3];
         bool in;
-        if ((st = cdyn__ground_force(sys, g, sys->x + i * d, sys->v + i * d, fn, ff, &in)))
+        if ((st = cdyn__ground_force(sys, g, &at, sys->x + i * d, sys->v + i * d, fn, ff, NULL,
+                                     &in)))
             return st;
         for (size_t k = 0; in && k < d; k++) {
             sn[k] += fn[k];
@@ -114,7 +127,11 @@ cdyn_status cdyn_ground_get_energy(const cdyn_system *sys, cdyn_ground ground, d
     cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_energy", &gi);
     if (st)
         return st;
-    return cdyn__ground_energy(sys, &sys->grounds->g[gi], sys->x, out);
+    cdyn__ground_at at;
+    const cdyn__ground *g = &sys->grounds->g[gi];
+    if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
+        return st;
+    return cdyn__ground_energy(sys, g, &at, sys->x, out);
 }
 
 cdyn_status cdyn_ground_get_jacobian(const cdyn_system *sys, cdyn_ground ground,
@@ -126,9 +143,12 @@ cdyn_status cdyn_ground_get_jacobian(const cdyn_system *sys, cdyn_ground ground,
         return st;
     size_t d = (size_t)sys->dim, off = (size_t)pi * d;
     double jx[9] = {0}, jv[9] = {0};
+    const cdyn__ground *g = &sys->grounds->g[gi];
+    cdyn__ground_at at;
+    if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
+        return st;
     if (cdyn__ground_acts_on(sys, pi) &&
-        (st = cdyn__ground_jacobian(sys, &sys->grounds->g[gi], sys->x + off, sys->v + off, NULL,
-                                    jx, jv)))
+        (st = cdyn__ground_jacobian(sys, g, &at, sys->x + off, sys->v + off, NULL, jx, jv)))
         return st;
     if (dfdx)
         memcpy(dfdx, jx, d * d * sizeof *dfdx);

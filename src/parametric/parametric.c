@@ -68,10 +68,12 @@ static cdyn_status place_on_shape(cdyn_system *sys, cdyn_particle particle,
     double q[2] = {0, 0}, qd[2] = {0, 0}, x[3], v[3];
     cdyn__surface chart;
     bool turned = false;
-    st = cdyn__param_project(sys, p, sys->x + slot * d, sys->v + slot * d, NULL, q, qd, &chart, &turned);
+    cdyn__carrier_init(&p->carrier);
+    st = cdyn__param_project(sys, p, sys->time, sys->x + slot * d, sys->v + slot * d, NULL, q, qd,
+                             &chart, &turned);
     if (!st && turned)
         p->surface = chart; /* a shallow copy: a sphere owns no arrays */
-    if (st || (st = cdyn__param_eval(sys, p, q, qd, x, v))) {
+    if (st || (st = cdyn__param_eval(sys, p, sys->time, q, qd, x, v))) {
         cdyn__param_free(sys, p);
         return st == CDYN_ERR_SINGULAR
                    ? cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -94,6 +96,8 @@ static cdyn_status place_on_shape(cdyn_system *sys, cdyn_particle particle,
     }
     sys->param_of[slot] = p;
     sys->n_param++;
+    if (cdyn__param_moves(p))
+        sys->n_moving_shapes++;
     cdyn__constraints_materialize_jac(sys);
     return cdyn__param_place(sys, p, q, qd);
 }

@@ -11,6 +11,7 @@
 #include "force/force.h"
 #include "core/finite.h"
 #include "core/lookup.h"
+#include "kinematic/kinematic.h"
 
 static bool valid_mass(double m)
 {
@@ -44,6 +45,7 @@ cdyn_status cdyn_particle_add(cdyn_system *sys, double mass, const double *posit
     sys->mass[i] = mass;
     sys->inv_mass[i] = 1.0 / mass;
     sys->fixed[i] = 0;
+    sys->kinematic[i] = 0;
     cdyn__params_sync_slot(sys, i); /* a free particle: a copy, cannot fail */
     *out = cdyn__handle_make(CDYN__KIND_PARTICLE, sys->salt, sys->particles.generation[i], i);
     return CDYN_OK;
@@ -60,6 +62,7 @@ cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
         return st;
     cdyn__forces_detach_particle(sys, i);
     cdyn__constraints_detach_particle(sys, i);
+    cdyn__kinematic_forget(sys, i);
     size_t d = (size_t)sys->dim;
     memset(sys->x + i * d, 0, d * sizeof(double));
     memset(sys->v + i * d, 0, d * sizeof(double));
@@ -125,13 +128,25 @@ cdyn_status cdyn_particle_get_velocity(const cdyn_system *sys, cdyn_particle p, 
     return st;
 }
 
+/* A kinematic particle's state and mass belong to its motion. */
+static cdyn_status refuse_kinematic(const cdyn_system *sys, uint32_t slot, const char *what)
+{
+    if (!cdyn__is_kinematic(sys, slot))
+        return CDYN_OK;
+    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                      "%s: the particle follows a prescribed motion, which sets its position "
+                      "and velocity; release it first (cdyn_particle_set_motion with NULL)",
+                      what);
+}
+
 static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *in, double *dst,
                               const char *what)
 {
     const uint64_t mark = cdyn__failure_mark(sys);
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, in, what, &i);
-    if (st || (st = cdyn__holders_refuse_body(sys, i, what)))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, what)) ||
+        (st = refuse_kinematic(sys, i, what)))
         return st;
     size_t d = (size_t)sys->dim;
     if (!cdyn__all_finite(in, d))
@@ -174,7 +189,8 @@ cdyn_status cdyn_particle_set_mass(cdyn_system *sys, cdyn_particle p, double mas
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, &mass, "particle_set_mass", &i);
-    if (st || (st = cdyn__holders_refuse_body(sys, i, "particle_set_mass")))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, "particle_set_mass")) ||
+        (st = refuse_kinematic(sys, i, "particle_set_mass")))
         return st;
     if (!valid_mass(mass))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -188,7 +204,8 @@ cdyn_status cdyn_particle_set_fixed(cdyn_system *sys, cdyn_particle p, bool fixe
 {
     uint32_t i;
     cdyn_status st = lookup_mut(sys, p, &fixed, "particle_set_fixed", &i);
-    if (st || (st = cdyn__holders_refuse_body(sys, i, "particle_set_fixed")))
+    if (st || (st = cdyn__holders_refuse_body(sys, i, "particle_set_fixed")) ||
+        (st = refuse_kinematic(sys, i, "particle_set_fixed")))
         return st;
     if (sys->fixed[i] != (uint8_t)fixed)
         cdyn__constraints_touch(sys); /* fixed particles couple no rows */

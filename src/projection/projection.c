@@ -84,7 +84,7 @@ void cdyn__projection_destroy(cdyn_system *sys)
     if (!pr)
         return;
     const cdyn_allocator *al = &sys->alloc;
-    cdyn__free_array(al, pr->nu, 2 * pr->cap_rows, sizeof *pr->nu);
+    cdyn__free_array(al, pr->nu, 3 * pr->cap_rows, sizeof *pr->nu);
     cdyn__free_array(al, pr->len, pr->cap_rows, sizeof *pr->len);
     cdyn__free_array(al, pr->ends, 2 * pr->cap_rows, sizeof *pr->ends);
     if (pr->ready)
@@ -119,7 +119,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     bool grow_rows = rows > pr->cap_rows, grow_nnz = nnz > pr->cap_nnz;
     bool grow_len = len > pr->cap_len, grow_np = np > pr->cap_particles;
     if (grow_rows) {
-        nu = cdyn__calloc_array(al, 2 * rows, sizeof *nu); /* nu, then resid */
+        nu = cdyn__calloc_array(al, 3 * rows, sizeof *nu); /* nu, resid, mu */
         lens = cdyn__calloc_array(al, rows, sizeof *lens);
         ends = cdyn__calloc_array(al, 2 * rows, sizeof *ends);
         ready = cdyn__calloc_array(al, rows + 1, sizeof *ready);
@@ -139,7 +139,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
     if (!nu || !lens || !ends || !ready || !aval || !dx || !xs || !xcopy || !wcopy || !crows ||
         !cpart) {
         if (grow_rows) {
-            cdyn__free_array(al, nu, 2 * rows, sizeof *nu);
+            cdyn__free_array(al, nu, 3 * rows, sizeof *nu);
             cdyn__free_array(al, lens, rows, sizeof *lens);
             cdyn__free_array(al, ends, 2 * rows, sizeof *ends);
             cdyn__free_array(al, ready, rows + 1, sizeof *ready);
@@ -160,12 +160,13 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
                           "%s: out of memory for the projection of %zu rows", who, rows);
     }
     if (grow_rows) {
-        cdyn__free_array(al, pr->nu, 2 * pr->cap_rows, sizeof *pr->nu);
+        cdyn__free_array(al, pr->nu, 3 * pr->cap_rows, sizeof *pr->nu);
         cdyn__free_array(al, pr->len, pr->cap_rows, sizeof *pr->len);
         cdyn__free_array(al, pr->ends, 2 * pr->cap_rows, sizeof *pr->ends);
         cdyn__free_array(al, pr->ready, pr->cap_rows + 1, sizeof *pr->ready);
         pr->nu = nu;
         pr->resid = nu + rows;
+        pr->mu = nu + 2 * rows;
         pr->len = lens;
         pr->ends = ends;
         pr->ready = ready;
@@ -216,9 +217,9 @@ static void build(cdyn_system *sys)
     const cdyn__constraints *k = sys->cons;
     bool rods = k->n_rows == k->n_active, pure = true;
     for (uint32_t a = 0; a < k->n_active; a++) {
-        const cdyn__constraint_kind *kind = cdyn__kind_of(&k->c[k->active[a]]);
-        rods = rods && kind->path == CDYN__ROWS_ROD;
-        pure = pure && kind->pure;
+        const cdyn__constraint *c = &k->c[k->active[a]];
+        rods = rods && cdyn__constraint_path(c) == CDYN__ROWS_ROD;
+        pure = pure && cdyn__constraint_pure(c);
     }
     if (rods) {
         double *last = pr->xs;
@@ -291,16 +292,16 @@ bool cdyn__projection_enabled(const cdyn_system *sys)
     return pr && pr->opt.enabled && sys->cons && sys->cons->n_rows > 0;
 }
 
-cdyn_status cdyn__projection_after_step(cdyn_system *sys)
+cdyn_status cdyn__projection_after_step(cdyn_system *sys, double t1)
 {
     cdyn_status st = cdyn__projection_begin(sys, "step (projection)");
     if (st)
         return st;
     /* G at the unprojected end point: the projection is then the closest
      * point in the mass metric, to first order. */
-    if ((st = cdyn__projection_positions(sys, sys->x_new, sys->x_new, NULL, 0.0)))
+    if ((st = cdyn__projection_positions(sys, t1, sys->x_new, t1, sys->x_new, NULL, 0.0)))
         return st;
-    return cdyn__projection_velocities(sys, sys->x_new, sys->v_new, false, 0.0);
+    return cdyn__projection_velocities(sys, t1, sys->x_new, sys->v_new, false, 0.0);
 }
 
 /* ------------------------------------------------------------------------

@@ -52,6 +52,9 @@ typedef struct cdyn__projection {
     cdyn_projection_options opt;
     cdyn_projection_stats stats;
     const char *who; /* the caller named in messages (cdyn__projection_begin) */
+    /* The time of the manifold g(x, t) = 0 being projected onto, and of
+     * the reference Jacobian G(x_ref, t_ref) of a position projection. */
+    double t, t_ref;
 
     /* Arrays grown on demand: per row, per value of A, per coordinate, per
      * particle. */
@@ -59,6 +62,10 @@ typedef struct cdyn__projection {
     double *nu;       /* cap_rows: velocity multipliers of the projection in progress */
     double *resid;    /* cap_rows (in nu's block): g(x1) of RATTLE's committed positions,
                        * whose share the reported multipliers leave out */
+    double *mu;       /* cap_rows (in nu's block): the impulses of the last position
+                       * projection when track_mu is set (RATTLE with drivers: the
+                       * first half step's multipliers 2 mu / h^2, dynamics/drive.h) */
+    bool track_mu;
     double *len;      /* cap_rows: rod lengths (when rods is set) */
     uint32_t *ends;   /* 2 cap_rows: rod particles (when rods is set) */
     uint32_t *ready;  /* cap_rows + 1: the last row that moves a particle of this row
@@ -108,30 +115,31 @@ void cdyn__projection_destroy(cdyn_system *sys);
 cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who);
 
 /* Projects the positions @p x (index count * dim values, in place) onto
- * g = 0 along W G(x_ref)^T; @p x_ref may be @p x itself (then G is taken
- * before anything moves). With @p v not NULL, also adds
+ * g(x, t) = 0 along W G(x_ref, t_ref)^T; @p x_ref may be @p x itself (then
+ * G is taken before anything moves). With @p v not NULL, also adds
  * W G(x_ref)^T mu * inv_h to it (RATTLE's half-step velocity). Fails with
  * CDYN_ERR_NOT_CONVERGED (the message names the worst constraint),
  * CDYN_ERR_DIVERGED (non-finite), CDYN_ERR_CALLBACK; @p x is then partly
  * projected (the caller's candidate state, never committed). */
-cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, double *x,
-                                       double *v, double inv_h);
+cdyn_status cdyn__projection_positions(cdyn_system *sys, double t_ref, const double *x_ref,
+                                       double t, double *x, double *v, double inv_h);
 
-/* Projects the velocities @p v (in place) onto G(x) v = 0. @p same_x: the
- * previous call was at this very @p x, so its Jacobian and factorization
- * still hold. With @p lambda_scale > 0, k->lambda receives
+/* Projects the velocities @p v (in place) onto G(x, t) v + dg/dt = 0.
+ * @p same_x: the previous call was at this very @p x and t, so its
+ * Jacobian and factorization still hold. With @p lambda_scale > 0, k->lambda receives
  * lambda_scale * nu (RATTLE: 2 / h, the multipliers of the closing half
  * kick, read by cdyn_constraint_get_multipliers). Statuses as
  * cdyn__projection_positions. */
-cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, double *v,
+cdyn_status cdyn__projection_velocities(cdyn_system *sys, double t, const double *x, double *v,
                                         bool same_x, double lambda_scale);
 
 /* Plans the rod-chain kernel for the current topology (sets chain). */
 void cdyn__projection_chain_plan(cdyn_system *sys);
 
 /* RATTLE's step for rod chains with the Newton method (the caller checks
- * that no force depends on velocity): true when it applies (replans when
- * particles were added or a shared fixed particle was freed). */
+ * that no force depends on velocity): true when it applies, which needs
+ * static rods and no kinematic particle (replans when particles were added
+ * or a shared fixed particle was freed). */
 bool cdyn__projection_chain_usable(cdyn_system *sys);
 
 /* Positions of a RATTLE step on a chain from (@p x0, @p v0) with the
@@ -157,7 +165,7 @@ bool cdyn__projection_enabled(const cdyn_system *sys);
 
 /* The post-step projection of the integrators that do not project
  * themselves (the step driver asks cdyn__projection_enabled first):
- * projects sys->x_new and sys->v_new. */
-cdyn_status cdyn__projection_after_step(cdyn_system *sys);
+ * projects sys->x_new and sys->v_new onto the manifold of time @p t1. */
+cdyn_status cdyn__projection_after_step(cdyn_system *sys, double t1);
 
 #endif /* CDYN__PROJECTION_H */

@@ -32,6 +32,7 @@
 #include "core/compiler.h"
 #include "core/vec.h"
 #include "constraint/constraint.h"
+#include "kinematic/kinematic.h"
 #include "projection/projection.h"
 #include "projection/projection_pass.h"
 #include "core/system.h"
@@ -128,7 +129,9 @@ void cdyn__projection_chain_plan(cdyn_system *sys)
 bool cdyn__projection_chain_usable(cdyn_system *sys)
 {
     cdyn__projection *pr = sys->proj;
-    if (pr->opt.method != CDYN_PROJECTION_NEWTON || !pr->rods)
+    /* Kinematic particles move on their own: the kernel, which drifts every
+     * particle itself, takes systems without them. */
+    if (pr->opt.method != CDYN_PROJECTION_NEWTON || !pr->rods || (sys->kin && sys->kin->count))
         return false;
     bool replan = pr->chain.planned_particles != sys->particles.count;
     for (uint32_t i = 0; i < pr->chain.n_hubs && !replan; i++)

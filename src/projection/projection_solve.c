@@ -157,19 +157,20 @@ static CDYN__ALWAYS_INLINE void anchor_jac(cdyn__constraints *k, const cdyn__con
         k->rhs[c->row] = -gv;
 }
 
-static cdyn_status generic_jac(cdyn_system *sys, cdyn__constraint *c, const double *x,
+static cdyn_status generic_jac(cdyn_system *sys, cdyn__constraint *c, double t, const double *x,
                                const double *v, const int matrix)
 {
     cdyn__constraints *k = sys->cons;
     size_t d = (size_t)sys->dim;
     double *jac = k->jac + (size_t)c->blk * d;
-    cdyn_status st = cdyn__constraint_eval(sys, c, x, v ? v : sys->v, k->g + c->row, jac,
-                                           k->scratch);
+    double *gt = k->gt ? k->gt + c->row : NULL;
+    cdyn_status st = cdyn__constraint_eval(sys, c, t, x, v ? v : sys->v, k->g + c->row, jac,
+                                           k->scratch, gt);
     if (st)
         return st;
     uint32_t np = c->n_particles;
     for (uint32_t r = 0; r < c->n_rows; r++) {
-        double diag = 0, gv = 0;
+        double diag = 0, gv = gt ? gt[r] : 0.0;
         for (uint32_t j = 0; j < np; j++) {
             const double *jb = jac + ((size_t)r * np + j) * d;
             size_t s = cdyn__constraint_particle(c, j);
@@ -189,9 +190,9 @@ static cdyn_status generic_jac(cdyn_system *sys, cdyn__constraint *c, const doub
     return CDYN_OK;
 }
 
-static CDYN__ALWAYS_INLINE cdyn_status assemble_rows(cdyn_system *sys, const double *x,
-                                                     const double *v, const int matrix,
-                                                     size_t D)
+static CDYN__ALWAYS_INLINE cdyn_status assemble_rows(cdyn_system *sys, double t,
+                                                     const double *x, const double *v,
+                                                     const int matrix, size_t D)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn__projection *pr = sys->proj;
@@ -204,13 +205,13 @@ static CDYN__ALWAYS_INLINE cdyn_status assemble_rows(cdyn_system *sys, const dou
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
-        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        const cdyn__row_path path = cdyn__constraint_path(c);
         if (path == CDYN__ROWS_ROD) {
             rod_jac(k, c->row, c->blk, c->u.particle[0], c->u.particle[1], x, v, w, matrix, D);
         } else if (path == CDYN__ROWS_ANCHOR) {
             anchor_jac(k, c, x, v, w, matrix, D);
         } else {
-            cdyn_status st = generic_jac(sys, c, x, v, matrix);
+            cdyn_status st = generic_jac(sys, c, t, x, v, matrix);
             if (st)
                 return st;
         }
@@ -234,16 +235,17 @@ static CDYN__ALWAYS_INLINE void assemble_terms(cdyn_system *sys, size_t D)
     }
 }
 
-/* k->jac = G(x); with @p matrix the values of A = G W G^T; with @p v the
- * right-hand side -G v of the velocity projection. */
-static cdyn_status assemble(cdyn_system *sys, const double *x, const double *v, const int matrix)
+/* k->jac = G(x, t); with @p matrix the values of A = G W G^T; with @p v
+ * the right-hand side -(G v + dg/dt) of the velocity projection. */
+static cdyn_status assemble(cdyn_system *sys, double t, const double *x, const double *v,
+                            const int matrix)
 {
     cdyn__constraints *k = sys->cons;
     sys->proj->valid = false; /* k->jac (and k->a.val) change */
     if (matrix)
         memset(k->a.val, 0, (size_t)k->a.nnz * sizeof *k->a.val);
-    cdyn_status st = sys->dim == 2 ? assemble_rows(sys, x, v, matrix, 2)
-                                   : assemble_rows(sys, x, v, matrix, 3);
+    cdyn_status st = sys->dim == 2 ? assemble_rows(sys, t, x, v, matrix, 2)
+                                   : assemble_rows(sys, t, x, v, matrix, 3);
     if (st || !matrix)
         return st;
     if (sys->dim == 2)
@@ -298,7 +300,7 @@ static cdyn_status position_matrix(cdyn_system *sys, const double *x_ref, const 
         *same = true; /* and k->jac holds G(x_ref) */
         return CDYN_OK;
     }
-    cdyn_status st = assemble(sys, x_ref, NULL, 1);
+    cdyn_status st = assemble(sys, pr->t_ref, x_ref, NULL, 1);
     if (st)
         return st;
     if (held && !pr->pure &&
@@ -367,15 +369,15 @@ cdyn_constraint cdyn__projection_row_handle(const cdyn_system *sys, uint32_t row
  * Positions
  * ------------------------------------------------------------------------ */
 
-/* g of every row at the positions @p x (no displacement, no test) into
- * @p out. */
-static cdyn_status rows_g(cdyn_system *sys, const double *x, double *out)
+/* g of every row at time t and the positions @p x (no displacement, no
+ * test) into @p out. */
+static cdyn_status rows_g(cdyn_system *sys, double t, const double *x, double *out)
 {
     cdyn__constraints *k = sys->cons;
     const size_t d = (size_t)sys->dim;
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        const cdyn__row_path path = cdyn__constraint_path(c);
         if (path != CDYN__ROWS_GENERIC) {
             /* g = (|e|^2 - L^2) / 2, e = x_b - x_a or x - anchor. */
             const bool rod = path == CDYN__ROWS_ROD;
@@ -391,7 +393,7 @@ static cdyn_status rows_g(cdyn_system *sys, const double *x, double *out)
             continue;
         }
         double *g = k->scratch, *bias = g + c->n_rows, *jac = bias + c->n_rows;
-        cdyn_status st = cdyn__constraint_eval(sys, c, x, sys->v, g, jac, bias);
+        cdyn_status st = cdyn__constraint_eval(sys, c, t, x, sys->v, g, jac, bias, NULL);
         if (st)
             return st;
         memcpy(out + c->row, g, c->n_rows * sizeof *g);
@@ -446,7 +448,7 @@ static cdyn_status generic_g(cdyn_system *sys, cdyn__constraint *c, const double
     double *g = k->scratch, *bias = g + c->n_rows, *jac = bias + c->n_rows;
     double *xs = sys->proj->xs;
     materialize(sys, c, x, dx, xs);
-    cdyn_status st = cdyn__constraint_eval(sys, c, xs, sys->v, g, jac, bias);
+    cdyn_status st = cdyn__constraint_eval(sys, c, sys->proj->t, xs, sys->v, g, jac, bias, NULL);
     if (st)
         return st;
     double s = length_scale(c), m = coordinate_magnitude(sys, c, xs);
@@ -479,7 +481,7 @@ static CDYN__ALWAYS_INLINE cdyn_status position_pass_d(cdyn_system *sys, const d
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
-        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        const cdyn__row_path path = cdyn__constraint_path(c);
         if (path == CDYN__ROWS_ROD) {
             rod_g(k->rhs, c->row, c->u.particle[0], c->u.particle[1], c->d.p[0], x, dx, p, tol2,
                   D);
@@ -629,6 +631,8 @@ static void shake_row(cdyn_system *sys, const cdyn__constraint *c, uint32_t r, d
     if (!(den > 0))
         return;
     double dl = -g / den;
+    if (sys->proj->track_mu)
+        sys->proj->mu[c->row + r] += dl;
     for (uint32_t j = 0; j < np; j++) {
         size_t s = cdyn__constraint_particle(c, j);
         double f = dl * sys->inv_mass[s];
@@ -650,7 +654,7 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
     for (uint32_t a = 0; a < k->n_active; a++) {
         cdyn__constraint *c = &k->c[k->active[a]];
         double s = length_scale(c);
-        const cdyn__row_path path = cdyn__kind_of(c)->path;
+        const cdyn__row_path path = cdyn__constraint_path(c);
         if (path != CDYN__ROWS_GENERIC) {
             /* g = (|e|^2 - L^2) / 2 with e = x_b - x_a (or x - anchor);
              * correction along W G_ref^T, G_ref = (-e0, e0) (or e0). */
@@ -670,6 +674,8 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
             if (cdyn__check_exact(p, c->row, g, d2, s, tol2) || !(den > 0))
                 continue;
             double dl = -g / den;
+            if (sys->proj->track_mu)
+                sys->proj->mu[c->row] += dl;
             for (size_t q = 0; q < d; q++) {
                 if (rod) {
                     dx[ia + q] -= wa * dl * e0[q];
@@ -684,7 +690,8 @@ static cdyn_status shake_position_sweep(cdyn_system *sys, const double *x, doubl
             /* Evaluated afresh for each row: the previous row moved x. */
             double *g = k->scratch, *bias = g + c->n_rows, *jac = bias + c->n_rows;
             materialize(sys, c, x, dx, xs);
-            cdyn_status st = cdyn__constraint_eval(sys, c, xs, sys->v, g, jac, bias);
+            cdyn_status st =
+                cdyn__constraint_eval(sys, c, sys->proj->t, xs, sys->v, g, jac, bias, NULL);
             if (st)
                 return st;
             double m = coordinate_magnitude(sys, c, xs);
@@ -716,15 +723,20 @@ static void finish_positions(cdyn_system *sys, double *x, double *v, double inv_
     }
 }
 
-cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, double *x,
-                                       double *v, double inv_h)
+cdyn_status cdyn__projection_positions(cdyn_system *sys, double t_ref, const double *x_ref,
+                                       double t, double *x, double *v, double inv_h)
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
+    pr->t_ref = t_ref;
+    pr->t = t;
     const char *who = who_of(sys);
     const size_t cap = pr->opt.max_iterations;
     const bool newton = pr->opt.method == CDYN_PROJECTION_NEWTON;
-    const bool fused = newton && pr->rods;
+    /* The fused rod pass consumes the corrections as it goes: impulses
+     * that must be kept take the plain passes. */
+    const bool track = pr->track_mu && v;
+    const bool fused = newton && pr->rods && !track;
     double *dx = pr->dx;
     const size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     pr->stats.projections++;
@@ -733,26 +745,33 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
     /* RATTLE: the residual of the step's start, g(x0), to leave the change
      * of the residual over the step out of the reported multipliers
      * (cdyn__projection_velocities). */
-    cdyn_status st = v && newton ? rows_g(sys, x_ref, pr->resid) : CDYN_OK;
+    cdyn_status st = v && newton ? rows_g(sys, t_ref, x_ref, pr->resid) : CDYN_OK;
     if (st)
         return st;
     bool same = false;
-    st = newton ? position_matrix(sys, x_ref, who, &same) : assemble(sys, x_ref, NULL, 0);
+    st = newton ? position_matrix(sys, x_ref, who, &same) : assemble(sys, t_ref, x_ref, NULL, 0);
     /* RATTLE starts from the constraint impulse of the multipliers at x_ref
      * (those of the previous step's closing kick), mu = h^2/2 lambda, which
      * leaves an O(h^3) residual instead of O(h^2). When the previous step's
      * velocity correction dv = W G(x_ref)^T nu is still in dx (same
      * positions), that impulse is dx = (h^2 / h_prev) dv: a pass over the
      * coordinates instead of one over the rows. */
+    if (track)
+        memset(pr->mu, 0, k->n_rows * sizeof *pr->mu);
     if (!st && v && same && pr->dv_valid) {
         double f = 1.0 / (inv_h * inv_h * pr->dv_h);
         for (size_t i = 0; i < n; i++)
             dx[i] *= f;
+        for (uint32_t r = 0; track && r < k->n_rows; r++)
+            pr->mu[r] = f * pr->nu[r];
     } else {
         if (pr->dv_valid)
             memset(dx, 0, n * sizeof *dx);
-        if (!st && v && k->evaluated)
+        if (!st && v && k->evaluated) {
             scatter(sys, k->lambda, 0.5 / (inv_h * inv_h), dx);
+            for (uint32_t r = 0; track && r < k->n_rows; r++)
+                pr->mu[r] = k->lambda[r] * (0.5 / (inv_h * inv_h));
+        }
     }
     pr->dv_valid = false;
     size_t it = 0;
@@ -785,6 +804,8 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
             continue;
         }
         cdyn__ldlt_solve(&k->ldlt, k->rhs);
+        for (uint32_t r = 0; track && r < k->n_rows; r++)
+            pr->mu[r] += k->rhs[r];
         if (fused) {
             rod_fused(sys, k->rhs, 1.0, x, dx, &p);
         } else {
@@ -806,7 +827,7 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, const double *x_ref, do
     if (v && newton) {
         /* resid = g(x1) - g(x0), the change of the residual over the step. */
         double *g1 = k->rhs;
-        if ((st = rows_g(sys, x, g1)))
+        if ((st = rows_g(sys, t, x, g1)))
             return st;
         for (uint32_t r = 0; r < k->n_rows; r++)
             pr->resid[r] = g1[r] - pr->resid[r];
@@ -866,7 +887,7 @@ static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *
     }
     for (uint32_t a = 0; a < k->n_active; a++) {
         const cdyn__constraint *c = &k->c[k->active[a]];
-        if (cdyn__kind_of(c)->path == CDYN__ROWS_ROD) {
+        if (cdyn__constraint_path(c) == CDYN__ROWS_ROD) {
             rod_gv(k->jac, k->rhs, c->row, c->blk, c->u.particle[0], c->u.particle[1], v, p, tol2,
                    D);
             continue;
@@ -875,7 +896,7 @@ static CDYN__ALWAYS_INLINE void velocity_pass_d(cdyn_system *sys, const double *
         uint32_t np = c->n_particles;
         double s2 = speed2(sys, c, v);
         for (uint32_t r = 0; r < c->n_rows; r++) {
-            double gv = 0;
+            double gv = k->gt ? k->gt[c->row + r] : 0.0;
             for (uint32_t j = 0; j < np; j++) {
                 const double *jb = jac + ((size_t)r * np + j) * D;
                 const double *vp = v + (size_t)cdyn__constraint_particle(c, j) * D;
@@ -910,7 +931,7 @@ static void shake_velocity_sweep(cdyn_system *sys, double *v, cdyn__pass *p)
         const double *jac = k->jac + (size_t)c->blk * d;
         uint32_t np = c->n_particles;
         for (uint32_t r = 0; r < c->n_rows; r++) {
-            double gv = 0, den = 0;
+            double gv = k->gt ? k->gt[c->row + r] : 0.0, den = 0;
             for (uint32_t j = 0; j < np; j++) {
                 const double *jb = jac + ((size_t)r * np + j) * d;
                 size_t s = cdyn__constraint_particle(c, j);
@@ -961,11 +982,12 @@ static void velocity_apply(cdyn_system *sys, double *v, bool first, cdyn__pass *
     velocity_pass(sys, v, p);
 }
 
-cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, double *v,
+cdyn_status cdyn__projection_velocities(cdyn_system *sys, double t, const double *x, double *v,
                                         bool same_x, double lambda_scale)
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
+    pr->t = t;
     const char *who = who_of(sys);
     const size_t cap = pr->opt.max_iterations;
     const bool newton = pr->opt.method == CDYN_PROJECTION_NEWTON;
@@ -980,7 +1002,7 @@ cdyn_status cdyn__projection_velocities(cdyn_system *sys, const double *x, doubl
     if (!same_x) {
         /* Newton: Jacobian, matrix and -G v at x, factored and solved at
          * once. SHAKE: the Jacobian. */
-        if ((st = assemble(sys, x, newton ? v : NULL, newton)) ||
+        if ((st = assemble(sys, t, x, newton ? v : NULL, newton)) ||
             (newton && (st = factor(sys, x, k->rhs, who))))
             return st;
     }

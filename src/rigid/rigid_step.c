@@ -58,11 +58,17 @@ static cdyn_status eval(cdyn_system *sys, double t, const double *x, const doubl
             double xw[3]; /* wrapped into a periodic box, as the grounds see it */
             const double *xg = cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw);
             for (uint32_t gi = 0; gs && gi < gs->slots.count; gi++) {
-                if (!gs->slots.alive[gi] || cdyn__ground_surely_above(&gs->g[gi], sys->dim, xg))
+                if (!gs->slots.alive[gi])
+                    continue;
+                cdyn__ground_at at;
+                if ((st = cdyn__ground_at_time(sys, &gs->g[gi], t, &at)))
+                    return st;
+                if (cdyn__ground_surely_above(&gs->g[gi], &at, sys->dim, xg))
                     continue;
                 double fn[3], ff[3];
                 bool in;
-                if ((st = cdyn__ground_force(sys, &gs->g[gi], x + i * d, v + i * d, fn, ff, &in)))
+                if ((st = cdyn__ground_force(sys, &gs->g[gi], &at, x + i * d, v + i * d, fn, ff,
+                                             NULL, &in)))
                     return st;
                 if (in)
                     for (size_t c = 0; c < d; c++)
@@ -84,7 +90,7 @@ static cdyn_status eval(cdyn_system *sys, double t, const double *x, const doubl
  * evaluated: x_new, v_new themselves, or, with particles on shapes (whose
  * entries there are generalized coordinates), their Cartesian image in the
  * workspace (members, being free particles, are copied). */
-static cdyn_status candidate(cdyn_system *sys, const double **x, const double **v)
+static cdyn_status candidate(cdyn_system *sys, double t1, const double **x, const double **v)
 {
     *x = sys->x_new;
     *v = sys->v_new;
@@ -92,7 +98,7 @@ static cdyn_status candidate(cdyn_system *sys, const double **x, const double **
         return CDYN_OK;
     *x = sys->ws.px;
     *v = sys->ws.pv;
-    return cdyn__params_to_cartesian(sys, sys->x_new, sys->v_new, sys->ws.px, sys->ws.pv);
+    return cdyn__params_to_cartesian(sys, t1, sys->x_new, sys->v_new, sys->ws.px, sys->ws.pv);
 }
 
 /* Writes the members' candidate positions X + Q b (when @p positions) and
@@ -141,7 +147,7 @@ cdyn_status cdyn__rigids_step(cdyn_system *sys, double dt)
     cdyn__rigids *k = sys->rigids;
     if (!k || k->slots.live == 0)
         return CDYN_OK;
-    const unsigned first = 1u << CDYN_RIGID_SEED_FIRST_ORDER;
+    const unsigned first = 1u << CDYN_RIGID_FIRST_ORDER;
     const unsigned second = 1u << CDYN_RIGID_SECOND_ORDER;
     const int dim = sys->dim;
     const double t0 = sys->time, t1 = sys->time + dt, h = 0.5 * dt;
@@ -179,7 +185,8 @@ cdyn_status cdyn__rigids_step(cdyn_system *sys, double dt)
     /* Forces at the end: positions of the candidate, velocities of the
      * momenta held during the drift. */
     const double *xe, *ve;
-    if ((st = candidate(sys, &xe, &ve)) || (st = eval(sys, t1, xe, ve, first | second, AT_END)))
+    if ((st = candidate(sys, t1, &xe, &ve)) ||
+        (st = eval(sys, t1, xe, ve, first | second, AT_END)))
         return st;
 
     /* Second order with velocity-dependent forces: the closing kick needs
@@ -198,7 +205,8 @@ cdyn_status cdyn__rigids_step(cdyn_system *sys, double dt)
             }
             write_members(sys, r, r->x1, r->q1, u, l, false);
         }
-        if ((st = candidate(sys, &xe, &ve)) || (st = eval(sys, t1, xe, ve, second, AT_END)))
+        if ((st = candidate(sys, t1, &xe, &ve)) ||
+            (st = eval(sys, t1, xe, ve, second, AT_END)))
             return st;
     }
 

@@ -89,6 +89,7 @@ cdyn_status cdyn__curve_init(cdyn__curve *c, const cdyn_curve_desc *desc, int di
             return st;
         cv.fn = desc->callback;
         cv.user = desc->user;
+        cv.time_dependent = desc->time_dependent != 0;
         break;
     case CDYN_CURVE_SPLINE: {
         if (desc->num_points < 4)
@@ -146,7 +147,7 @@ static cdyn_status eval_callback(const cdyn__curve *c, double q, double r[3], do
                                  double ddr[3])
 {
     double v[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    if (c->fn(q, v[0], v[1], v[2], c->user) != 0)
+    if (c->fn(c->sys, c->time, q, v[0], v[1], v[2], c->user) != 0)
         return CDYN_ERR_CALLBACK;
     for (int i = 0; i < 3; i++) {
         if (c->dim == 2)

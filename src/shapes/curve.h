@@ -8,6 +8,8 @@
 #ifndef CDYN__PARAMETRIC_CURVE_H
 #define CDYN__PARAMETRIC_CURVE_H
 
+#include <stdbool.h>
+
 #include "cdyn/shapes.h"
 #include "cdyn/types.h"
 
@@ -22,8 +24,14 @@ typedef struct cdyn__curve {
     double rise;                      /* helix: pitch / (2 pi), along e3 */
     double a;                         /* parabola coefficient */
     cdyn__spline spline;              /* spline kind: owned tables */
-    cdyn_curve_callback fn;           /* callback kind */
+    cdyn_curve_fn fn;                 /* callback kind */
     void *user;
+    bool time_dependent;              /* callback kind: r depends on t */
+    /* What a callback receives: the system that holds the curve (NULL when
+     * evaluated alone) and the time, set by the holder before it
+     * evaluates. */
+    const cdyn_system *sys;
+    double time;
     cdyn__domain dom;
     cdyn_allocator alloc; /* what the owned arrays came from */
 } cdyn__curve;

@@ -94,6 +94,7 @@ cdyn_status cdyn__surface_init(cdyn__surface *s, const cdyn_surface_desc *desc,
             return st;
         sf.fn = desc->callback;
         sf.user = desc->user;
+        sf.time_dependent = desc->time_dependent != 0;
     } else {
         if ((st = init_shape(&sf, desc)) != CDYN_OK ||
             (st = cdyn__domain_window(&sf.du, desc->u_min, desc->u_max)) != CDYN_OK ||
@@ -198,7 +199,7 @@ cdyn_status cdyn__surface_eval(const cdyn__surface *s, double u, double v, doubl
         break;
     }
     case CDYN_SURFACE_CALLBACK:
-        if (s->fn(u, v, w[0], w[1], w[2], w[3], w[4], w[5], s->user) != 0)
+        if (s->fn(s->sys, s->time, u, v, w[0], w[1], w[2], w[3], w[4], w[5], s->user) != 0)
             return CDYN_ERR_CALLBACK;
         for (int i = 0; i < 6; i++)
             if (!cdyn__v3_isfinite(w[i]))

@@ -25,8 +25,12 @@ typedef struct cdyn__surface {
     double radius, minor;   /* sphere radius; torus radii */
     cdyn__heightfield hf;   /* height field: owned tables */
     int axis_u, axis_v, axis_up; /* height field: space axes of u, v and height */
-    cdyn_surface_callback fn;
+    cdyn_surface_fn fn;
     void *user;
+    bool time_dependent;    /* callback kind: r depends on t */
+    /* What a callback receives (as for curves, shapes/curve.h). */
+    const cdyn_system *sys;
+    double time;
     cdyn__domain du, dv;
     cdyn_allocator alloc;
 } cdyn__surface;

@@ -3,6 +3,7 @@
  * which spares the step driver a pass over it. */
 #include "core/finite.h"
 #include "core/system.h"
+#include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
 #include "step/integrator.h"
 
@@ -14,6 +15,7 @@ cdyn_status cdyn__step_explicit_euler(cdyn_system *sys, double dt, bool *finite)
     cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
     if (st)
         return st;
+    cdyn__drive_accumulate(sys, dt);
     const double *u = sys->u, *ud = sys->ud;
     uint64_t bad = 0;
     for (size_t i = 0; i < n; i++) {
@@ -34,6 +36,7 @@ cdyn_status cdyn__step_symplectic_euler(cdyn_system *sys, double dt, bool *finit
     cdyn_status st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a);
     if (st)
         return st;
+    cdyn__drive_accumulate(sys, dt);
     const double *u = sys->u, *ud = sys->ud;
     uint64_t bad = 0;
     for (size_t i = 0; i < n; i++) {

@@ -146,6 +146,10 @@ static cdyn_status check(cdyn_system *sys, bool *constrained)
         return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
                           "step: the Langevin thermostat does not support particles on shapes "
                           "or rigid bodies");
+    if (sys->drives || sys->kin)
+        return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
+                          "step: the Langevin thermostat does not support driven systems "
+                          "(kinematic particles, moving constraints or grounds)");
     *constrained = rattle && rows;
     return CDYN_OK;
 }
@@ -156,7 +160,7 @@ static cdyn_status baoab(cdyn_system *sys, double dt, bool constrained)
     const double *x = sys->x, *v = sys->v;
     double *a = sys->ws.f, *xn = sys->x_new, *vn = sys->v_new;
     double *xm = sys->ws.stage[0], *vp = sys->ws.stage[1];
-    const double h2 = 0.5 * dt, t1 = sys->time + dt;
+    const double h2 = 0.5 * dt, t0 = sys->time, tm = t0 + h2, t1 = t0 + dt;
     cdyn_status st;
 
     const double *a0 = cdyn__reuse_start(sys);
@@ -171,17 +175,17 @@ static cdyn_status baoab(cdyn_system *sys, double dt, bool constrained)
         vn[i] = v[i] + h2 * a0[i];
         xn[i] = x[i] + h2 * vn[i];
     }
-    if (constrained && (st = cdyn__projection_positions(sys, x, xn, vn, 2.0 / dt)))
+    if (constrained && (st = cdyn__projection_positions(sys, t0, x, tm, xn, vn, 2.0 / dt)))
         return st;
     /* O */
     ornstein_uhlenbeck(sys, dt, vn);
-    if (constrained && (st = cdyn__projection_velocities(sys, xn, vn, false, 0.0)))
+    if (constrained && (st = cdyn__projection_velocities(sys, tm, xn, vn, false, 0.0)))
         return st;
     /* A */
     memcpy(xm, xn, n * sizeof *xm);
     for (size_t i = 0; i < n; i++)
         xn[i] += h2 * vn[i];
-    if (constrained && (st = cdyn__projection_positions(sys, xm, xn, vn, 2.0 / dt)))
+    if (constrained && (st = cdyn__projection_positions(sys, tm, xm, t1, xn, vn, 2.0 / dt)))
         return st;
     /* B */
     double *a1 = velocity_dependent ? NULL : cdyn__reuse_target(sys);
@@ -197,7 +201,7 @@ static cdyn_status baoab(cdyn_system *sys, double dt, bool constrained)
     }
     for (size_t i = 0; i < n; i++)
         vn[i] += h2 * a1[i];
-    return constrained ? cdyn__projection_velocities(sys, xn, vn, false, 2.0 / dt) : CDYN_OK;
+    return constrained ? cdyn__projection_velocities(sys, t1, xn, vn, false, 2.0 / dt) : CDYN_OK;
 }
 
 cdyn_status cdyn__step_langevin(cdyn_system *sys, double dt, bool *finite)

@@ -16,8 +16,11 @@ bool cdyn__reuse_applies(const cdyn_system *sys)
     if (sys->integrator != CDYN_INTEGRATOR_VELOCITY_VERLET && !rattle)
         return false;
     const bool rows = sys->cons && sys->cons->n_rows > 0;
+    /* The drive work sums each evaluation's power: those systems evaluate
+     * at every start (so do systems with kinematic particles, which drive
+     * them). */
     return sys->n_velocity_dependent == 0 && !cdyn__grounds_velocity_dependent(sys) &&
-           !sys->param_of && !sys->rigids && (rattle || !rows) &&
+           !sys->param_of && !sys->rigids && !sys->drives && !sys->kin && (rattle || !rows) &&
            !(!rattle && cdyn__projection_enabled(sys));
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/system.h"
+#include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
 #include "step/integrator.h"
 
@@ -22,6 +23,7 @@ cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt, bool *finite)
 
     if ((st = cdyn__dynamics_accel(sys, t, x, v, a)))
         return st;
+    cdyn__drive_accumulate(sys, h6);
     for (size_t i = 0; i < n; i++) {
         xn[i] = x[i] + h6 * v[i];
         vn[i] = v[i] + h6 * a[i];
@@ -30,6 +32,7 @@ cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt, bool *finite)
     }
     if ((st = cdyn__dynamics_accel(sys, t + h2, xs, vs, a)))
         return st;
+    cdyn__drive_accumulate(sys, h3);
     for (size_t i = 0; i < n; i++) {
         xn[i] += h3 * vs[i];
         vn[i] += h3 * a[i];
@@ -38,6 +41,7 @@ cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt, bool *finite)
     }
     if ((st = cdyn__dynamics_accel(sys, t + h2, xs, vs, a)))
         return st;
+    cdyn__drive_accumulate(sys, h3);
     for (size_t i = 0; i < n; i++) {
         xn[i] += h3 * vs[i];
         vn[i] += h3 * a[i];
@@ -46,6 +50,7 @@ cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt, bool *finite)
     }
     if ((st = cdyn__dynamics_accel(sys, t + dt, xs, vs, a)))
         return st;
+    cdyn__drive_accumulate(sys, h6);
     for (size_t i = 0; i < n; i++) {
         xn[i] += h6 * vs[i];
         vn[i] += h6 * a[i];
@@ -91,6 +96,7 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
 
     double t = sys->time, t_end = sys->time + dt;
     double h = rk->h > 0 && rk->h < dt ? rk->h : dt;
+    double power[7]; /* the drivers' power at each stage (dynamics/drive.h) */
     double atol = rk->abs_tol, rtol = rk->rel_tol;
     cdyn_status st;
     uint64_t accepted = 0, rejected = 0;
@@ -98,6 +104,7 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
     memcpy(kx[0], vw, n * sizeof *vw);
     if ((st = cdyn__dynamics_accel(sys, t, xw, vw, kv[0])))
         return st;
+    power[0] = sys->drive_power;
     for (unsigned iter = 0;; iter++) {
         if (iter >= RK45_MAX_SUBSTEPS)
             return cdyn__fail(sys, CDYN_ERR_NOT_CONVERGED,
@@ -119,6 +126,7 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
             memcpy(kx[k], vc, n * sizeof *vc);
             if ((st = cdyn__dynamics_accel(sys, t + DP_C[k] * h, xc, vc, kv[k])))
                 return st;
+            power[k] = sys->drive_power;
         }
         /* Stage 7 was evaluated at the fifth-order solution (xc, vc). */
         double err = 0;
@@ -138,6 +146,13 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
         factor = fmin(5.0, fmax(0.2, factor));
         if (err <= 1.0) {
             accepted++;
+            /* The work over the substep with the fifth-order weights (the
+             * last stage has weight 0: it starts the next substep). */
+            double work = 0;
+            for (int j = 0; j < 6; j++)
+                work += DP_A[6][j] * power[j];
+            cdyn__drive_add(sys, h * work);
+            power[0] = power[6];
             t = last ? t_end : t + h;
             memcpy(xw, xc, n * sizeof *xw);
             memcpy(vw, vc, n * sizeof *vw);

@@ -17,9 +17,11 @@
 #include "core/alloc.h"
 #include "core/finite.h"
 #include "core/system.h"
+#include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
 #include "force/force.h"
 #include "generalized/generalized.h"
+#include "kinematic/kinematic.h"
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
@@ -30,7 +32,7 @@
 /* Swaps the candidate state in. With particles on shapes the integrated
  * state is the generalized one, from which the Cartesian one is rebuilt
  * (which may fail: then everything is swapped back). */
-static cdyn_status commit(cdyn_system *sys)
+static cdyn_status commit(cdyn_system *sys, double t1)
 {
     double *tmp;
     if (!sys->param_of) {
@@ -46,7 +48,7 @@ static cdyn_status commit(cdyn_system *sys)
     sys->u = sys->x_new, sys->x_new = tmp;
     tmp = sys->ud;
     sys->ud = sys->v_new, sys->v_new = tmp;
-    cdyn_status st = cdyn__params_commit(sys);
+    cdyn_status st = cdyn__params_commit(sys, t1);
     if (st) {
         tmp = sys->u;
         sys->u = sys->x_new, sys->x_new = tmp;
@@ -63,18 +65,23 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     const cdyn__integrator *integ = cdyn__integrator_of(sys->integrator);
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     sys->step_dt = h;
+    sys->drive_step_work = 0;
     bool finite = false;
     sys->in_step = true;
     cdyn_status st = sys->langevin ? cdyn__step_langevin(sys, h, &finite)
                                    : integ->step(sys, h, &finite);
     if (!st)
         st = cdyn__rigids_step(sys, h);
+    /* Kinematic particles end where their motions are at the step's end,
+     * whatever the integrator made of their entries. */
+    if (!st && sys->kin)
+        st = cdyn__kinematics_place(sys, sys->time + h, sys->x_new, sys->v_new, NULL);
     /* The post-step projection of the integrators that do not project
      * themselves (projection.h): fails the step, state kept, when it does
      * not converge. */
     const bool project = !integ->projects && cdyn__projection_enabled(sys);
     if (!st && project)
-        st = cdyn__projection_after_step(sys);
+        st = cdyn__projection_after_step(sys, sys->time + h);
     sys->in_step = false;
     if (st) {
         cdyn__reuse_after_step(sys, false);
@@ -87,11 +94,12 @@ static cdyn_status step_once(cdyn_system *sys, double h)
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,
                           "step: non-finite state at t = %g with dt = %g; state kept", sys->time, h);
     }
-    if ((st = commit(sys))) {
+    if ((st = commit(sys, sys->time + h))) {
         cdyn__reuse_after_step(sys, false);
         return st;
     }
     sys->time += h;
+    sys->drive_work += sys->drive_step_work;
     cdyn__reuse_after_step(sys, true);
     cdyn__langevin_after_step(sys);
     return CDYN_OK;
@@ -111,7 +119,7 @@ static cdyn_status step_on_knots(cdyn_system *sys, double dt)
     memcpy(bk[1], sys->ud, n * sizeof(double));
     memcpy(bk[2], sys->x, n * sizeof(double));
     memcpy(bk[3], sys->v, n * sizeof(double));
-    const double t0 = sys->time;
+    const double t0 = sys->time, work0 = sys->drive_work;
     double left = dt;
     cdyn_status st = CDYN_OK;
     for (int guard = 0; left > 0 && guard < 1000000; guard++) {
@@ -138,6 +146,7 @@ static cdyn_status step_on_knots(cdyn_system *sys, double dt)
         memcpy(sys->x, bk[2], n * sizeof(double));
         memcpy(sys->v, bk[3], n * sizeof(double));
         sys->time = t0;
+        sys->drive_work = work0;
         return st;
     }
     sys->time = t0 + dt;
@@ -163,6 +172,7 @@ static cdyn_status step(cdyn_system *sys, double dt)
         (st = cdyn__constraints_prepare(sys)) || (st = cdyn__box_prepare(sys)) ||
         (st = cdyn__forces_prepare(sys)) || (st = cdyn__reuse_prepare(sys)))
         return st;
+    sys->drives = cdyn__drives_present(sys);
     if (sys->param_of && !integ->adaptive &&
         cdyn__params_have_knots(sys))
         return step_on_knots(sys, dt);

@@ -1,6 +1,7 @@
 /* Velocity Verlet: kick, drift, kick. */
 #include "core/finite.h"
 #include "core/system.h"
+#include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
 #include "step/integrator.h"
 #include "step/reuse.h"
@@ -20,6 +21,7 @@ cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt, bool *finite
     if (!a0) {
         if ((st = cdyn__dynamics_accel(sys, sys->time, sys->u, sys->ud, a)))
             return st;
+        cdyn__drive_accumulate(sys, h2);
         a0 = a;
     }
     /* The half-step velocity lives in vn (one array less to stream); the
@@ -46,6 +48,7 @@ cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt, bool *finite
         for (size_t i = 0; i < n; i++)
             vn[i] = vh[i];
     }
+    cdyn__drive_accumulate(sys, h2); /* the closing kick's evaluation */
     for (size_t i = 0; i < n; i++) {
         vn[i] += h2 * a1[i];
         bad |= cdyn__nonfinite_bit(vn[i]);

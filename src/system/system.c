@@ -15,6 +15,7 @@
 #include "force/force.h"
 #include "ground/ground.h"
 #include "generalized/generalized.h"
+#include "kinematic/kinematic.h"
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
@@ -78,9 +79,11 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__forces_destroy(sys);
     void **parrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
                         (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
-                        (void **)&sys->fixed};
-    size_t psizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t)};
-    cdyn__slots_free(&sys->particles, &a, 7, parrays, psizes);
+                        (void **)&sys->fixed,    (void **)&sys->kinematic};
+    size_t psizes[] = {pd,           pd,           pd,           pd, sizeof(double),
+                       sizeof(double), sizeof(uint8_t), sizeof(uint8_t)};
+    cdyn__slots_free(&sys->particles, &a, 8, parrays, psizes);
+    cdyn__kinematics_destroy(sys);
     cdyn__workspace_free(sys);
     cdyn__constraints_destroy(sys);
     cdyn__projection_destroy(sys);
@@ -205,8 +208,9 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
     /* Positions may move (particles on shapes are placed anew): lazily
      * stored Jacobians are written first. */
     cdyn__constraints_materialize_jac(sys);
+    /* Kinematic particles keep the state their motions give them. */
     for (size_t i = 0; i < sys->particles.count; i++)
-        if (sys->particles.alive[i]) {
+        if (sys->particles.alive[i] && !cdyn__is_kinematic(sys, (uint32_t)i)) {
             if (dst == sys->x) /* a periodic box's image counters follow */
                 cdyn__box_position_set(sys, (uint32_t)i, dst + i * d, in + i * d);
             memcpy(dst + i * d, in + i * d, d * sizeof *dst);

@@ -50,7 +50,7 @@ if [ $# -ge 1 ]; then
 else
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/cdyn-abi-baseline.XXXXXX")
     git -C "$root" archive --format=tar "$rev" | tar -x -C "$tmp" -f -
-    quiet meson setup "$tmp/build" "$tmp" -Dtests=false -Dexamples=false -Dbuildtype=debugoptimized
+    quiet meson setup "$tmp/build" "$tmp" -Dtests=disabled -Dexamples=disabled -Dbuildtype=debugoptimized
     quiet meson compile -C "$tmp/build" cdyn:shared_library
     build="$tmp/build"
     what="commit $(git -C "$root" rev-parse --short "$rev")"

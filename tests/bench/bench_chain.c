@@ -1,4 +1,4 @@
-/* bench_chain: the standard chain of design.md section 11 (fixed pivot at
+/* bench_chain: the standard chain (fixed pivot at
  * the origin, N unit masses at x = 0.1 i, rods of 0.1, gravity 9.81 along
  * -y, dt = 1e-3, 1000 steps) with symplectic Euler, the direct solver and
  * the default feedback gains. Prints per N: time per step, ns per

@@ -1,9 +1,8 @@
-/* Seed 002, implicit form: a bead on x^2 + 100 y = 0 (a few lines of user
+/* Implicit form: a bead on x^2 + 100 y = 0 (a few lines of user
  * code). With C = x^2 + 100 y the constraint force is
  *   Fc.y = -(50 m vx^2 + 50 x Fx + 2500 Fy) / (x^2 + 2500),  Fc.x = Fc.y x / 50
- * (the seed's listing has 100 where the derivation gives 50 in the Fx term;
- * a horizontal force checks it). Gravity points along +y, as on the seed's
- * screen, so the bead oscillates in the bowl. */
+ * (the derivation gives 50 in the Fx term; a horizontal force checks it).
+ * Gravity points along +y, as in screen coordinates, so the bead oscillates in the bowl. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,8 +14,11 @@
 
 #include "support.h"
 
-static int parabola(const double *x, int dim, double *c, double *grad, double *hess, void *user)
+static int parabola(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                 double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                 void *user)
 {
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt;
     (void)dim, (void)user;
     *c = x[0] * x[0] + 100.0 * x[1];
     grad[0] = 2.0 * x[0], grad[1] = 100.0;

@@ -1,4 +1,4 @@
-/* Seed 003's polymer: a 3-D freely jointed chain of N = 100 rigid bonds of
+/* A polymer: a 3-D freely jointed chain of N = 100 rigid bonds of
  * length b between 101 unit masses, no other force, integrated with RATTLE
  * (docs/rattle.md, section "The polymer test").
  *

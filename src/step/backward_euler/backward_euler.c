@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
-#include "ground/ground.h"
-#include "force/force.h"
 #include "core/system.h"
+#include "dynamics/drive.h"
+#include "force/force.h"
+#include "ground/ground.h"
+#include "kinematic/kinematic.h"
 #include "step/integrator.h"
 #include "core/vec.h"
 
@@ -58,7 +60,7 @@ static cdyn_status residual(cdyn_system *sys, double h, double t1, const double 
         x[i] = x0[i] + h * v[i];
     memset(f, 0, (size_t)nv * sizeof *f);
     cdyn_status st = cdyn__forces_apply(sys, t1, x, v, f);
-    if (st || (st = cdyn__grounds_apply(sys, x, v, f)))
+    if (st || (st = cdyn__grounds_apply(sys, t1, x, v, f, NULL)))
         return st;
     for (uint32_t s = 0; s < np; s++) {
         bool moves = cdyn__be_movable(sys, s);
@@ -73,7 +75,7 @@ static cdyn_status residual(cdyn_system *sys, double h, double t1, const double 
         cdyn__constraint *c = &k->c[k->active[ai]];
         double bias[CDYN__CONSTRAINT_MAX_ROWS];
         double *cj = jac + (size_t)c->blk * d;
-        if ((st = cdyn__constraint_eval(sys, c, x, v, gv + c->row, cj, bias)))
+        if ((st = cdyn__constraint_eval(sys, c, t1, x, v, gv + c->row, cj, bias, NULL)))
             return st;
         for (uint32_t r = 0; r < c->n_rows; r++) {
             uint32_t row = c->row + r;
@@ -407,8 +409,50 @@ static void publish_multipliers(cdyn_system *sys, double h)
     k->blocks_unstored = false;
 }
 
+/* Kinematic particles do not move in the Newton iteration (they are not
+ * movable): their velocity in it is the one that takes them to where
+ * their motions are at t1, x1 = x0 + h v. Their motions' state at t1 goes
+ * through x_new, v_new, which the step overwrites at its end anyway. */
+static cdyn_status kinematic_velocities(cdyn_system *sys, double h, double t1)
+{
+    const cdyn__kinematics *k = sys->kin;
+    if (!k || !k->count)
+        return CDYN_OK;
+    cdyn_status st = cdyn__kinematics_place(sys, t1, sys->x_new, sys->v_new, NULL);
+    size_t d = (size_t)sys->dim;
+    double *v = cdyn__be_of(sys)->lay.v;
+    for (uint32_t j = 0; !st && j < k->count; j++)
+        for (size_t q = 0, o = (size_t)k->slot[j] * d; q < d; q++)
+            v[o + q] = (sys->x_new[o + q] - sys->x[o + q]) / h;
+    return st;
+}
+
+/* The drivers' work over the step, h times their power at the end (the
+ * rule of the method itself), with the step's own multipliers. */
+static cdyn_status drive_work(cdyn_system *sys, double h, double t1)
+{
+    const cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
+    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    double pg = 0, pc = 0;
+    double *f = sys->ws.f;
+    memset(f, 0, n * sizeof *f);
+    cdyn_status st = sys->kin ? cdyn__kinematics_place(sys, t1, sys->x_new, sys->v_new, NULL)
+                              : CDYN_OK;
+    if (!st)
+        st = cdyn__grounds_apply(sys, t1, sys->x_new, sys->v_new, f, &pg);
+    if (!st && sys->cons && sys->cons->n_rows)
+        st = cdyn__constraints_drive_power(sys, t1, sys->x_new, sys->v_new, sys->cons->lambda, &pc);
+    if (st)
+        return st;
+    if (sys->kin)
+        cdyn__kinematics_save_forces(sys, lay->frc);
+    cdyn__drive_add(sys, h * (pg + pc + cdyn__kinematics_power(sys, sys->v_new)));
+    return CDYN_OK;
+}
+
 static cdyn_status newton(cdyn_system *sys, double h)
 {
+    cdyn_status st0;
     cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t nv = lay->nv;
@@ -424,6 +468,8 @@ static cdyn_status newton(cdyn_system *sys, double h)
     const double floor_e = FLOOR_ULPS * DBL_EPSILON * xmax / h;
 
     memcpy(lay->v, sys->v, (size_t)nv * sizeof *lay->v);
+    if ((st0 = kinematic_velocities(sys, h, t1)))
+        return st0;
     memset(lay->nu, 0, (size_t)lay->nc * sizeof *lay->nu);
     cdyn_status st = residual(sys, h, t1, lay->v, lay->nu, lay->x, lay->gv, lay->jac, lay->res);
     if (st || (st = cdyn__be_assemble(sys, h, t1, lay->x, lay->v, lay->nu, lay->jac, false)))
@@ -463,7 +509,7 @@ static cdyn_status newton(cdyn_system *sys, double h)
     memcpy(sys->x_new, lay->x, (size_t)nv * sizeof *lay->x);
     memcpy(sys->v_new, lay->v, (size_t)nv * sizeof *lay->v);
     publish_multipliers(sys, h);
-    return CDYN_OK;
+    return sys->drives ? drive_work(sys, h, t1) : CDYN_OK;
 }
 
 cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h, bool *finite)

@@ -317,7 +317,7 @@ static cdyn_status fd_callback(cdyn_system *sys, const cdyn__force *g, uint32_t 
  * known (rods, anchors, implicit curves; pins and planes have none; user
  * constraints give none, which makes Newton inexact for them). */
 static cdyn_status assemble_constraints(cdyn_system *sys, struct cdyn_jacobian *acc, double h,
-                                        const double *x, const double *nu, const double *jac,
+                                        double t1, const double *x, const double *nu, const double *jac,
                                         bool definite)
 {
     cdyn__constraints *k = sys->cons;
@@ -346,7 +346,7 @@ static cdyn_status assemble_constraints(cdyn_system *sys, struct cdyn_jacobian *
             }
         }
         /* h nu Hess g of the kinds whose Hessian is known. */
-        cdyn_status st = cdyn__kind_of(c)->hessian(sys, c, x, h * nu[c->row], definite,
+        cdyn_status st = cdyn__kind_of(c)->hessian(sys, c, t1, x, h * nu[c->row], definite,
                                                 hessian_acc, acc);
         if (st)
             return st;
@@ -392,7 +392,7 @@ cdyn_status cdyn__be_assemble(cdyn_system *sys, double h, double t1, const doubl
     if (!st && sys->grounds) {
         memset(be->gdx, 0, (size_t)np * dd * sizeof *be->gdx);
         memset(be->gdv, 0, (size_t)np * dd * sizeof *be->gdv);
-        st = cdyn__grounds_jacobian(sys, x, v, NULL, be->gdx, be->gdv);
+        st = cdyn__grounds_jacobian(sys, t1, x, v, NULL, be->gdx, be->gdv);
         for (uint32_t s = 0; s < np && !st; s++) {
             double b[9];
             for (uint32_t q = 0; q < dd; q++)
@@ -401,7 +401,7 @@ cdyn_status cdyn__be_assemble(cdyn_system *sys, double h, double t1, const doubl
         }
     }
     if (!st && sys->cons && lay->nc)
-        st = assemble_constraints(sys, &acc, h, x, nu, jac, definite);
+        st = assemble_constraints(sys, &acc, h, t1, x, nu, jac, definite);
     be->stats.dropped_blocks += acc.dropped;
     return st;
 }
