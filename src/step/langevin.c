@@ -21,8 +21,6 @@
 #include "step/integrator.h"
 #include "step/reuse.h"
 
-#define TWO_PI 6.283185307179586
-
 static uint64_t mix(uint64_t z)
 {
     z ^= z >> 30;
@@ -33,25 +31,39 @@ static uint64_t mix(uint64_t z)
     return z;
 }
 
-/* Two independent standard normal numbers (Box-Muller) for pair @p pair
- * of the components of particle slot @p slot at step @p count. */
-static void normal_pair(uint64_t seed, uint64_t count, uint32_t slot, uint32_t pair, double *z0,
-                        double *z1)
+/* The stream of step @p count of @p seed. */
+static uint64_t step_stream(uint64_t seed, uint64_t count)
 {
-    uint64_t h = mix(seed + 0x9e3779b97f4a7c15ull * (count + 1));
-    h = mix(h ^ (((uint64_t)slot << 2 | pair) * 0xd1b54a32d192ed03ull + 0x632be59bd9b4e019ull));
-    double u1 = (double)((mix(h) >> 11) + 1) * 0x1p-53; /* (0, 1] */
-    double u2 = (double)(mix(h + 0x9e3779b97f4a7c15ull) >> 11) * 0x1p-53;
-    double r = sqrt(-2.0 * log(u1)), phi = TWO_PI * u2;
-    *z0 = r * cos(phi);
-    *z1 = r * sin(phi);
+    return mix(seed + 0x9e3779b97f4a7c15ull * (count + 1));
 }
 
-double cdyn__langevin_normal(uint64_t seed, uint64_t count, uint32_t slot, uint32_t k)
+/* Standard normal number @p j of a step's stream @p h, by the
+ * ratio-of-uniforms method with Leva's quadratic bounds (ACM Trans. Math.
+ * Software 18, 434 (1992)): (u, v) uniform in (0, 1] x [-0.8578, 0.8578]
+ * is accepted when v^2 <= -4 u^2 ln u, and v / u is then normal; two
+ * quadratic forms decide all but about 1 % of the points without the
+ * logarithm. Each attempt draws its two uniforms from the counter (j,
+ * attempt), so the result depends on (seed, step, j) alone. */
+static double normal(uint64_t h, uint64_t j)
 {
-    double z0, z1;
-    normal_pair(seed, count, slot, k / 2, &z0, &z1);
-    return k % 2 ? z1 : z0;
+    const uint64_t base = mix(h ^ (j * 0xd1b54a32d192ed03ull + 0x632be59bd9b4e019ull));
+    for (uint64_t m = 0;; m++) {
+        /* u and v from the two halves of one hash: 2^-32 resolution */
+        const uint64_t r = mix(base + m * 0x9e3779b97f4a7c15ull);
+        double u = (double)((r >> 32) + 1) * 0x1p-32;
+        double v = 1.7156 * ((double)(r & 0xffffffffu) * 0x1p-32 - 0.5);
+        double x = u - 0.449871, y = fabs(v) + 0.386595;
+        double q = x * x + y * (0.19600 * y - 0.25472 * x);
+        if (q < 0.27597)
+            return v / u;
+        if (q <= 0.27846 && v * v <= -4.0 * u * u * log(u))
+            return v / u;
+    }
+}
+
+double cdyn__langevin_normal(uint64_t seed, uint64_t count, uint64_t j)
+{
+    return normal(step_stream(seed, count), j);
 }
 
 cdyn_status cdyn_system_set_langevin(cdyn_system *sys, double kT, double gamma, uint64_t seed)
@@ -112,23 +124,21 @@ void cdyn__langevin_destroy(cdyn_system *sys)
     sys->langevin = NULL;
 }
 
-/* O: v = c v + sqrt((1 - c^2) kT / m) R for every particle that moves. */
+/* O: v = c v + sqrt((1 - c^2) kT / m) R for every particle that moves;
+ * the normal numbers are numbered slot times dim plus component. */
 static void ornstein_uhlenbeck(const cdyn_system *sys, double dt, double *v)
 {
     const cdyn__langevin *l = sys->langevin;
-    const int dim = sys->dim;
+    const size_t dim = (size_t)sys->dim;
     const double c = exp(-l->gamma * dt), s2 = (1.0 - c * c) * l->kT;
+    const uint64_t h = step_stream(l->seed, l->count);
     for (uint32_t i = 0; i < sys->particles.count; i++) {
         double w = sys->inv_mass[i];
         if (!(w > 0))
             continue; /* fixed or removed */
-        double s = sqrt(s2 * w), z[4];
-        normal_pair(l->seed, l->count, i, 0, &z[0], &z[1]);
-        if (dim == 3)
-            normal_pair(l->seed, l->count, i, 1, &z[2], &z[3]);
-        double *vi = v + (size_t)i * (size_t)dim;
-        for (int k = 0; k < dim; k++)
-            vi[k] = c * vi[k] + s * z[k];
+        double s = sqrt(s2 * w), *vi = v + (size_t)i * dim;
+        for (size_t k = 0; k < dim; k++)
+            vi[k] = c * vi[k] + s * normal(h, (uint64_t)i * dim + k);
     }
 }
 
@@ -154,6 +164,36 @@ static cdyn_status check(cdyn_system *sys, bool *constrained)
     return CDYN_OK;
 }
 
+/* BAOAB on rod chains with the kernel of projection_chain.c, whose step is
+ * a kick of h/2 a, a drift of h and SHAKE: each of the two drifts of h/2 is
+ * that step with h/2 (the first with 2 a, so that its kick is h/2 a, the
+ * second with none), the noise's projection a closing kick of zero, and
+ * the final kick with projection as in RATTLE. */
+static cdyn_status baoab_chains(cdyn_system *sys, double dt, const double *a0)
+{
+    const size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
+    double *scratch = sys->ws.f, *xm = sys->ws.stage[0], *vm = sys->ws.stage[1];
+    double *xn = sys->x_new, *vn = sys->v_new;
+    const double h2 = 0.5 * dt, t1 = sys->time + dt;
+    bool finite = false;
+    cdyn_status st;
+    for (size_t i = 0; i < n; i++) /* in place when a0 is the scratch */
+        scratch[i] = 2.0 * a0[i];
+    if ((st = cdyn__projection_chain_positions(sys, sys->x, sys->v, scratch, xm, vm, h2)))
+        return st;
+    ornstein_uhlenbeck(sys, dt, vm);
+    memset(scratch, 0, n * sizeof *scratch);
+    if ((st = cdyn__projection_chain_velocities(sys, xm, vm, scratch, h2, &finite)) ||
+        (st = cdyn__projection_chain_positions(sys, xm, vm, scratch, xn, vn, h2)))
+        return st;
+    double *a1 = cdyn__reuse_target(sys);
+    if (!a1)
+        a1 = scratch;
+    if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
+        return st;
+    return cdyn__projection_chain_velocities(sys, xn, vn, a1, dt, &finite);
+}
+
 static cdyn_status baoab(cdyn_system *sys, double dt, bool constrained)
 {
     const size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
@@ -170,6 +210,8 @@ static cdyn_status baoab(cdyn_system *sys, double dt, bool constrained)
         a0 = a;
     }
     const bool velocity_dependent = cdyn__dynamics_velocity_dependent(sys);
+    if (constrained && !velocity_dependent && cdyn__projection_chain_usable(sys))
+        return baoab_chains(sys, dt, a0);
     /* B, A */
     for (size_t i = 0; i < n; i++) {
         vn[i] = v[i] + h2 * a0[i];

@@ -18,9 +18,9 @@ typedef struct cdyn__langevin {
  * (velocity Verlet or, with constraints, RATTLE's projections). */
 cdyn_status cdyn__step_langevin(cdyn_system *sys, double dt, bool *finite);
 
-/* A standard normal number, the @p k-th of particle slot @p slot at step
- * @p count of @p seed: a function of those four alone. */
-double cdyn__langevin_normal(uint64_t seed, uint64_t count, uint32_t slot, uint32_t k);
+/* Standard normal number @p j (particle slot times dim plus component) at
+ * step @p count of @p seed: a function of those three alone. */
+double cdyn__langevin_normal(uint64_t seed, uint64_t count, uint64_t j);
 
 /* A step was committed: the noise moves on to the next numbers (a failed
  * step is taken again with the same ones). */
