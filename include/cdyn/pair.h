@@ -157,7 +157,11 @@ typedef enum cdyn_pair_kind {
  *  unit vector from i to j, on i the opposite. Return 0 on success; any
  *  other value fails the step (or the query) with CDYN_ERR_CALLBACK and
  *  leaves the system as before the step. The function may read @p sys;
- *  calls that change it return CDYN_ERR_BUSY. @since 0.1 */
+ *  calls that change it return CDYN_ERR_BUSY. It must give the same values
+ *  for the same arguments: a step reuses the forces of the last one's end
+ *  while the system is unchanged (docs/pairs.md section 5), so after
+ *  changing data the function reads, change the system, for instance with
+ *  cdyn_system_set_time(sys, t) at the current time. @since 0.1 */
 typedef int (*cdyn_pair_fn)(const cdyn_system *sys, double t, size_t i, size_t j, double r,
                             double *energy, double *force, double *dforce, void *user);
 
@@ -215,10 +219,12 @@ CDYN_API cdyn_status cdyn_force_add_pairs(cdyn_system *sys, const cdyn_pair_para
 /** A pair generator acting on every pair of the @p n particles in
  *  @p particles (copied, read during the call only) that comes within the
  *  cutoff, found at each evaluation with a cell list (see the top of this
- *  header). Memory: about 70 (2-D) to 90 (3-D) bytes per particle for Hertz,
- *  16 less for WCA, allocated here and never during a step. Statuses as for cdyn_force_add_pairs, with
- *  CDYN_ERR_INVALID_ARGUMENT also for a particle listed twice and @p n 0 or
- *  above 2^30. @since 0.1 */
+ *  header). Memory: about 170 (2-D) to 230 (3-D) bytes per particle (24
+ *  more for Hertz radii) allocated here, and the neighbour list's 4 bytes
+ *  per pair within the cutoff plus the skin (with a quarter to spare),
+ *  allocated before the first step that needs it, never during a step.
+ *  Statuses as for cdyn_force_add_pairs, with CDYN_ERR_INVALID_ARGUMENT
+ *  also for a particle listed twice and @p n 0 or above 2^30. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_add_pair_set(cdyn_system *sys, const cdyn_pair_params *params,
                                              const cdyn_particle *particles, size_t n,
                                              cdyn_force *out);
