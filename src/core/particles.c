@@ -29,7 +29,8 @@ cdyn_status cdyn__particles_reserve(cdyn_system *sys)
     uint32_t cap = cdyn__grown_capacity(sys->particles.capacity, sys->particles.capacity + 1u);
     /* A periodic box's image counters first: grown alone they are harmless. */
     if (cdyn__box_reserve_images(sys, cap))
-        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "particle_add: out of memory growing to %u particles", cap);
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY,
+                          "particle_add: out of memory growing to %u particles", cap);
     cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, n_arrays, arrays, sizes);
     if (st)
         return cdyn__fail(sys, st, "particle_add: out of memory growing to %u particles", cap);

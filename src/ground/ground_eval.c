@@ -470,9 +470,8 @@ cdyn_status cdyn__grounds_apply(const cdyn_system *sys, double t, const double *
             return st;
         for (size_t i = 0; i < n; i++) {
             double xw[3];
-            if (!cdyn__ground_acts_on(sys, i) ||
-                cdyn__ground_surely_above(g, &at, sys->dim,
-                                          cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw)))
+            const double *xi = cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw);
+            if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, &at, sys->dim, xi))
                 continue;
             double fn[3], ff[3], w[3];
             bool in;

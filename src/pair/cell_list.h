@@ -53,7 +53,8 @@ typedef struct cdyn__cell_list {
     double inv_hk[3];   /* periodic axes: cells per unit length */
     int64_t nc[3];      /* periodic axes: cells along the axis */
     uint32_t *bucket;   /* cap: bucket of member k */
-    uint32_t *start;    /* n_used + 1 valid: bucket b holds sorted positions [start[b], start[b+1]) */
+    uint32_t *start;    /* n_used + 1 valid: bucket b holds the sorted positions
+                         * [start[b], start[b+1]) */
     uint32_t *order;    /* cap: member at sorted position q */
     double *pos;        /* cap * dim: position at sorted position q */
     double *rad;        /* cap: radius at sorted position q; NULL without radii */

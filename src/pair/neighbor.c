@@ -65,8 +65,9 @@ cdyn_status cdyn__nlist_reserve(cdyn__nlist *nl, const cdyn_allocator *a, size_t
         nl->nbr_cap = entries;
     }
     if (shifted > nl->sh_cap) {
-        uint32_t *sh = cdyn__mul_overflows(shifted, 2) ? NULL
-                                                      : cdyn__alloc_array(a, 2 * shifted, sizeof *sh);
+        uint32_t *sh = cdyn__mul_overflows(shifted, 2)
+                           ? NULL
+                           : cdyn__alloc_array(a, 2 * shifted, sizeof *sh);
         uint8_t *code = cdyn__alloc_array(a, shifted, sizeof *code);
         if (!sh || !code) {
             cdyn__free_array(a, sh, 2 * shifted, sizeof *sh);
