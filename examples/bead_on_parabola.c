@@ -24,7 +24,7 @@
  *
  * The bead starts at rest at x = 50 (h = 25) and oscillates between x = -50
  * and x = 50 (period about 18 s) with RK4, dt = 1e-3 s, twice: without drift
- * feedback (cdyn_system_set_constraint_gains(sys, 0, 0)), where the
+ * feedback (ks = kd = 0 in cdyn_solver_options), where the
  * integrator's error lets c drift away from 0 -- the drift of the implicit
  * form -- and with the library's default feedback
  * (ks = 100 /s^2, kd = 20 /s), which holds it.
@@ -242,8 +242,12 @@ static int run_implicit(const params *p, const void *varg, record *rec)
     cdyn_system *sys = NULL;
     CHECK(cdyn_system_create(2, &sys));
     CHECK(cdyn_system_set_integrator(sys, p->integrator));
-    if (!arg->feedback)
-        CHECK(cdyn_system_set_constraint_gains(sys, 0.0, 0.0));
+    if (!arg->feedback) {
+        cdyn_solver_options so;
+        cdyn_solver_options_init(&so);
+        so.ks = so.kd = 0.0;
+        CHECK(cdyn_system_set_solver_options(sys, &so));
+    }
     /* On the wire, at rest. */
     const double start[2] = {p->x0, -p->x0 * p->x0 / 100.0};
     cdyn_particle bead;
@@ -261,7 +265,7 @@ static int run_implicit(const params *p, const void *varg, record *rec)
         CHECK(cdyn_system_get_time(sys, &rec->t[i]));
         parabola(NULL, 0.0, 2, x, &c, grad, hess, NULL, NULL, NULL, NULL);
         /* The library's residuals: |c| / |grad c| and |grad c . v| / |grad c|. */
-        CHECK(cdyn_system_get_constraint_residuals(sys, &rec->dist[i], &rec->speed[i]));
+        CHECK(cdyn_system_compute_constraint_residuals(sys, &rec->dist[i], &rec->speed[i]));
         double e = bead_energy(p, x, v);
         if (i == 0)
             e0 = e;
@@ -409,7 +413,7 @@ static int write_drift_chart(const char *path, const record *recs, const params 
     methods_key(c, 0.3, NULL);
     log_panel(c, "|c(x)| = |x^{2} + 100 y| (m^{2})", recs, offsetof(record, c));
     log_panel(c, "distance to the wire |c| / |grad c| (m; implicit runs: "
-                 "cdyn_system_get_constraint_residuals)", recs, offsetof(record, dist));
+                 "cdyn_system_compute_constraint_residuals)", recs, offsetof(record, dist));
     log_panel(c, "relative energy error |E(t) - E(0)| / E(0)", recs, offsetof(record, energy));
     int bad = chart_save(c, path);
     chart_free(c);
@@ -528,7 +532,7 @@ int main(int argc, char **argv)
            p.mass, p.x0, -p.x0 * p.x0 / 100.0, p.integrator_name, p.dt, steps,
            (double)steps * p.dt);
     printf("  |c| in m^2; distance = |c| / |grad c| (m) and speed across the wire "
-           "|grad c . v| / |grad c| (m/s)\n  from cdyn_system_get_constraint_residuals "
+           "|grad c . v| / |grad c| (m/s)\n  from cdyn_system_compute_constraint_residuals "
            "(implicit runs; the parametric run has no implicit rows:\n  computed from its x "
            "and v); energy error relative to E(0) = m g h(0)\n");
     printf("  parametric: cdyn_constraint_add_on_curve, CDYN_CURVE_PARABOLA r(q) = (q, a q^2), "

@@ -756,7 +756,7 @@ int main(int argc, char **argv)
             CHECK(cdyn_system_get_potential_energy(sys, &pe));
             CHECK(cdyn_force_get_energy(sys, hertz, &ch));
             CHECK(cdyn_system_get_momentum(sys, pm));
-            CHECK(cdyn_system_get_constraint_residuals(sys, &res_p, &res_v));
+            CHECK(cdyn_system_compute_constraint_residuals(sys, &res_p, &res_v));
             worst_rod = fmax(worst_rod, res_p);
             worst_vel = fmax(worst_vel, res_v);
             double sum = ball_energies(x, v, n, m, e);

@@ -506,7 +506,7 @@ int main(int argc, char **argv)
         opt.method = CDYN_PROJECTION_NEWTON;
         opt.position_tolerance = p.tolerance;
         opt.velocity_tolerance = p.tolerance;
-        CHECK(cdyn_system_set_projection(sys, &opt));
+        CHECK(cdyn_system_set_projection_options(sys, &opt));
         double pos[3] = {0, 0, 0};
         for (int j = 0; j < beads; j++) {
             if (j > 0)
@@ -534,7 +534,7 @@ int main(int argc, char **argv)
                 CHECK(cdyn_system_get_positions(sys, x, nx));
                 CHECK(cdyn_system_get_kinetic_energy(sys, &e));
                 CHECK(cdyn_system_get_angular_momentum(sys, l));
-                CHECK(cdyn_system_get_constraint_residuals(sys, NULL, &vres));
+                CHECK(cdyn_system_compute_constraint_residuals(sys, NULL, &vres));
                 double r2 = end_to_end2(x, n);
                 if (step == 0) {
                     r2_start = r2;

@@ -379,6 +379,17 @@ static int draw(const melt *m, double ns_per_bead)
     return rc;
 }
 
+/* The Langevin thermostat at kT with friction gamma (1/time) and a seed. */
+static cdyn_status thermostat(cdyn_system *sys, double kT, double gamma, uint64_t seed)
+{
+    cdyn_langevin_options o;
+    cdyn_langevin_options_init(&o);
+    o.kT = kT;
+    o.gamma = gamma;
+    o.seed = seed;
+    return cdyn_system_set_langevin_options(sys, &o);
+}
+
 static double cpu_seconds(void)
 {
     return (double)clock() / CLOCKS_PER_SEC;
@@ -420,7 +431,7 @@ int main(int argc, char **argv)
         check(&m, cdyn_force_add_pair_set(m.sys, &pp, m.bead, n, &pairs), "soft pairs") ||
         check(&m, cdyn_force_set_pair_exclude_bonded(m.sys, pairs, 1), "exclusions") ||
         check(&m, cdyn_system_set_integrator(m.sys, CDYN_INTEGRATOR_RATTLE), "integrator") ||
-        check(&m, cdyn_system_set_langevin(m.sys, p->kT, 2.0, p->seed), "thermostat"))
+        check(&m, thermostat(m.sys, p->kT, 2.0, p->seed), "thermostat"))
         goto done;
     printf("polymer_melt: %d chains of %d beads (bond %g), density %g, box side %.3f\n",
            p->chains, p->beads, p->bond, p->density, m.L);
@@ -451,7 +462,7 @@ int main(int argc, char **argv)
     for (int s = 0; s < 500; s++)
         if (check(&m, cdyn_system_step(m.sys, 0.0005), "start"))
             goto done;
-    if (check(&m, cdyn_system_set_langevin(m.sys, p->kT, p->gamma, p->seed + 1), "thermostat"))
+    if (check(&m, thermostat(m.sys, p->kT, p->gamma, p->seed + 1), "thermostat"))
         goto done;
     double c0 = cpu_seconds();
     for (long s = 0; s < p->steps; s++) {
@@ -479,7 +490,7 @@ int main(int argc, char **argv)
         u += m.s[i].u / (double)(m.n_s - h);
     }
     double rx, rv;
-    cdyn_system_get_constraint_residuals(m.sys, &rx, &rv);
+    cdyn_system_compute_constraint_residuals(m.sys, &rx, &rv);
     printf("  run: %ld steps of %g (t = %g), %.0f ns per bead per step\n", p->steps, p->dt,
            (double)p->steps * p->dt, ns);
     printf("  second half: kT = %.4f, pressure = %.4f, potential energy per bead = %.4f, "

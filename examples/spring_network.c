@@ -681,8 +681,9 @@ int main(int argc, char **argv)
         c_exact[k] = c0[k] + u0[k] * f1 + g[k] * f2;
     }
     double diss = diss_dash + diss_air;
-    uint64_t acc = 0, rej = 0;
-    CHECK(cdyn_system_get_rk45_counts(sys, &acc, &rej));
+    cdyn_rk45_stats rs = {.size = sizeof rs};
+    CHECK(cdyn_system_get_rk45_stats(sys, &rs));
+    uint64_t acc = rs.accepted, rej = rs.rejected;
 
     printf("\nafter %ld steps, t = %.6g s:\n", p.steps, t_end);
     printf("  energy: initial %.6f J, final %.6f J, lost %.6f J; dissipated %.6f J "

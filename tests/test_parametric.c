@@ -59,7 +59,7 @@ static cdyn_system *bead(bool parametric, cdyn_particle *p, cdyn_constraint *c)
         seed_parabola(&d);
         assert_int_equal(cdyn_constraint_add_on_curve(sys, *p, &d, c), CDYN_OK);
     } else {
-        cdyn_system_set_constraint_gains(sys, 0, 0);
+        ts_set_gains(sys, 0, 0);
         assert_int_equal(cdyn_constraint_add_implicit(sys, *p, parabola_c, NULL, c), CDYN_OK);
     }
     return sys;

@@ -8,7 +8,9 @@
  *  - the results are bit for bit those of evaluating at every start: a run
  *    whose cache is dropped before each step (by setting the clock to the
  *    time it has) ends in the same bits, for a periodic liquid with bead-rod
- *    chains and exclusions under velocity Verlet, RATTLE and Langevin. */
+ *    chains and exclusions under velocity Verlet, RATTLE and Langevin;
+ *  - forces applied for one step act in that step alone, held ones until
+ *    cleared, with the same bits. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,7 +112,7 @@ static void test_changes_invalidate(void **state)
             ok(cdyn_system_set_box(sys, (double[]){-50, -50, -50}, (double[]){100, 100, 100},
                                    (bool[]){true, true, true}));
             break;
-        case 10: ok(cdyn_system_set_langevin(sys, 0.0, 0.0, 1)); break;
+        case 10: ok(ts_set_langevin(sys, 0.0, 0.0, 1)); break;
         case 11: {
             cdyn_constraint c;
             ok(cdyn_constraint_add_pin(sys, p[0], (double[]){0, 0, 0}, &c));
@@ -158,7 +160,7 @@ static cdyn_system *melt(int dim, cdyn_integrator integ, bool langevin)
     ok(cdyn_force_set_pair_exclude_bonded(sys, f, 1));
     ok(cdyn_system_set_integrator(sys, integ));
     if (langevin)
-        ok(cdyn_system_set_langevin(sys, 1.0, 0.5, 99));
+        ok(ts_set_langevin(sys, 1.0, 0.5, 99));
     return sys;
 }
 
@@ -197,12 +199,74 @@ static void test_bit_identical(void **state)
         }
 }
 
+static void momentum(const cdyn_system *sys, double *out)
+{
+    ok(cdyn_system_get_momentum(sys, out));
+}
+
+/* Forces applied between steps: a one-step force acts in its step alone
+ * (the momentum of the periodic liquid changes by F dt in that step and in
+ * no other), a held force at every step until cleared; the runs keep their
+ * bits against a run that drops the kept forces before every step. */
+static void test_applied_forces(void **state)
+{
+    (void)state;
+    const double dt = 0.004, F[3] = {3.0, -2.0, 1.5};
+    for (int integ = 0; integ < 2; integ++) {
+        cdyn_integrator ig = integ ? CDYN_INTEGRATOR_RATTLE : CDYN_INTEGRATOR_VELOCITY_VERLET;
+        cdyn_system *a = melt(3, ig, false), *b = melt(3, ig, false);
+        cdyn_system *both[2] = {a, b};
+        for (int s = 0; s < 120; s++) {
+            for (int k = 0; k < 2; k++) {
+                cdyn_system *sys = both[k];
+                size_t n;
+                ok(cdyn_system_get_index_count(sys, &n));
+                double p0[3], p1[3], *push = calloc(3 * n, sizeof *push);
+                assert_non_null(push);
+                momentum(sys, p0);
+                memcpy(push + 3 * (s == 41 ? 7 : 3), F, sizeof F);
+                if (s == 40 || s == 41) /* two steps in a row, then none */
+                    ok(cdyn_system_apply_forces(sys, push, 3 * n, CDYN_APPLY_NEXT_STEP));
+                if (s == 80)
+                    ok(cdyn_system_apply_forces(sys, push, 3 * n, CDYN_APPLY_UNTIL_CLEARED));
+                if (s == 100)
+                    ok(cdyn_system_clear_applied_forces(sys));
+                free(push);
+                if (k == 1) {
+                    double t;
+                    ok(cdyn_system_get_time(sys, &t));
+                    ok(cdyn_system_set_time(sys, t)); /* drops the kept forces */
+                }
+                ok(cdyn_system_step(sys, dt));
+                momentum(sys, p1);
+                const bool pushed = s == 40 || s == 41 || (s >= 80 && s < 100);
+                for (int c = 0; c < 3; c++) {
+                    double want = pushed ? F[c] * dt : 0.0;
+                    if (fabs(p1[c] - p0[c] - want) > 1e-11)
+                        fail_msg("%s run %d step %d: momentum change %g, want %g", integ ?
+                                 "RATTLE" : "Verlet", k, s, p1[c] - p0[c], want);
+                }
+            }
+        }
+        ts_state sa, sb;
+        ts_state_capture(a, &sa);
+        ts_state_capture(b, &sb);
+        assert_memory_equal(sa.x, sb.x, sa.len * sizeof *sa.x);
+        assert_memory_equal(sa.v, sb.v, sa.len * sizeof *sa.v);
+        ts_state_free(&sa);
+        ts_state_free(&sb);
+        cdyn_system_destroy(a);
+        cdyn_system_destroy(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_evaluation_per_step),
         cmocka_unit_test(test_changes_invalidate),
         cmocka_unit_test(test_bit_identical),
+        cmocka_unit_test(test_applied_forces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

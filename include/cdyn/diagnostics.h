@@ -56,14 +56,14 @@ CDYN_API cdyn_status cdyn_system_get_center_of_mass(const cdyn_system *sys, doub
  *  NULL argument. @since 0.1 */
 CDYN_API cdyn_status cdyn_system_get_degrees_of_freedom(const cdyn_system *sys, double *out);
 
-/** The instantaneous kinetic temperature as a thermal energy,
+/** The instantaneous kinetic temperature as a thermal energy into @p out,
  *  kT = sum m |v|^2 / N_f (J; divide by Boltzmann's constant for kelvin),
  *  over the particles that are not fixed, N_f from
  *  cdyn_system_get_degrees_of_freedom (equipartition: each degree of freedom
  *  holds kT / 2 on average). No degree is removed for the conserved total
  *  momentum of an isolated system: multiply by N_f / (N_f - dim) for that.
  *  CDYN_ERR_INVALID_ARGUMENT for a NULL argument or N_f <= 0. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_get_temperature(const cdyn_system *sys, double *kT);
+CDYN_API cdyn_status cdyn_system_get_temperature(const cdyn_system *sys, double *out);
 
 /** The instantaneous pressure from the virial theorem,
  *      P = (sum m |v|^2 + W) / (dim V),

@@ -323,9 +323,11 @@ typedef struct cdyn_pair_stats {
                                periodic box so that r_c + skin stays below half its length */
 } cdyn_pair_stats;
 
-/** The counters of the pair set @p f into @p out (its size field set).
- *  CDYN_ERR_INVALID_ARGUMENT for a NULL @p out or size field not set, or
- *  @p f not a pair set; handle errors for @p f. @since 0.1 */
+/** The counters of the pair set @p f into @p out, whose size field the
+ *  caller set (at least sizeof(size_t)); at most that many bytes are written
+ *  and the size field is left as it is. CDYN_ERR_INVALID_ARGUMENT (nothing written) for a NULL
+ *  argument, a size below sizeof(size_t) or @p f not a pair set; handle
+ *  errors for @p f. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_get_pair_stats(const cdyn_system *sys, cdyn_force f,
                                                cdyn_pair_stats *out);
 

@@ -35,7 +35,7 @@
 #ifndef CDYN_THERMOSTAT_H
 #define CDYN_THERMOSTAT_H
 
-#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "export.h"
@@ -46,22 +46,44 @@
 extern "C" {
 #endif
 
-/** Turns the Langevin thermostat on (or changes it) with thermal energy
- *  @p kT = k_B T (J, finite, >= 0), friction @p gamma (1/s, finite, >= 0)
- *  and the noise's @p seed; the step count of the noise restarts at 0.
- *  @p gamma = 0 turns the thermostat off. It acts on the steps of
+/** Options of the Langevin thermostat. Fill with cdyn_langevin_options_init,
+ *  then change what you need; the size field lets the struct grow. */
+typedef struct cdyn_langevin_options {
+    size_t size; /**< sizeof(cdyn_langevin_options), set by the init function */
+    /** Thermal energy kT = k_B T (J), finite, >= 0; default 0. */
+    double kT;
+    /** Friction gamma (1/s), finite, >= 0; 0 (the default) turns the
+     *  thermostat off. */
+    double gamma;
+    /** Seed of the noise; default 0. */
+    uint64_t seed;
+} cdyn_langevin_options;
+
+/** Fills @p options with the defaults: size = sizeof(cdyn_langevin_options),
+ *  kT = 0, gamma = 0 (off), seed = 0. NULL is a no-op. @since 0.1 */
+CDYN_API void cdyn_langevin_options_init(cdyn_langevin_options *options);
+
+/** Sets the thermostat's options (copied; the pointer is not kept): gamma > 0
+ *  turns it on (or changes it), gamma = 0 turns it off. The noise's step
+ *  count restarts at 0. It acts on the steps of
  *  CDYN_INTEGRATOR_VELOCITY_VERLET and CDYN_INTEGRATOR_RATTLE; with another
  *  integrator selected a step returns CDYN_ERR_UNSUPPORTED.
- *  CDYN_ERR_INVALID_ARGUMENT for invalid values (nothing changed),
- *  CDYN_ERR_NO_MEMORY, CDYN_ERR_BUSY from inside a step. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_set_langevin(cdyn_system *sys, double kT, double gamma,
-                                              uint64_t seed);
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing changed, the message
+ *  names the field) for a NULL argument, a size other than
+ *  sizeof(cdyn_langevin_options), kT or gamma not finite or < 0;
+ *  CDYN_ERR_NO_MEMORY (nothing changed); CDYN_ERR_BUSY from a callback.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_langevin_options(cdyn_system *sys,
+                                                      const cdyn_langevin_options *options);
 
-/** The thermostat's settings: *@p on (not NULL) whether it is on, and when
- *  it is, its kT (J) and gamma (1/s) into the pointers not NULL.
- *  CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or @p on. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_get_langevin(const cdyn_system *sys, double *kT, double *gamma,
-                                              bool *on);
+/** Copies the thermostat's options into @p out (the defaults of
+ *  cdyn_langevin_options_init before any set; the thermostat is on when
+ *  gamma > 0). @p out->size must be set by the caller (at least
+ *  sizeof(size_t)); at most that many bytes are written and the size field
+ *  is left as it is. @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or
+ *  a size below sizeof(size_t) (nothing written). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_langevin_options(const cdyn_system *sys,
+                                                      cdyn_langevin_options *out);
 
 #ifdef __cplusplus
 }

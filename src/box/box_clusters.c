@@ -33,11 +33,13 @@ void cdyn__box_free_clusters(cdyn_system *sys)
     cdyn__free_array(a, b->pinned, cap, sizeof *b->pinned);
     cdyn__free_array(a, b->adj_start, cap + 1, sizeof *b->adj_start);
     cdyn__free_array(a, b->adj, b->adj_cap, sizeof *b->adj);
+    cdyn__free_array(a, b->shift, cap * (size_t)sys->dim, sizeof *b->shift);
     b->parent = b->walk = b->roots = b->adj_start = b->adj = NULL;
     b->pinned = NULL;
+    b->shift = NULL;
     b->cap = 0;
     b->adj_cap = 0;
-    b->whole_valid = false;
+    b->whole_valid = b->links_valid = false;
 }
 
 /* Sizes the per-slot arrays for @p n slots and the bond array for
@@ -46,6 +48,7 @@ static cdyn_status reserve(cdyn_system *sys, uint32_t n, size_t n_links)
 {
     cdyn__box *b = sys->box;
     const cdyn_allocator *a = &sys->alloc;
+    const size_t d = (size_t)sys->dim;
     if (n > b->cap) {
         uint32_t cap = sys->particles.capacity > n ? sys->particles.capacity : n;
         uint32_t *parent = cdyn__alloc_array(a, cap, sizeof *parent);
@@ -53,12 +56,14 @@ static cdyn_status reserve(cdyn_system *sys, uint32_t n, size_t n_links)
         uint32_t *roots = cdyn__alloc_array(a, cap, sizeof *roots);
         uint8_t *pinned = cdyn__alloc_array(a, cap, sizeof *pinned);
         uint32_t *start = cdyn__alloc_array(a, (size_t)cap + 1, sizeof *start);
-        if (!parent || !walk || !roots || !pinned || !start) {
+        double *shift = cdyn__alloc_array(a, (size_t)cap * d, sizeof *shift);
+        if (!parent || !walk || !roots || !pinned || !start || !shift) {
             cdyn__free_array(a, parent, cap, sizeof *parent);
             cdyn__free_array(a, walk, cap, sizeof *walk);
             cdyn__free_array(a, roots, cap, sizeof *roots);
             cdyn__free_array(a, pinned, cap, sizeof *pinned);
             cdyn__free_array(a, start, (size_t)cap + 1, sizeof *start);
+            cdyn__free_array(a, shift, (size_t)cap * d, sizeof *shift);
             return CDYN_ERR_NO_MEMORY;
         }
         size_t adj_cap = b->adj_cap;
@@ -73,6 +78,7 @@ static cdyn_status reserve(cdyn_system *sys, uint32_t n, size_t n_links)
         b->roots = roots;
         b->pinned = pinned;
         b->adj_start = start;
+        b->shift = shift;
         b->cap = cap;
     }
     if (n_links > b->adj_cap) {
@@ -234,37 +240,30 @@ static bool image_shift(const cdyn__box *b, int dim, const double *d, double *n)
 }
 
 /* Places every member of a free cluster at the minimum image of its parent
- * and gives it its root's image counter; checks that no bond then spans a
- * face (a loop through the periodic faces). */
+ * and gives it its root's image counter; refuses, with nothing moved, a
+ * cluster whose bonds close a loop through the periodic faces (some bond
+ * then still spans a face). The shifts are found first, checked, and only
+ * then applied. */
 static cdyn_status make_whole(cdyn_system *sys)
 {
     cdyn__box *b = sys->box;
     const int dim = sys->dim;
     const size_t d = (size_t)dim;
+    double *n = b->shift;
     bool moved = false;
     uint32_t root = NONE;
     for (uint32_t w = 0; w < b->n_walk; w++) {
         uint32_t s = b->walk[w], p = b->parent[s];
-        if (p == s) {
+        memset(n + s * d, 0, d * sizeof *n);
+        if (p == s)
             root = s;
+        if (p == s || b->pinned[root])
             continue;
-        }
-        if (b->pinned[root])
-            continue;
-        double sep[3], n[3];
+        double sep[3];
         for (size_t k = 0; k < d; k++)
-            sep[k] = sys->x[s * d + k] - sys->x[p * d + k];
-        if (image_shift(b, dim, sep, n)) {
-            if (!moved)
-                cdyn__constraints_materialize_jac(sys);
-            moved = true;
-            shift_slot(sys, s, n);
-        }
-        if (s < b->image_cap && root < b->image_cap)
-            memcpy(b->image + s * d, b->image + (size_t)root * d, d * sizeof *b->image);
+            sep[k] = sys->x[s * d + k] - (sys->x[p * d + k] - n[p * d + k] * b->len[k]);
+        moved |= image_shift(b, dim, sep, n + s * d); /* against the parent as moved */
     }
-    if (moved)
-        b->epoch++;
     for (uint32_t w = 0; w < b->n_walk; w++) {
         uint32_t s = b->walk[w];
         if (b->parent[s] == s)
@@ -273,10 +272,11 @@ static cdyn_status make_whole(cdyn_system *sys)
             continue;
         for (uint32_t e = b->adj_start[s]; e < b->adj_start[s + 1]; e++) {
             uint32_t t = b->adj[e];
-            double sep[3], n[3];
+            double sep[3], m[3];
             for (size_t k = 0; k < d; k++)
-                sep[k] = sys->x[t * d + k] - sys->x[s * d + k];
-            if (image_shift(b, dim, sep, n))
+                sep[k] = (sys->x[t * d + k] - n[t * d + k] * b->len[k]) -
+                         (sys->x[s * d + k] - n[s * d + k] * b->len[k]);
+            if (image_shift(b, dim, sep, m))
                 return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
                                   "periodic box: the particles of index %u and %u are bonded "
                                   "through a loop that winds around the box (a network bonded "
@@ -284,6 +284,20 @@ static cdyn_status make_whole(cdyn_system *sys)
                                   s, t);
         }
     }
+    if (moved)
+        cdyn__constraints_materialize_jac(sys);
+    for (uint32_t w = 0; w < b->n_walk; w++) {
+        uint32_t s = b->walk[w];
+        if (b->parent[s] == s)
+            root = s;
+        if (s == root || b->pinned[root])
+            continue;
+        shift_slot(sys, s, n + s * d);
+        if (s < b->image_cap && root < b->image_cap)
+            memcpy(b->image + s * d, b->image + (size_t)root * d, d * sizeof *b->image);
+    }
+    if (moved)
+        b->epoch++;
     return CDYN_OK;
 }
 
@@ -330,16 +344,31 @@ static void wrap_if_due(cdyn_system *sys)
     b->epoch++;
 }
 
+cdyn_status cdyn__box_reserve(cdyn_system *sys)
+{
+    cdyn__box *b = sys->box;
+    if (!b || !b->any_periodic || (b->whole_valid && b->made_whole == sys->revision) ||
+        (b->links_valid && b->linked == sys->revision))
+        return CDYN_OK;
+    b->links_valid = false;
+    cdyn_status st = build_links(sys);
+    if (st)
+        return cdyn__fail(sys, st, "periodic box: out of memory for the clusters of %u "
+                                   "particles", sys->particles.count);
+    b->linked = sys->revision;
+    b->links_valid = true;
+    return CDYN_OK;
+}
+
 cdyn_status cdyn__box_prepare(cdyn_system *sys)
 {
     cdyn__box *b = sys->box;
     if (!b || !b->any_periodic)
         return CDYN_OK;
     if (!b->whole_valid || b->made_whole != sys->revision) {
-        cdyn_status st = build_links(sys);
+        cdyn_status st = cdyn__box_reserve(sys);
         if (st)
-            return cdyn__fail(sys, st, "periodic box: out of memory for the clusters of %u "
-                                       "particles", sys->particles.count);
+            return st;
         walk_clusters(sys);
         if ((st = make_whole(sys)))
             return st;

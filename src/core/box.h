@@ -46,6 +46,9 @@ typedef struct cdyn__box {
     uint32_t *adj_start;   /* cap + 1: the bonds of slot s are adj[adj_start[s] ..] */
     uint32_t *adj;
     size_t adj_cap;
+    double *shift;         /* cap * dim: box lengths a member moves by to be whole */
+    uint64_t linked;       /* sys->revision at which adj and pinned were built */
+    bool links_valid;
     uint64_t made_whole;   /* sys->revision at which the clusters were last made whole */
     uint64_t checks;       /* prepares since the clusters were found: strays are looked
                             * for at every eighth */

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/box.h"
+#include "core/sized.h"
 #include "core/system.h"
 #include "pair/pair.h"
 
@@ -149,27 +150,20 @@ cdyn_status cdyn_force_get_pair_stats(const cdyn_system *sys, cdyn_force f,
                                       cdyn_pair_stats *out)
 {
     const char *what = "force_get_pair_stats";
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out || out->size < sizeof(size_t))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL or size field not set",
-                          what);
     cdyn__pair *p;
-    cdyn_status st = set_of(sys, f, what, &p);
-    if (st)
+    cdyn_status st = cdyn__enter_query(sys, out, what);
+    if (st || (st = set_of(sys, f, what, &p)))
         return st;
     cdyn_pair_stats s;
     memset(&s, 0, sizeof s);
+    s.size = sizeof s;
     s.evaluations = p->evaluations;
     s.builds = p->list.builds;
     s.direct = p->direct;
     s.neighbours = p->list.valid ? p->list.start[p->list.n] + p->list.n_sh : 0;
     s.excluded = p->excl.valid ? p->excl.n_pairs : 0;
     s.skin = p->list.valid ? p->list.skin_used : p->list.skin;
-    size_t n = out->size < sizeof s ? out->size : sizeof s;
-    s.size = out->size;
-    memcpy(out, &s, n);
-    return CDYN_OK;
+    return cdyn__sized_get(sys, out, &s, sizeof s, what);
 }
 
 /* The cutoff against the periodic box: the minimum image must be the only

@@ -66,54 +66,9 @@ double cdyn__langevin_normal(uint64_t seed, uint64_t count, uint64_t j)
     return normal(step_stream(seed, count), j);
 }
 
-cdyn_status cdyn_system_set_langevin(cdyn_system *sys, double kT, double gamma, uint64_t seed)
-{
-    const char *what = "system_set_langevin";
-    cdyn_status st = cdyn__check_mutable(sys, what);
-    if (st)
-        return st;
-    if (!isfinite(kT) || kT < 0)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: kT %g must be finite and >= 0",
-                          what, kT);
-    if (!isfinite(gamma) || gamma < 0)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: gamma %g must be finite and >= 0",
-                          what, gamma);
-    if (gamma == 0) {
-        cdyn__langevin_destroy(sys);
-        return CDYN_OK;
-    }
-    cdyn__langevin *l = sys->langevin;
-    if (!l) {
-        l = sys->alloc.alloc(sizeof *l, sys->alloc.user);
-        if (!l)
-            return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory", what);
-        sys->langevin = l;
-    }
-    l->kT = kT;
-    l->gamma = gamma;
-    l->seed = seed;
-    l->count = 0;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_langevin(const cdyn_system *sys, double *kT, double *gamma,
-                                     bool *on)
-{
-    cdyn_status st = cdyn__enter_query(sys, on, "system_get_langevin");
-    if (st)
-        return st;
-    const cdyn__langevin *l = sys->langevin;
-    *on = l != NULL;
-    if (l && kT)
-        *kT = l->kT;
-    if (l && gamma)
-        *gamma = l->gamma;
-    return CDYN_OK;
-}
-
 void cdyn__langevin_after_step(cdyn_system *sys)
 {
-    if (sys->langevin)
+    if (cdyn__langevin_on(sys))
         sys->langevin->count++;
 }
 
@@ -130,8 +85,8 @@ static void ornstein_uhlenbeck(const cdyn_system *sys, double dt, double *v)
 {
     const cdyn__langevin *l = sys->langevin;
     const size_t dim = (size_t)sys->dim;
-    const double c = exp(-l->gamma * dt), s2 = (1.0 - c * c) * l->kT;
-    const uint64_t h = step_stream(l->seed, l->count);
+    const double c = exp(-l->opt.gamma * dt), s2 = (1.0 - c * c) * l->opt.kT;
+    const uint64_t h = step_stream(l->opt.seed, l->count);
     for (uint32_t i = 0; i < sys->particles.count; i++) {
         double w = sys->inv_mass[i];
         if (!(w > 0))

@@ -7,12 +7,7 @@
 #include <stdint.h>
 
 #include "cdyn/thermostat.h"
-
-typedef struct cdyn__langevin {
-    double kT, gamma;
-    uint64_t seed;
-    uint64_t count; /* steps taken: the noise's counter */
-} cdyn__langevin;
+#include "step/langevin_state.h"
 
 /* One BAOAB step of @p dt from the committed state into x_new, v_new
  * (velocity Verlet or, with constraints, RATTLE's projections). */

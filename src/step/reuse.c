@@ -9,6 +9,7 @@
 #include "constraint/constraint.h"
 #include "ground/ground.h"
 #include "projection/projection.h"
+#include "step/langevin_state.h"
 
 bool cdyn__reuse_applies(const cdyn_system *sys)
 {
@@ -61,7 +62,7 @@ const double *cdyn__reuse_start(cdyn_system *sys)
     cdyn__reuse *r = sys->reuse;
     if (!r || !r->valid || r->revision != sys->revision || r->epoch != epoch_of(sys) ||
         r->time != sys->time || r->integrator != sys->integrator ||
-        r->langevin != (sys->langevin != NULL) || !cdyn__reuse_applies(sys))
+        r->langevin != cdyn__langevin_on(sys) || !cdyn__reuse_applies(sys))
         return NULL;
     r->reused++;
     return r->acc;
@@ -82,13 +83,14 @@ void cdyn__reuse_after_step(cdyn_system *sys, bool committed)
     cdyn__reuse *r = sys->reuse;
     if (!r)
         return;
-    r->valid = committed && r->filled;
+    /* A force applied for this step alone is gone from the next one. */
+    r->valid = committed && r->filled && !sys->applied_next_on;
     r->filled = false;
     r->revision = sys->revision;
     r->epoch = epoch_of(sys);
     r->time = sys->time;
     r->integrator = sys->integrator;
-    r->langevin = sys->langevin != NULL;
+    r->langevin = cdyn__langevin_on(sys);
 }
 
 void cdyn__reuse_destroy(cdyn_system *sys)

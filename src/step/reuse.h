@@ -1,7 +1,8 @@
 /* One force evaluation per step: velocity Verlet, RATTLE and the Langevin
  * scheme end a step with the accelerations at its final positions, which
  * are the accelerations the next step starts from as long as nothing
- * changed in between and no force depends on velocity. They are kept here
+ * changed in between and no force depends on velocity (a force applied for
+ * one step only is gone from the next). They are kept here
  * and handed to the next step instead of evaluating again: the same
  * numbers, so the results are the same bit for bit. Internal.
  *

@@ -19,6 +19,7 @@
 #include "core/system.h"
 #include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
+#include "force/applied.h"
 #include "force/force.h"
 #include "generalized/generalized.h"
 #include "kinematic/kinematic.h"
@@ -68,7 +69,7 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     sys->drive_step_work = 0;
     bool finite = false;
     sys->in_step = true;
-    cdyn_status st = sys->langevin ? cdyn__step_langevin(sys, h, &finite)
+    cdyn_status st = cdyn__langevin_on(sys) ? cdyn__step_langevin(sys, h, &finite)
                                    : integ->step(sys, h, &finite);
     if (!st)
         st = cdyn__rigids_step(sys, h);
@@ -167,10 +168,11 @@ static cdyn_status step(cdyn_system *sys, double dt)
     }
     const cdyn__integrator *integ = cdyn__integrator_of(sys->integrator);
     /* The Langevin scheme (step/langevin.c) needs two stage arrays. */
-    size_t stages = sys->langevin && integ->stages < 2 ? 2 : integ->stages;
+    size_t stages = cdyn__langevin_on(sys) && integ->stages < 2 ? 2 : integ->stages;
     if ((st = cdyn__workspace_ensure(sys, stages)) ||
-        (st = cdyn__constraints_prepare(sys)) || (st = cdyn__box_prepare(sys)) ||
-        (st = cdyn__forces_prepare(sys)) || (st = cdyn__reuse_prepare(sys)))
+        (st = cdyn__constraints_prepare(sys)) || (st = cdyn__box_reserve(sys)) ||
+        (st = cdyn__forces_prepare(sys)) || (st = cdyn__reuse_prepare(sys)) ||
+        (st = cdyn__box_prepare(sys))) /* moves positions: after every allocation */
         return st;
     sys->drives = cdyn__drives_present(sys);
     if (sys->param_of && !integ->adaptive &&
@@ -183,5 +185,10 @@ cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
 {
     /* Failures deep in the pipeline (a callback, a shape) name the call. */
     const uint64_t mark = cdyn__failure_mark(sys);
-    return cdyn__blame(sys, step(sys, dt), mark, "step", NULL);
+    cdyn_status st = step(sys, dt);
+    if (st)
+        return cdyn__blame(sys, st, mark, "step", NULL);
+    /* Forces applied for one step have acted (a failed step keeps them). */
+    cdyn__applied_step_done(sys);
+    return CDYN_OK;
 }

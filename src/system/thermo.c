@@ -62,17 +62,17 @@ cdyn_status cdyn_system_get_degrees_of_freedom(const cdyn_system *sys, double *o
     return st;
 }
 
-cdyn_status cdyn_system_get_temperature(const cdyn_system *sys, double *kT)
+cdyn_status cdyn_system_get_temperature(const cdyn_system *sys, double *out)
 {
     const char *what = "system_get_temperature";
-    cdyn_status st = cdyn__enter_query(sys, kT, what);
+    cdyn_status st = cdyn__enter_query(sys, out, what);
     if (st)
         return st;
     double nf = degrees_of_freedom(sys);
     if (!(nf > 0))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "%s: the system has no degree of freedom (N_f = %g)", what, nf);
-    *kT = twice_kinetic(sys) / nf;
+    *out = twice_kinetic(sys) / nf;
     return CDYN_OK;
 }
 

@@ -47,6 +47,17 @@ typedef struct result {
     int ok;
 } result;
 
+/* The Langevin thermostat at kT with friction gamma and a seed. */
+static cdyn_status thermostat(cdyn_system *sys, double kT, double gamma, uint64_t seed)
+{
+    cdyn_langevin_options o;
+    cdyn_langevin_options_init(&o);
+    o.kT = kT;
+    o.gamma = gamma;
+    o.seed = seed;
+    return cdyn_system_set_langevin_options(sys, &o);
+}
+
 static result run(int chains, int langevin, int steps)
 {
     result r = {0};
@@ -85,7 +96,7 @@ static result run(int chains, int langevin, int steps)
         cdyn_force_add_pair_set(sys, &pp, p, (size_t)n, &f) ||
         cdyn_force_set_pair_exclude_bonded(sys, f, 1) ||
         cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE) ||
-        (langevin && cdyn_system_set_langevin(sys, 1.0, 0.5, 2024)))
+        (langevin && thermostat(sys, 1.0, 0.5, 2024)))
         goto done;
     for (int s = 0; s < 50; s++) /* melt the lattice a little first */
         if (cdyn_system_step(sys, DT))
@@ -103,7 +114,7 @@ static result run(int chains, int langevin, int steps)
     r.builds = (unsigned long long)(st1.builds - st0.builds);
     double rv;
     cdyn_system_get_temperature(sys, &r.kT);
-    cdyn_system_get_constraint_residuals(sys, &r.rod_residual, &rv);
+    cdyn_system_compute_constraint_residuals(sys, &r.rod_residual, &rv);
     r.ok = 1;
 done:
     if (!r.ok)

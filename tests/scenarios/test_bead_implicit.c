@@ -32,7 +32,7 @@ static void run(double fx, double *worst_rel, double *final_c)
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
     cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4);
-    assert_int_equal(cdyn_system_set_constraint_gains(sys, 0, 0), CDYN_OK);
+    assert_int_equal(ts_set_gains(sys, 0, 0), CDYN_OK);
     cdyn_particle bead;
     cdyn_particle_add(sys, m, (double[]){50.0, -25.0}, NULL, &bead);
     cdyn_force grav;

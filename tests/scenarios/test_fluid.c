@@ -107,7 +107,7 @@ static void test_equation_of_state(void **state)
     size_t n;
     cdyn_force f;
     cdyn_system *sys = liquid(3, 5, rho, kT, &n, &f); /* 500 particles */
-    ok(cdyn_system_set_langevin(sys, kT, 1.0, 2017));
+    ok(ts_set_langevin(sys, kT, 1.0, 2017));
     enum { EQUIL = 3000, SAMPLES = 4000, EVERY = 5 };
     static double z[SAMPLES], u[SAMPLES];
     for (int s = 0; s < EQUIL; s++)

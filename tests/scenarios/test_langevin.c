@@ -78,7 +78,7 @@ static void test_ideal_gas(void **state)
         }
         const double kT = 2.0;
         ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET));
-        ok(cdyn_system_set_langevin(sys, kT, 2.0, 7));
+        ok(ts_set_langevin(sys, kT, 2.0, 7));
         static double temp[STEPS / EVERY], light[STEPS / EVERY], heavy[STEPS / EVERY];
         size_t m = 0;
         for (int step = 0; step < STEPS + 500; step++) {
@@ -123,7 +123,7 @@ static cdyn_system *chain(int n, double b, double kT, double gamma, uint64_t see
         }
     }
     ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE));
-    ok(cdyn_system_set_langevin(sys, kT, gamma, seed));
+    ok(ts_set_langevin(sys, kT, gamma, seed));
     return sys;
 }
 
@@ -164,7 +164,7 @@ static void test_trimer_angle_distribution(void **state)
                 ok(cdyn_constraint_add_distance(sys, p[3 * t + i - 1], p[3 * t + i], 1.0, &c));
         }
     ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE));
-    ok(cdyn_system_set_langevin(sys, 1.0, 2.0, 5));
+    ok(ts_set_langevin(sys, 1.0, 2.0, 5));
     static double u[T][STEPS / EVERY];
     size_t m = 0;
     for (int step = 0; step < STEPS + 1000; step++) {
@@ -262,7 +262,7 @@ static void test_noise_independent_of_others(void **state)
             ok(cdyn_particle_add(sys, 2, (double[]){5.0 + i, 0, 0}, NULL, &q));
         }
         ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET));
-        ok(cdyn_system_set_langevin(sys, 1, 1, 42));
+        ok(ts_set_langevin(sys, 1, 1, 42));
         for (int s = 0; s < 100; s++)
             ok(cdyn_system_step(sys, 0.01));
         ok(cdyn_particle_get_position(sys, p, crowd ? x2 : x1));
@@ -276,18 +276,36 @@ static void test_settings(void **state)
     (void)state;
     cdyn_system *sys;
     ok(cdyn_system_create(2, &sys));
-    bool on = true;
-    double kT = -1, gamma = -1;
-    ok(cdyn_system_get_langevin(sys, &kT, &gamma, &on));
-    assert_false(on);
-    assert_int_equal(cdyn_system_set_langevin(sys, -1, 1, 0), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_langevin(sys, 1, NAN, 0), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_langevin(sys, INFINITY, 1, 0), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_langevin(NULL, 1, 1, 0), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_get_langevin(sys, NULL, NULL, NULL), CDYN_ERR_INVALID_ARGUMENT);
-    ok(cdyn_system_set_langevin(sys, 0.5, 2, 0));
-    ok(cdyn_system_get_langevin(sys, &kT, &gamma, &on));
-    assert_true(on && kT == 0.5 && gamma == 2);
+    /* the defaults before any set: off */
+    cdyn_langevin_options o = {.size = sizeof o}, d;
+    o.kT = o.gamma = -1;
+    o.seed = 9;
+    ok(cdyn_system_get_langevin_options(sys, &o));
+    cdyn_langevin_options_init(&d);
+    assert_memory_equal(&o, &d, sizeof o);
+    assert_true(o.size == sizeof o && o.kT == 0 && o.gamma == 0 && o.seed == 0);
+    assert_int_equal(ts_set_langevin(sys, -1, 1, 0), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "kT"));
+    assert_int_equal(ts_set_langevin(sys, 1, NAN, 0), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "gamma"));
+    assert_int_equal(ts_set_langevin(sys, INFINITY, 1, 0), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ts_set_langevin(NULL, 1, 1, 0), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_set_langevin_options(sys, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_get_langevin_options(sys, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    d.size = sizeof d - 1; /* not the struct's size */
+    assert_int_equal(cdyn_system_set_langevin_options(sys, &d), CDYN_ERR_INVALID_ARGUMENT);
+    d.size = 1;
+    assert_int_equal(cdyn_system_get_langevin_options(sys, &d), CDYN_ERR_INVALID_ARGUMENT);
+    ok(ts_set_langevin(sys, 0.5, 2, 77));
+    ok(cdyn_system_get_langevin_options(sys, &o));
+    assert_true(o.kT == 0.5 && o.gamma == 2 && o.seed == 77);
+    /* a smaller struct reads its prefix, the size field is the caller's */
+    struct {
+        size_t size;
+        double kT;
+    } old = {sizeof old, 0};
+    ok(cdyn_system_get_langevin_options(sys, (cdyn_langevin_options *)(void *)&old));
+    assert_true(old.size == sizeof old && old.kT == 0.5);
     cdyn_particle p[2];
     ok(cdyn_particle_add(sys, 1, (double[]){0, 0}, NULL, &p[0]));
     ok(cdyn_particle_add(sys, 1, (double[]){1, 0}, NULL, &p[1]));
@@ -301,9 +319,12 @@ static void test_settings(void **state)
     assert_non_null(strstr(cdyn_system_last_error(sys), "RATTLE"));
     ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE));
     ok(cdyn_system_step(sys, 0.01));
-    ok(cdyn_system_set_langevin(sys, 0.5, 0, 0)); /* gamma 0: off */
-    ok(cdyn_system_get_langevin(sys, &kT, &gamma, &on));
-    assert_false(on);
+    /* gamma 0: off (RK4 steps again), the other fields read back as set */
+    ok(ts_set_langevin(sys, 0.5, 0, 3));
+    ok(cdyn_system_get_langevin_options(sys, &o));
+    assert_true(o.kT == 0.5 && o.gamma == 0 && o.seed == 3);
+    ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4));
+    ok(cdyn_system_step(sys, 0.01));
     cdyn_system_destroy(sys);
 }
 

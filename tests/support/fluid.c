@@ -88,3 +88,13 @@ size_t ts_make_fluid(cdyn_system *sys, int n, double rho, double kT, double jitt
         made = 0;
     return made;
 }
+
+cdyn_status ts_set_langevin(cdyn_system *sys, double kT, double gamma, uint64_t seed)
+{
+    cdyn_langevin_options o;
+    cdyn_langevin_options_init(&o);
+    o.kT = kT;
+    o.gamma = gamma;
+    o.seed = seed;
+    return cdyn_system_set_langevin_options(sys, &o);
+}
