@@ -71,7 +71,8 @@ static void usage(FILE *out, const params *d)
             "  --beads N    beads per chain (default %d)\n"
             "  --density R  beads per unit volume (default %g)\n"
             "  --steps S    steps of the equilibration run (default %ld)\n"
-            "  --push P     steps of the soft push-off before it (default %ld)\n"
+            "  --push P     steps of the soft push-off before it (default %ld, at least\n"
+            "               1000: a faster ramp leaves overlaps the rods cannot hold)\n"
             "  --dt DT      step of the run (default %g)\n"
             "  --seed S     random seed (default %llu)\n",
             d->chains, d->beads, d->density, d->steps, d->push, d->dt,
@@ -100,7 +101,7 @@ static int parse(int argc, char **argv, params *p)
             p->density = x;
         else if (!strcmp(a, "--steps") && x >= 10)
             p->steps = (long)x;
-        else if (!strcmp(a, "--push") && x >= 0)
+        else if (!strcmp(a, "--push") && x >= 1000)
             p->push = (long)x;
         else if (!strcmp(a, "--dt") && x > 0 && x <= 0.02)
             p->dt = x;

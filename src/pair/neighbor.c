@@ -58,7 +58,7 @@ cdyn_status cdyn__nlist_reserve(cdyn__nlist *nl, const cdyn_allocator *a, size_t
         uint32_t *nbr = cdyn__alloc_array(a, entries, sizeof *nbr);
         if (!nbr)
             return CDYN_ERR_NO_MEMORY;
-        if (nl->valid)
+        if (nl->valid && nl->start[nl->n]) /* a list with no pair has no array */
             memcpy(nbr, nl->nbr, nl->start[nl->n] * sizeof *nbr);
         cdyn__free_array(a, nl->nbr, nl->nbr_cap, sizeof *nl->nbr);
         nl->nbr = nbr;
@@ -74,7 +74,7 @@ cdyn_status cdyn__nlist_reserve(cdyn__nlist *nl, const cdyn_allocator *a, size_t
             cdyn__free_array(a, code, shifted, sizeof *code);
             return CDYN_ERR_NO_MEMORY;
         }
-        if (nl->valid) {
+        if (nl->valid && nl->n_sh) {
             memcpy(sh, nl->sh, 2 * nl->n_sh * sizeof *sh);
             memcpy(code, nl->sh_code, nl->n_sh * sizeof *code);
         }
