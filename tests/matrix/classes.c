@@ -203,6 +203,8 @@ static bool applies(mx_ctx *c, const mx_arg *a, int bad)
             return bad == B_NULL || bad == B_IDX_END || bad == B_CORRUPT;
         case BYTES_MASK:
             return bad == B_NULL || bad == B_GARBAGE;
+        case BYTES_PERIODIC:
+            return bad == B_NULL;
         }
         return false;
     }
@@ -442,6 +444,9 @@ void mx_base(mx_ctx *c, const mx_row *row, int k, mx_val *out)
             for (uint32_t i = 0; i < MX_LAT_W * MX_LAT_H; i++)
                 r[i] = i % MX_LAT_W == 0 ? i : i - 1; /* rows draining to x = 0 */
             out->w = copy_in(c, k, r, sizeof r);
+        } else if (a->role == BYTES_PERIODIC) {
+            const bool open[3] = {false, false, false};
+            out->w = copy_in(c, k, open, sizeof open);
         } else {
             uint8_t m[MX_LAT_W * MX_LAT_H] = {0};
             m[3] = m[40] = 1;

@@ -152,6 +152,20 @@ static int cb_schedule(const cdyn_system *sys, double t, double out[3], void *us
     return 0;
 }
 
+/* A soft repulsion U = (1 - r)^2 inside r = 1. */
+static int cb_pair(const cdyn_system *sys, double t, size_t i, size_t j, double r, double *u,
+                   double *force, double *dforce, void *user)
+{
+    (void)sys, (void)t, (void)i, (void)j, (void)user;
+    if (u)
+        *u = (1 - r) * (1 - r);
+    if (force)
+        *force = 2 * (1 - r);
+    if (dforce)
+        *dforce = -2;
+    return 0;
+}
+
 /* C -> A at rate 0.3 c_C. */
 static int cb_rate(const cdyn_kinetics *kin, double t, const double *c, size_t n, double *rate,
                    void *user)
@@ -195,6 +209,8 @@ void (*mx_callback(int fn))(void)
         return (void (*)(void))cb_motion;
     case FN_SCHEDULE:
         return (void (*)(void))cb_schedule;
+    case FN_PAIR:
+        return (void (*)(void))cb_pair;
     }
     return NULL;
 }
@@ -365,6 +381,11 @@ static void build_system(mx_sys *s, mx_fix *fix, int dim, bool flat)
                 "on_surface");
     }
     step_with(sys, CDYN_INTEGRATOR_SYMPLECTIC_EULER);
+    /* A box that encloses everything and wraps nothing: the volume of the
+     * pressure, the image counters. */
+    const double corner[3] = {-100, -100, -100}, edge[3] = {200, 200, 200};
+    const bool open[3] = {false, false, false};
+    need_ok(cdyn_system_set_box(sys, corner, edge, open), sys, "set_box");
 }
 
 static void build_kinetics(mx_fix *f)
@@ -504,6 +525,9 @@ size_t mx_hlist(const mx_sys *s, int l, cdyn_particle *out)
         for (int i = 0; i < 4; i++)
             out[i] = s->p[P_NEW0 + i];
         return 4;
+    case L_EXCL:
+        out[0] = s->p[P_PAIR0], out[1] = s->p[P_PAIR2];
+        return 2;
     }
     return 0;
 }
@@ -617,7 +641,8 @@ const double *mx_vector(mx_ctx *c, int v, size_t *len, double *tmp)
     static const double point[3] = {0.2, 1.5, -0.3}, vel[3] = {0.1, 0, 0.2},
                         g[3] = {0, -9.81, 0}, normal[3] = {0, 1, 0}, force[3] = {1, 2, 3},
                         omega[3] = {0, 0, 0.5}, q1[1] = {0.3}, q2[2] = {0.5, 1.2},
-                        conc[4] = {0.9, 0.4, 0.2, 0.1}, atol[4] = {1e-10, 1e-10, 1e-9, 1e-9};
+                        conc[4] = {0.9, 0.4, 0.2, 0.1}, atol[4] = {1e-10, 1e-10, 1e-9, 1e-9},
+                        box_origin[3] = {-50, -50, -50}, box_lengths[3] = {150, 150, 150};
     switch (v) {
     case V_POINT:
         *len = d;
@@ -634,6 +659,12 @@ const double *mx_vector(mx_ctx *c, int v, size_t *len, double *tmp)
     case V_FORCE:
         *len = d;
         return force;
+    case V_BOX_ORIGIN:
+        *len = d;
+        return box_origin;
+    case V_BOX_LENGTHS:
+        *len = d;
+        return box_lengths;
     case V3_OMEGA:
         *len = 3;
         return omega;

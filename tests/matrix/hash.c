@@ -77,11 +77,27 @@ static void force(hasher *s, const cdyn_system *sys, cdyn_force f, const mx_sys 
     status(s, cdyn_force_get_kind(sys, f, &k));
     u64(s, (uint64_t)k);
     GET(cdyn_force_get_energy(sys, f, v_), 1);
-    if (k == CDYN_FORCE_SPRING)
+    if (k == CDYN_FORCE_SPRING) {
         GET(cdyn_force_get_spring_tension(sys, f, v_), 1);
-    if (k == CDYN_FORCE_PAIR)
+        GET(cdyn_force_get_spring(sys, f, &v_[0], &v_[1], &v_[2]), 3);
+    }
+    if (k == CDYN_FORCE_GRAVITY)
+        GET(cdyn_force_get_gravity(sys, f, v_), 3);
+    if (k == CDYN_FORCE_DRAG)
+        GET(cdyn_force_get_drag(sys, f, v_), 1);
+    if (k == CDYN_FORCE_PAIR) {
         for (int i = P_PAIR0; i <= P_PAIR2; i++)
             GET(cdyn_force_get_pair_radius(sys, f, m->p[i], v_), 1);
+        cdyn_pair_stats ps;
+        memset(&ps, 0, sizeof ps);
+        ps.size = sizeof ps;
+        int depth = -1;
+        if (cdyn_force_get_pair_stats(sys, f, &ps) == CDYN_OK) { /* a set */
+            GET(cdyn_force_get_pair_skin(sys, f, v_), 1);
+            status(s, cdyn_force_get_pair_exclude_bonded(sys, f, &depth));
+            u64(s, (uint64_t)depth), u64(s, ps.excluded);
+        }
+    }
 }
 
 static void constraint(hasher *s, const cdyn_system *sys, cdyn_constraint c, int dim)
@@ -205,6 +221,22 @@ static void options(hasher *s, const cdyn_system *sys)
     num(s, p.velocity_tolerance), u64(s, p.max_iterations);
 }
 
+static void box_and_thermostat(hasher *s, const cdyn_system *sys)
+{
+    double o[3] = {0}, l[3] = {0};
+    bool per[3] = {false, false, false}, has = false;
+    status(s, cdyn_system_get_box(sys, o, l, per, &has));
+    u64(s, has);
+    s->h = ts_hash_doubles(o, 3, s->h);
+    s->h = ts_hash_doubles(l, 3, s->h);
+    bytes(s, per, sizeof per);
+    cdyn_langevin_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.size = sizeof lo;
+    status(s, cdyn_system_get_langevin_options(sys, &lo));
+    num(s, lo.kT), num(s, lo.gamma), u64(s, lo.seed);
+}
+
 static uint64_t hash_system(const mx_sys *m)
 {
     hasher hs = {0}, *s = &hs;
@@ -221,6 +253,7 @@ static uint64_t hash_system(const mx_sys *m)
     u64(s, n), u64(s, live);
     bulk(s, sys, n, dim);
     options(s, sys);
+    box_and_thermostat(s, sys);
     for (int i = 0; i < P_COUNT; i++)
         particle(s, sys, m->p[i]);
     particle(s, sys, m->stale_p);

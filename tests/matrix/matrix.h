@@ -166,7 +166,8 @@ enum { G_PLANE, G_SPHERE, G_HF, G_CB, G_COUNT };
 enum { R_BODY, R_COUNT };
 
 /* Vector roles (inputs), with their lengths. */
-enum { V_POINT, V_VEL, V_G, V_NORMAL, V_FORCE, V3_OMEGA, V3_POINT, V_Q1, V_Q2, V_BLOCK,
+enum { V_POINT, V_VEL, V_G, V_NORMAL, V_FORCE, V_BOX_ORIGIN, V_BOX_LENGTHS, V3_OMEGA, V3_POINT,
+       V_Q1, V_Q2, V_BLOCK,
        V_ALL_X, V_ALL_V, V_ALL_F, V_HEIGHTS, V_CONC, V_ATOL, V_TIMES, V_COUNT };
 
 /* What a capacity or count must hold (fixture.c: mx_need). */
@@ -178,18 +179,19 @@ enum { N_XD, N_IDX, N_ROWS_USER, N_RIGID, N_NEWTON, N_CONTACTS, N_LAT, N_WALK, N
 /* Struct roles (structs.c). */
 enum { S_RK45, S_RK45_STATS, S_NEWTON, S_NEWTON_STATS, S_SOLVER, S_SOLVER_STATS, S_PROJ,
        S_PROJ_STATS, S_MOTION_LIN, S_MOTION_OSC, S_MOTION_ROT, S_MOTION_CB, S_SCHED_LIN,
-       S_SCHED_OSC, S_SCHED_CB, S_PAIR_HERTZ, S_PAIR_WCA, S_CURVE_LINE, S_CURVE_CIRCLE,
+       S_SCHED_OSC, S_SCHED_CB, S_PAIR_HERTZ, S_PAIR_WCA, S_PAIR_LJ, S_PAIR_TABLE, S_PAIR_CB,
+       S_PAIR_STATS, S_LANGEVIN, S_CURVE_LINE, S_CURVE_CIRCLE,
        S_CURVE_PARABOLA, S_CURVE_HELIX, S_CURVE_CYCLOID, S_CURVE_NATURAL, S_CURVE_CLAMPED,
        S_CURVE_CLOSED, S_CURVE_CB, S_SURF_PLANE, S_SURF_SPHERE, S_SURF_TORUS, S_SURF_HF,
        S_SURF_CB, S_HF, S_HF2, S_LAT_COUNTERS, S_LAT_STATS, S_LAT_STATS_OPTS, S_KIN_OPTS,
        S_KIN_STATS, S_COUNT };
 
 /* Handle lists, callbacks, strings, byte buffers, paths, species lists. */
-enum { L_PAIRS, L_SET, L_USER, L_RIGID, L_COUNT };
+enum { L_PAIRS, L_SET, L_USER, L_RIGID, L_EXCL, L_COUNT };
 enum { FN_FORCE, FN_JAC, FN_USER, FN_IMPLICIT, FN_GROUND, FN_RATE, FN_RATE_JAC, FN_CURVE,
-       FN_SURFACE, FN_MOTION, FN_SCHEDULE, FN_COUNT };
+       FN_SURFACE, FN_MOTION, FN_SCHEDULE, FN_PAIR, FN_COUNT };
 enum { STR_NEW, STR_KNOWN };
-enum { BYTES_SNAPSHOT, BYTES_ASC, BYTES_RECEIVERS, BYTES_MASK };
+enum { BYTES_SNAPSHOT, BYTES_ASC, BYTES_RECEIVERS, BYTES_MASK, BYTES_PERIODIC };
 enum { PATH_READ, PATH_WRITE };
 enum { K_REACTANTS, K_PRODUCTS, K_DEPS };
 
@@ -285,7 +287,7 @@ typedef struct mx_table {
 extern const mx_table mx_rows_core, mx_rows_system, mx_rows_particle, mx_rows_force,
     mx_rows_pair, mx_rows_constraint, mx_rows_parametric, mx_rows_projection,
     mx_rows_motion, mx_rows_shapes, mx_rows_ground, mx_rows_rigid, mx_rows_lattice,
-    mx_rows_kinetics;
+    mx_rows_kinetics, mx_rows_box;
 
 /* ---- What wrappers may use ------------------------------------------ */
 

@@ -48,6 +48,19 @@ W(force_remove, a[0].w, a[1].h)
 W(force_get_kind, a[0].w, a[1].h, a[2].w)
 W(force_get_energy, a[0].w, a[1].h, a[2].w)
 W(force_get_spring_tension, a[0].w, a[1].h, a[2].w)
+W(force_set_gravity, a[0].w, a[1].h, a[2].w)
+W(force_get_gravity, a[0].w, a[1].h, a[2].w)
+W(force_set_drag, a[0].w, a[1].h, a[2].d)
+W(force_get_drag, a[0].w, a[1].h, a[2].w)
+W(force_set_spring, a[0].w, a[1].h, a[2].d, a[3].d, a[4].d)
+W(force_get_spring, a[0].w, a[1].h, a[2].w, a[3].w, a[4].w)
+
+/* One output wanted: the others may be NULL, not all. */
+static cdyn_status w_force_get_spring_rest(mx_ctx *c, mx_val *a)
+{
+    (void)c;
+    return cdyn_force_get_spring(a[0].w, a[1].h, NULL, NULL, a[2].w);
+}
 W(particle_apply_force, a[0].w, a[1].h, a[2].w, a[3].i)
 W(particle_clear_applied_force, a[0].w, a[1].h)
 W(particle_get_applied_force, a[0].w, a[1].h, a[2].w)
@@ -72,6 +85,15 @@ static const mx_row rows[] = {
     ROW(force_get_energy, MX_Q, {SYS}, {FORCE(F_SPRING)}, {OUT}),
     ROWN(force_get_energy, pairs, MX_Q, {SYS}, {FORCE(F_PAIRSET)}, {OUT}),
     ROW(force_get_spring_tension, MX_Q, {SYS}, {FORCE(F_SPRING), ALT(F_GRAVITY, INVALID)}, {OUT}),
+    ROW(force_set_gravity, 0, {SYS}, {FORCE(F_GRAVITY), ALT(F_DRAG, INVALID)}, {VEC(V_G)}),
+    ROW(force_get_gravity, MX_Q, {SYS}, {FORCE(F_GRAVITY), ALT(F_DRAG, INVALID)}, {OUT}),
+    ROW(force_set_drag, 0, {SYS}, {FORCE(F_DRAG), ALT(F_GRAVITY, INVALID)}, {NONNEG(0.2)}),
+    ROW(force_get_drag, MX_Q, {SYS}, {FORCE(F_DRAG), ALT(F_GRAVITY, INVALID)}, {OUT}),
+    ROW(force_set_spring, 0, {SYS}, {FORCE(F_SPRING), ALT(F_DRAG, INVALID)}, {NONNEG(20)},
+        {NONNEG(0.2)}, {NONNEG(1.5)}),
+    ROW(force_get_spring, MX_Q, {SYS}, {FORCE(F_SPRING), ALT(F_DRAG, INVALID)}, {OPT}, {OPT},
+        {OPT}),
+    ROWV(force_get_spring, rest, MX_Q, {SYS}, {FORCE(F_SPRING)}, {OUT}),
     ROW(particle_apply_force, 0, {SYS}, {PART(P_FREE)}, {VEC(V_FORCE)}, {ENUM(1, 2)}),
     ROWN(particle_apply_force, kinematic, 0, {SYS}, {PART(P_KIN)}, {VEC(V_FORCE)}, {ENUM(1, 2)}),
     ROW(particle_clear_applied_force, 0, {SYS}, {PART(P_FREE)}),

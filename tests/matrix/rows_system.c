@@ -113,6 +113,9 @@ W(system_get_momentum, a[0].w, a[1].w)
 W(system_get_angular_momentum, a[0].w, a[1].w)
 W(system_get_drive_work, a[0].w, a[1].w)
 W(system_get_center_of_mass, a[0].w, a[1].w, a[2].w)
+W(system_get_degrees_of_freedom, a[0].w, a[1].w)
+W(system_get_temperature, a[0].w, a[1].w)
+W(system_get_pressure, a[0].w, a[1].w)
 
 static const mx_row rows[] = {
     ROW(system_create, 0, {ENUM(2, 3)}, {OBJ_OUT}),
@@ -150,6 +153,9 @@ static const mx_row rows[] = {
     ROW(system_get_angular_momentum, MX_Q, {SYS}, {OUT}),
     ROW(system_get_drive_work, MX_Q, {SYS}, {OUT}),
     ROW(system_get_center_of_mass, MX_Q, {SYS}, {OUT}, {OPT}),
+    ROW(system_get_degrees_of_freedom, MX_Q, {SYS}, {OUT}),
+    ROW(system_get_temperature, MX_Q, {SYS}, {OUT}),
+    ROW(system_get_pressure, MX_Q, {SYS}, {OUT}),
 };
 
 const mx_table mx_rows_system = {"system.h, diagnostics.h", rows, sizeof rows / sizeof *rows};

@@ -120,6 +120,43 @@ static void fill_wca(mx_ctx *c, void *b, int dim)
     cdyn_pair_params_init(b, CDYN_PAIR_LJ_REPULSIVE);
 }
 
+static void fill_lj(mx_ctx *c, void *b, int dim)
+{
+    (void)c, (void)dim;
+    cdyn_pair_params_init(b, CDYN_PAIR_LJ);
+}
+
+/* U = (1 - r)^2 and F = 2 (1 - r) at r = 0.5, 2/3, 5/6, 1. */
+static const double pair_table[8] = {0.25, 1, 1.0 / 9, 2.0 / 3, 1.0 / 36, 1.0 / 3, 0, 0};
+
+static void fill_table(mx_ctx *c, void *b, int dim)
+{
+    (void)c, (void)dim;
+    cdyn_pair_params *p = b;
+    cdyn_pair_params_init(p, CDYN_PAIR_TABLE);
+    p->table = pair_table;
+    p->table_size = 4;
+    p->table_r_min = 0.5;
+    p->cutoff = 1;
+}
+
+static void fill_pair_cb(mx_ctx *c, void *b, int dim)
+{
+    (void)c, (void)dim;
+    cdyn_pair_params *p = b;
+    cdyn_pair_params_init(p, CDYN_PAIR_CALLBACK);
+    p->fn = (cdyn_pair_fn)mx_callback(FN_PAIR);
+    p->cutoff = 1;
+}
+
+static void fill_langevin(mx_ctx *c, void *b, int dim)
+{
+    (void)c, (void)dim;
+    cdyn_langevin_options *o = b;
+    cdyn_langevin_options_init(o);
+    o->kT = 1, o->gamma = 0.5;
+}
+
 /* Curves near the fixture's free particle, in the plane z = 0. */
 static void curve(void *b, cdyn_curve_kind kind)
 {
@@ -349,15 +386,37 @@ static const mx_struct structs[S_COUNT] = {
                     {KIND(cdyn_schedule_desc, 1, 3),
                      {F(cdyn_schedule_desc, callback), .cls = A_FN}}},
     [S_PAIR_HERTZ] = {"cdyn_pair_params (Hertz)", sizeof(cdyn_pair_params), fill_hertz,
-                      {KIND(cdyn_pair_params, 1, 2),
+                      {KIND(cdyn_pair_params, 1, 5),
                        {F(cdyn_pair_params, stiffness), .cls = A_NONNEG},
                        {F(cdyn_pair_params, radius), .cls = A_POS},
                        {F(cdyn_pair_params, damping), .cls = A_NONNEG}}},
     [S_PAIR_WCA] = {"cdyn_pair_params (WCA)", sizeof(cdyn_pair_params), fill_wca,
-                    {KIND(cdyn_pair_params, 1, 2),
+                    {KIND(cdyn_pair_params, 1, 5),
                      {F(cdyn_pair_params, epsilon), .cls = A_NONNEG},
                      {F(cdyn_pair_params, sigma), .cls = A_POS},
                      {F(cdyn_pair_params, damping), .cls = A_NONNEG}}},
+    [S_PAIR_LJ] = {"cdyn_pair_params (LJ)", sizeof(cdyn_pair_params), fill_lj,
+                   {KIND(cdyn_pair_params, 1, 5),
+                    {F(cdyn_pair_params, epsilon), .cls = A_NONNEG},
+                    {F(cdyn_pair_params, sigma), .cls = A_POS, .may = DEGENERATE},
+                    {F(cdyn_pair_params, cutoff), .cls = A_NONNEG, .may = DEGENERATE},
+                    {F(cdyn_pair_params, damping), .cls = A_NONNEG}}},
+    [S_PAIR_TABLE] = {"cdyn_pair_params (table)", sizeof(cdyn_pair_params), fill_table,
+                      {KIND(cdyn_pair_params, 1, 5),
+                       {F(cdyn_pair_params, table), .cls = A_BYTES, .n = 8,
+                        .may = BIT(B_HUGE) | BIT(B_DUP)},
+                       {F(cdyn_pair_params, table_size), .cls = A_RANGE, .lo = 2,
+                        .hi = 16777216.0, .skip = BIT(B_Z_ABOVE)},
+                       {F(cdyn_pair_params, cutoff), .cls = A_POS, .may = DEGENERATE},
+                       {F(cdyn_pair_params, table_r_min), .cls = A_NONNEG,
+                        .no = BIT(B_HUGE) | BIT(B_MAX)}}},
+    [S_PAIR_CB] = {"cdyn_pair_params (callback)", sizeof(cdyn_pair_params), fill_pair_cb,
+                   {KIND(cdyn_pair_params, 1, 5), {F(cdyn_pair_params, fn), .cls = A_FN},
+                    {F(cdyn_pair_params, cutoff), .cls = A_POS, .may = DEGENERATE}}},
+    [S_PAIR_STATS] = {"cdyn_pair_stats", sizeof(cdyn_pair_stats), fill_report, {{0}}},
+    [S_LANGEVIN] = {"cdyn_langevin_options", sizeof(cdyn_langevin_options), fill_langevin,
+                    {{F(cdyn_langevin_options, kT), .cls = A_NONNEG},
+                     {F(cdyn_langevin_options, gamma), .cls = A_NONNEG}}},
     [S_CURVE_LINE] = {"cdyn_curve_desc (line)", sizeof(cdyn_curve_desc), fill_line,
                       {KIND(cdyn_curve_desc, 1, 7), VEC3(cdyn_curve_desc, origin),
                        VECNZ3(cdyn_curve_desc, axis1),
