@@ -12,13 +12,14 @@
 #include "core/system.h"
 #include "core/finite.h"
 
-cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
+cdyn_status cdyn__constraints_ensure(cdyn_system *sys, const char *what)
 {
     if (sys->cons)
         return CDYN_OK;
     cdyn__constraints *k = cdyn__calloc_array(&sys->alloc, 1, sizeof *k);
     if (!k)
-        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "constraint: out of memory");
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory for the constraint store",
+                          what);
     cdyn_solver_options_init(&k->opt);
     k->dirty = true;
     cdyn__symmat_init(&k->a);
@@ -91,7 +92,7 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
                                     const uint32_t *slots, cdyn_constraint *out,
                                     const char *what, uint32_t *slot_out)
 {
-    cdyn_status st = cdyn__constraints_ensure(sys);
+    cdyn_status st = cdyn__constraints_ensure(sys, what);
     if (st || (st = cdyn__holders_reserve(sys, 0, what)))
         return st;
     cdyn__constraints *k = sys->cons;

@@ -104,8 +104,9 @@ typedef struct cdyn__constraints {
     cdyn_solver_stats stats;
 } cdyn__constraints;
 
-/* Creates the constraint store on first use. */
-cdyn_status cdyn__constraints_ensure(cdyn_system *sys);
+/* Creates the constraint store on first use; @p what names the public call
+ * in the message of a failed allocation. */
+cdyn_status cdyn__constraints_ensure(cdyn_system *sys, const char *what);
 void cdyn__constraints_destroy(cdyn_system *sys);
 
 /* Frees the arrays of the topology pass (rows, blocks, A, factorization). */
