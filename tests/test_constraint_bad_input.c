@@ -135,11 +135,84 @@ static void test_failing_callbacks_change_nothing(void **state)
         }
 }
 
+/* A callback that tries to change the system it is given, with what it got. */
+typedef struct intruder {
+    cdyn_system *sys;
+    cdyn_particle p;
+    cdyn_status got;
+    int calls;
+} intruder;
+
+static void intrude(intruder *in)
+{
+    if (in->calls++ == 0)
+        in->got = cdyn_particle_set_mass(in->sys, in->p, 5.0);
+}
+
+static int intruding_curve(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                           double ddr[3], void *user)
+{
+    (void)sys, (void)t;
+    intrude(user);
+    r[0] = cos(q), r[1] = sin(q);
+    dr[0] = -sin(q), dr[1] = cos(q);
+    ddr[0] = -cos(q), ddr[1] = -sin(q);
+    return 0;
+}
+
+static int intruding_ground(const cdyn_system *sys, double t, int dim, const double *x, double *h,
+                            double *grad, double *velocity, void *user)
+{
+    (void)sys, (void)t, (void)dim, (void)velocity;
+    intrude(user);
+    *h = x[1] + 1;
+    grad[1] = 1;
+    return 0;
+}
+
+/* The headers make every callback read-only wherever it is called from:
+ * putting a particle on a callback curve and a query of a callback ground
+ * run them outside any step, and a change they try is refused all the same
+ * (it used to go through). */
+static void test_callbacks_outside_steps_are_read_only(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    cdyn_particle p, q;
+    cdyn_particle_add(sys, 1, (double[]){0.5, 0.5}, NULL, &p);
+    cdyn_particle_add(sys, 1, (double[]){0, -2}, NULL, &q);
+    intruder in = {sys, q, CDYN_OK, 0};
+    cdyn_curve_desc d;
+    cdyn_curve_desc_init(&d, CDYN_CURVE_CALLBACK);
+    d.callback = intruding_curve, d.user = &in, d.periodic = 1;
+    d.q_min = 0, d.q_max = 2 * TS_PI;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &d, &c), CDYN_OK);
+    assert_int_equal(in.got, CDYN_ERR_BUSY);
+    double m;
+    cdyn_particle_get_mass(sys, q, &m);
+    assert_true(m == 1.0);
+
+    intruder in2 = {sys, q, CDYN_OK, 0};
+    cdyn_ground g;
+    assert_int_equal(cdyn_ground_add_callback(sys, intruding_ground, &in2, &g), CDYN_OK);
+    double e;
+    assert_int_equal(cdyn_ground_get_energy(sys, g, &e), CDYN_OK);
+    assert_int_equal(in2.got, CDYN_ERR_BUSY);
+    cdyn_particle_get_mass(sys, q, &m);
+    assert_true(m == 1.0);
+    /* Outside callbacks the same call goes through. */
+    assert_int_equal(cdyn_particle_set_mass(sys, q, 5.0), CDYN_OK);
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_failing_callbacks_change_nothing),
+        cmocka_unit_test(test_callbacks_outside_steps_are_read_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,9 @@ struct cdyn_system {
     int dim;
     uint16_t salt;
     bool in_step;
+    /* User callbacks running now (core/callback.h): while any runs, calls
+     * that would change the system are refused, whatever called it. */
+    uint32_t in_callback;
 
     double time;
     cdyn_integrator integrator;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/callback.h"
 #include "core/finite.h"
 #include "core/vec.h"
 
@@ -152,7 +153,9 @@ cdyn_status cdyn__motion_state(const cdyn_system *sys, const cdyn_motion_desc *d
         rotation_state(d, dim, t, &s);
         break;
     case CDYN_MOTION_CALLBACK: {
+        cdyn__callback_enter(sys);
         int rc = d->callback(sys, t, &s, d->user);
+        cdyn__callback_leave(sys);
         if (rc != 0)
             return cdyn__fail(sys, CDYN_ERR_CALLBACK, "motion callback returned %d at t = %g",
                               rc, t);
