@@ -194,7 +194,7 @@ cdyn_status cdyn_particle_get_image(const cdyn_system *sys, cdyn_particle p, int
         double w = x - cells * b->len[k];
         if (cells != 0 && w >= b->lo[k] + b->len[k])
             cells += 1; /* as cdyn__box_wrap_point's rounding at the upper face */
-        out[k] = cdyn__box_image(b, i, k) + (fabs(cells) < 9.0e18 ? (int64_t)cells : 0);
+        out[k] = cdyn__box_image_add(cdyn__box_image(b, i, k), cells);
     }
     return CDYN_OK;
 }

@@ -339,7 +339,7 @@ static void wrap_if_due(cdyn_system *sys)
         shift_slot(sys, s, n);
         if (s < b->image_cap)
             for (size_t k = 0; k < d; k++)
-                b->image[s * d + k] += (int64_t)n[k];
+                b->image[s * d + k] = cdyn__box_image_add(b->image[s * d + k], n[k]);
     }
     b->epoch++;
 }

@@ -137,4 +137,13 @@ static inline int64_t cdyn__box_image(const cdyn__box *b, uint32_t slot, int k)
     return b && slot < b->image_cap ? b->image[(size_t)slot * (size_t)b->dim + (size_t)k] : 0;
 }
 
+/* @p img shifted by @p n whole box lengths; a count beyond int64_t (a
+ * particle flung 1e300 box lengths away) stays as it was rather than
+ * overflow, which would be undefined. */
+static inline int64_t cdyn__box_image_add(int64_t img, double n)
+{
+    double s = (double)img + n;
+    return fabs(n) < 9.0e18 && fabs(s) < 9.0e18 ? img + (int64_t)n : img;
+}
+
 #endif /* CDYN__CORE_BOX_H */
