@@ -59,11 +59,12 @@ cdyn_status cdyn_force_set_pair_exclude_bonded(cdyn_system *sys, cdyn_force f, i
     p->excl.depth = depth;
     p->excl.valid = false;
     p->list.valid = false;
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot, NULL))) {
         p->excl.depth = old;
         p->excl.valid = false;
     }
-    return st;
+    return cdyn__blame(sys, st, mark, what, NULL);
 }
 
 cdyn_status cdyn_force_get_pair_exclude_bonded(const cdyn_system *sys, cdyn_force f, int *out)
@@ -128,8 +129,10 @@ cdyn_status cdyn_force_add_pair_exclusions(cdyn_system *sys, cdyn_force f,
     e->n_given = u;
     e->valid = false;
     p->list.valid = false;
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__exclusions_refresh(sys, e, p->n, p->slot, p->by_slot, NULL)))
-        return st; /* the pairs are kept; the lists are made before the next use */
+        return cdyn__blame(sys, st, mark, what, NULL); /* the pairs are kept; the lists are
+                                                          made before the next use */
     return CDYN_OK;
 }
 

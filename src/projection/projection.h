@@ -105,8 +105,9 @@ typedef struct cdyn__projection {
 /* The flag of cdyn__chain.row_of. */
 #define CDYN__CHAIN_FLIP UINT32_C(0x80000000)
 
-/* Creates sys->proj with the default options on first use. */
-cdyn_status cdyn__projection_ensure(cdyn_system *sys);
+/* Creates sys->proj with the default options on first use; @p what names
+ * the public call in the message of a failed allocation. */
+cdyn_status cdyn__projection_ensure(cdyn_system *sys, const char *what);
 void cdyn__projection_destroy(cdyn_system *sys);
 
 /* Checks that the system can be projected (no particle on a shape, no
