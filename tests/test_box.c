@@ -324,6 +324,54 @@ static void test_chain_through_faces(void **state)
     }
 }
 
+static int refuse(const cdyn_system *sys, double t, size_t n, int dim, const double *x,
+                  const double *v, double *f, void *user)
+{
+    (void)sys, (void)t, (void)n, (void)dim, (void)x, (void)v, (void)f, (void)user;
+    return 1;
+}
+
+/* Making a rod whole across a face and wrapping a stray particle move
+ * stored positions before a step: an evaluation, which changes nothing,
+ * and a step that fails put them back bit for bit, image counters and
+ * unwrapped positions included (they used to stay moved). */
+static void test_failed_step_and_evaluate_move_nothing(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    cdyn_particle a = add(sys, (double[]){0.1, 1}, NULL), b = add(sys, (double[]){2.9, 1}, NULL);
+    add(sys, (double[]){7.5, -4.2}, NULL); /* far out: wrapped at the first preparation */
+    cdyn_constraint rod;
+    ok(cdyn_constraint_add_distance(sys, a, b, 0.2, &rod));
+    set_box(sys, 3, 3, 3, true, true, false);
+    double x0[6], u0[6], x1[6], u1[6];
+    int64_t i0[2], i1[2];
+    ok(cdyn_system_get_positions(sys, x0, 6));
+    ok(cdyn_system_get_unwrapped_positions(sys, u0, 6));
+    ok(cdyn_particle_get_image(sys, b, i0));
+    cdyn_force f = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0) {
+            ok(cdyn_system_evaluate(sys, NULL, 0));
+        } else {
+            ok(cdyn_force_add_callback(sys, refuse, NULL, false, &f));
+            assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_ERR_CALLBACK);
+        }
+        ok(cdyn_system_get_positions(sys, x1, 6));
+        ok(cdyn_system_get_unwrapped_positions(sys, u1, 6));
+        ok(cdyn_particle_get_image(sys, b, i1));
+        assert_memory_equal(x0, x1, sizeof x0);
+        assert_memory_equal(u0, u1, sizeof u0);
+        assert_memory_equal(i0, i1, sizeof i0);
+    }
+    /* A step that succeeds keeps what the preparation did. */
+    ok(cdyn_force_remove(sys, f));
+    ok(cdyn_system_step(sys, 1e-3));
+    ok(cdyn_system_get_positions(sys, x1, 6));
+    assert_true(x1[4] >= 0 && x1[4] < 3 && x1[5] >= 0 && x1[5] < 3);
+    cdyn_system_destroy(sys);
+}
+
 /* A ring of rods that winds around the box cannot be made whole: the step
  * is refused and nothing moves. */
 static void test_loop_through_faces_refused(void **state)
@@ -430,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_spring_minimum_image),
         cmocka_unit_test(test_chain_through_faces),
         cmocka_unit_test(test_loop_through_faces_refused),
+        cmocka_unit_test(test_failed_step_and_evaluate_move_nothing),
         cmocka_unit_test(test_walls_and_wrapped_grounds),
         cmocka_unit_test(test_momentum_round_off),
     };

@@ -47,6 +47,13 @@ typedef struct cdyn__box {
     uint32_t *adj;
     size_t adj_cap;
     double *shift;         /* cap * dim: box lengths a member moves by to be whole */
+    /* The stored positions (cap * dim, then u's when it is separate) and
+     * image counters (cap * dim) as they were before the first move of
+     * the preparation in progress, so that a step that fails, and every
+     * evaluation, can put them back (cdyn__box_undo). */
+    double *saved_x;
+    int64_t *saved_image;
+    bool saved;
     uint64_t linked;       /* sys->revision at which adj and pinned were built */
     bool links_valid;
     uint64_t made_whole;   /* sys->revision at which the clusters were last made whole */

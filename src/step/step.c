@@ -186,8 +186,11 @@ cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
     /* Failures deep in the pipeline (a callback, a shape) name the call. */
     const uint64_t mark = cdyn__failure_mark(sys);
     cdyn_status st = step(sys, dt);
-    if (st)
+    if (st) {
+        cdyn__box_undo(sys); /* what the box's preparation moved goes back too */
         return cdyn__blame(sys, st, mark, "step", NULL);
+    }
+    cdyn__box_keep(sys);
     /* Forces applied for one step have acted (a failed step keeps them). */
     cdyn__applied_step_done(sys);
     return CDYN_OK;
