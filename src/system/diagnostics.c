@@ -40,8 +40,9 @@ cdyn_status cdyn_system_get_potential_energy(const cdyn_system *sys, double *out
     for (uint32_t i = 0; i < sys->forces.count; i++)
         if (sys->forces.alive[i])
             e += cdyn__force_energy(sys, &sys->force[i], sys->x);
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__grounds_energy(sys, sys->time, sys->x, &eg)))
-        return st;
+        return cdyn__blame(sys, st, mark, "get_potential_energy", NULL);
     *out = e + eg;
     return CDYN_OK;
 }
