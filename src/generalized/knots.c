@@ -126,6 +126,12 @@ cdyn_status cdyn__params_commit(cdyn_system *sys, double t1)
     if (st)
         return st;
     size_t n = (size_t)sys->particles.count * d;
+    /* Finite coordinates can still give an infinite or undefined Cartesian
+     * velocity (a rate that overflows r' q'): the step has diverged. */
+    if (!cdyn__all_finite(sys->ws.px, n) || !cdyn__all_finite(sys->ws.pv, n))
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "step: a particle on a shape has a non-finite position or velocity at "
+                          "t = %g; state kept", t1);
     memcpy(sys->x, sys->ws.px, n * sizeof *sys->x);
     memcpy(sys->v, sys->ws.pv, n * sizeof *sys->v);
     return CDYN_OK;

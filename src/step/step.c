@@ -161,6 +161,9 @@ static cdyn_status step(cdyn_system *sys, double dt)
         return st;
     if (!isfinite(dt) || !(dt > 0))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "step: dt %g must be finite and > 0", dt);
+    if (!isfinite(sys->time + dt)) /* the clock is part of the state */
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "step: the time %g + dt %g is not finite; state kept", sys->time, dt);
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     if (n == 0) {
         sys->time += dt;
