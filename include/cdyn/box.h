@@ -79,8 +79,8 @@ extern "C" {
  *                           copied; o + L and 1 / L must be finite too.
  *  @param[in]     periodic  dim flags, copied: true makes axis k periodic.
  *  @retval CDYN_OK                    the box was set.
- *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys, @p origin, @p lengths or @p
- *                                     periodic is NULL, or a value is out of
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys, @p origin, @p lengths or
+ *                                     @p periodic is NULL, or a value is out of
  *                                     range; nothing changed.
  *  @retval CDYN_ERR_NO_MEMORY         the first box or its image counters could
  *                                     not be allocated; nothing changed.

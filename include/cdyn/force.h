@@ -96,8 +96,8 @@ CDYN_API cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cd
  *  @param[in]     coefficient  b (kg/s, that is N s/m), finite and >= 0.
  *  @param[out]    out          Receives the generator's handle.
  *  @retval CDYN_OK                    the generator was added.
- *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or @p
- *                                     coefficient is not finite and >= 0.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or
+ *                                     @p coefficient is not finite and >= 0.
  *  @retval CDYN_ERR_NO_MEMORY         growing the storage of generators failed;
  *                                     nothing changed.
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.

@@ -153,8 +153,8 @@ typedef enum cdyn_pair_kind {
 
 /** A pair potential given by the user (CDYN_PAIR_CALLBACK).
  *
- *  At time @p t and distance @p r between the particles of indices @p i and @p
- *  j, the function writes the energy U(r), the force F(r) = -dU/dr and its
+ *  At time @p t and distance @p r between the particles of indices @p i and
+ *  @p j, the function writes the energy U(r), the force F(r) = -dU/dr and its
  *  derivative dF/dr. The force on particle j is F(r) along the unit vector from
  *  i to j, on i the opposite. The function may read @p sys; calls that change
  *  it return CDYN_ERR_BUSY. It must give the same values for the same
@@ -252,13 +252,13 @@ CDYN_API cdyn_status cdyn_pair_params_init(cdyn_pair_params *params, cdyn_pair_k
  *  @param[in]     n_pairs  The number of pairs, 1 .. 2^30.
  *  @param[out]    out      Receives the generator's handle.
  *  @retval CDYN_OK                    the generator was added.
- *  @retval CDYN_ERR_INVALID_ARGUMENT  nothing changed: @p sys, @p params, @p
- *                                     pairs or @p out is NULL, @p n_pairs is 0
- *                                     or above 2^30, the parameters are invalid
- *                                     (see cdyn_pair_params; also a size other
- *                                     than sizeof(cdyn_pair_params) or the
- *                                     older size that ends at damping), or a
- *                                     pair names the same particle twice.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  nothing changed: @p sys, @p params,
+ *                                     @p pairs or @p out is NULL, @p n_pairs is
+ *                                     0 or above 2^30, the parameters are
+ *                                     invalid (see cdyn_pair_params; also a
+ *                                     size other than sizeof(cdyn_pair_params)
+ *                                     or the older size that ends at damping),
+ *                                     or a pair names the same particle twice.
  *  @retval CDYN_ERR_INVALID_HANDLE    a handle of @p pairs is 0, not a
  *                                     particle, or of another system.
  *  @retval CDYN_ERR_STALE_HANDLE      a handle of @p pairs names a removed
@@ -289,9 +289,9 @@ CDYN_API cdyn_status cdyn_force_add_pairs(cdyn_system *sys, const cdyn_pair_para
  *  @param[in]     n          The number of particles, 1 .. 2^30.
  *  @param[out]    out        Receives the generator's handle.
  *  @retval CDYN_OK                    the generator was added.
- *  @retval CDYN_ERR_INVALID_ARGUMENT  nothing changed: @p sys, @p params, @p
- *                                     particles or @p out is NULL, @p n is 0 or
- *                                     above 2^30, the parameters are invalid
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  nothing changed: @p sys, @p params,
+ *                                     @p particles or @p out is NULL, @p n is 0
+ *                                     or above 2^30, the parameters are invalid
  *                                     (as for cdyn_force_add_pairs()), or a
  *                                     particle is listed twice.
  *  @retval CDYN_ERR_INVALID_HANDLE    a handle of @p particles is 0, not a
@@ -320,8 +320,8 @@ CDYN_API cdyn_status cdyn_force_add_pair_set(cdyn_system *sys, const cdyn_pair_p
  *  @retval CDYN_OK                    the radius was set.
  *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL, @p f is not a Hertz pair
  *                                     generator, @p particle is not one of its
- *                                     particles, or @p radius is not finite and
- *                                     > 0.
+ *                                     particles, or @p radius is not finite
+ *                                     and > 0.
  *  @retval CDYN_ERR_INVALID_HANDLE    @p f is 0, not a force generator, or of
  *                                     another system; or @p particle is 0, not
  *                                     a particle, or of another system.
@@ -470,14 +470,14 @@ CDYN_API cdyn_status cdyn_force_get_pair_exclude_bonded(const cdyn_system *sys, 
  *  @param[in,out] sys      The system.
  *  @param[in]     f        The pair set.
  *  @param[in]     pairs    2 @p n_pairs handles of members of the set, read
- *                          during the call only; may be NULL when @p n_pairs is
- *                          0.
+ *                          during the call only; may be NULL when @p n_pairs
+ *                          is 0.
  *  @param[in]     n_pairs  The number of pairs, at most 2^30.
  *  @retval CDYN_OK                    the pairs are excluded.
  *  @retval CDYN_ERR_INVALID_ARGUMENT  nothing changed: @p sys is NULL, @p f is
- *                                     not a pair set, @p pairs is NULL with @p
- *                                     n_pairs > 0, @p n_pairs is above 2^30, a
- *                                     pair names one particle twice, or a
+ *                                     not a pair set, @p pairs is NULL with
+ *                                     @p n_pairs > 0, @p n_pairs is above 2^30,
+ *                                     a pair names one particle twice, or a
  *                                     particle is not a member of the set.
  *  @retval CDYN_ERR_INVALID_HANDLE    @p f, or a handle of @p pairs, is 0, of
  *                                     another kind or of another system.

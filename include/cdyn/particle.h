@@ -278,8 +278,8 @@ CDYN_API cdyn_status cdyn_particle_get_fixed(const cdyn_system *sys, cdyn_partic
  *
  *  @param[in,out] sys     The system.
  *  @param[in]     p       The particle.
- *  @param[in]     motion  The motion's description, copied (a callback's @c
- *                         user pointer is kept and passed back, never
+ *  @param[in]     motion  The motion's description, copied (a callback's
+ *                         @c user pointer is kept and passed back, never
  *                         dereferenced). NULL releases the particle: it keeps
  *                         its position and velocity and moves freely again with
  *                         its mass.

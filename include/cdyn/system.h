@@ -493,10 +493,12 @@ CDYN_API cdyn_status cdyn_system_get_newton_residuals(const cdyn_system *sys, do
  *  @param[in,out] sys  The system.
  *  @param[in]     dt   The step (s), finite and > 0.
  *  @retval CDYN_OK                    the state advanced by @p dt.
- *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL or @p dt is not finite and
- *                                     > 0; or a particle on a curve or surface
- *                                     reached a point where its shape has no
- *                                     finite value.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL or @p dt is not finite
+ *                                     and > 0; a pair generator's cutoff is not
+ *                                     below half a periodic box length; or a
+ *                                     particle on a curve or surface reached a
+ *                                     point where its shape has no finite
+ *                                     value.
  *  @retval CDYN_ERR_DIVERGED          the step gave a non-finite state; or
  *                                     RK45's error estimate was still not
  *                                     finite at its smallest step; or the
@@ -523,7 +525,9 @@ CDYN_API cdyn_status cdyn_system_get_newton_residuals(const cdyn_system *sys, do
  *                                     with an integrator other than velocity
  *                                     Verlet and RATTLE, with constraints under
  *                                     velocity Verlet, with particles on
- *                                     shapes, rigid bodies or driven systems.
+ *                                     shapes, rigid bodies or driven systems;
+ *                                     bonded particles that close a loop
+ *                                     through the faces of a periodic box.
  *  @retval CDYN_ERR_NO_MEMORY         scratch space for a changed shape could
  *                                     not be allocated.
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
