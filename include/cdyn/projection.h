@@ -183,8 +183,8 @@ CDYN_API void cdyn_projection_options_init(cdyn_projection_options *options);
  *                                     sizeof(cdyn_projection_options), enabled
  *                                     is not 0 or 1, the method is unknown, a
  *                                     tolerance is not finite or outside (0,
- *                                     1), or max_iterations is outside 1 ..
- *                                     2^32 - 1.
+ *                                     1), or max_iterations is outside
+ *                                     1 .. 2^32 - 1.
  *  @retval CDYN_ERR_NO_MEMORY         the projection state (a few hundred
  *                                     bytes, created on first use) could not be
  *                                     allocated; nothing changed.
