@@ -73,8 +73,6 @@ extern "C" {
  *  @retval CDYN_ERR_STALE_HANDLE      @p p was removed.
  *  @retval CDYN_ERR_CALLBACK          a callback curve failed or gave a
  *                                     non-finite value.
- *  @retval CDYN_ERR_NOT_CONVERGED     the search for the nearest point of the
- *                                     curve did not converge.
  *  @retval CDYN_ERR_NO_MEMORY         an allocation failed.
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
  *  @since 0.1
@@ -115,8 +113,6 @@ CDYN_API cdyn_status cdyn_constraint_add_on_curve(cdyn_system *sys, cdyn_particl
  *                                     BICUBIC; bilinear grounds are fine).
  *  @retval CDYN_ERR_CALLBACK          a callback surface failed or gave a
  *                                     non-finite value.
- *  @retval CDYN_ERR_NOT_CONVERGED     the search for the nearest point of the
- *                                     surface did not converge.
  *  @retval CDYN_ERR_NO_MEMORY         an allocation failed.
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
  *  @since 0.1

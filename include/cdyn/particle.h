@@ -138,8 +138,6 @@ CDYN_API cdyn_status cdyn_particle_get_position(const cdyn_system *sys, cdyn_par
  *  @retval CDYN_ERR_STALE_HANDLE      @p p was removed.
  *  @retval CDYN_ERR_CALLBACK          the callback of the particle's shape
  *                                     failed (nothing changed).
- *  @retval CDYN_ERR_NOT_CONVERGED     the search for the closest point of its
- *                                     shape did not converge (nothing changed).
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
  *  @since 0.1
  */
@@ -181,8 +179,6 @@ CDYN_API cdyn_status cdyn_particle_get_velocity(const cdyn_system *sys, cdyn_par
  *  @retval CDYN_ERR_STALE_HANDLE      @p p was removed.
  *  @retval CDYN_ERR_CALLBACK          the callback of the particle's shape
  *                                     failed (nothing changed).
- *  @retval CDYN_ERR_NOT_CONVERGED     the search for the closest point of its
- *                                     shape did not converge (nothing changed).
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
  *  @since 0.1
  */

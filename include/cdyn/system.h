@@ -511,10 +511,9 @@ CDYN_API cdyn_status cdyn_system_get_newton_residuals(const cdyn_system *sys, do
  *                                     matrix stayed singular.
  *  @retval CDYN_ERR_NOT_CONVERGED     RK45 needed more than 10^6 internal steps
  *                                     or a step below round-off; backward
- *                                     Euler's Newton iteration, a projection
- *                                     (RATTLE, post-step projection) or the
- *                                     search for a particle's closest point on
- *                                     its shape reached its cap.
+ *                                     Euler's Newton iteration or a projection
+ *                                     (RATTLE, post-step projection) reached
+ *                                     its cap.
  *  @retval CDYN_ERR_UNSUPPORTED       the integrator cannot treat the system:
  *                                     RATTLE or the post-step projection with
  *                                     particles on curves or surfaces or with
@@ -614,9 +613,6 @@ CDYN_API cdyn_status cdyn_system_get_velocities(const cdyn_system *sys, double *
  *                                     of its shape near its new position.
  *  @retval CDYN_ERR_CALLBACK          the callback of a particle's shape failed
  *                                     (nothing changed).
- *  @retval CDYN_ERR_NOT_CONVERGED     the search for a particle's closest point
- *                                     on its shape did not converge (nothing
- *                                     changed).
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
  *  @since 0.1
  */
@@ -638,9 +634,6 @@ CDYN_API cdyn_status cdyn_system_set_positions(cdyn_system *sys, const double *i
  *                                     particle's shape degenerates where it is.
  *  @retval CDYN_ERR_CALLBACK          the callback of a particle's shape failed
  *                                     (nothing changed).
- *  @retval CDYN_ERR_NOT_CONVERGED     the search for a particle's closest point
- *                                     on its shape did not converge (nothing
- *                                     changed).
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
  *  @since 0.1
  */
