@@ -27,10 +27,10 @@
  *    (a network bonded to its own images) cannot be made whole: use springs
  *    for such bonds.
  *
- *  - Positions read through cdyn_particle_get_position and
- *    cdyn_system_get_positions are wrapped into the box:
+ *  - Positions read through cdyn_particle_get_position() and
+ *    cdyn_system_get_positions() are wrapped into the box:
  *    o_k <= x_k < o_k + L_k along each periodic axis. Each particle keeps an
- *    image counter n_k (cdyn_particle_get_image) such that its unwrapped
+ *    image counter n_k (cdyn_particle_get_image()) such that its unwrapped
  *    position x_k + n_k L_k moves continuously in time (for diffusion and
  *    for end-to-end vectors of chains: within a cluster unwrapped positions
  *    are whole). A position set from outside keeps the image counter that

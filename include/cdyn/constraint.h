@@ -11,13 +11,13 @@
  * applied forces, grounds), then adds the constraint force G^T lambda to F.
  * The forces do no work on motions that keep g' = 0. ks, kd feed drift back
  * (Baumgarte; cdyn_solver_options). Compliant rows
- * (cdyn_constraint_set_compliance) replace the feedback terms by an
+ * (cdyn_constraint_set_compliance()) replace the feedback terms by an
  * implicit spring over the step, adding alpha / dt^2 to their diagonal.
  *
  * The built-in constraints use quadratic forms where a distance is
  * involved (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of
- * force per length; cdyn_constraint_get_force gives the Cartesian force in
- * newtons; cdyn_system_get_constraint_forces all of them per particle.
+ * force per length; cdyn_constraint_get_force() gives the Cartesian force in
+ * newtons; cdyn_system_get_constraint_forces() all of them per particle.
  *
  * A constraint owns its rows; a particle removed from the system removes
  * every constraint that touches it (their handles become stale). Particles
@@ -568,7 +568,7 @@ CDYN_API cdyn_status cdyn_system_get_constraint_forces(const cdyn_system *sys, d
  * the projections (G v + dg/dt = 0), backward Euler's g(x1, t1) = 0 and the
  * residuals. Such constraints take the general row path (not the fused rod
  * kernels). The work their forces do, -lambda . dg/dt per unit time, is
- * part of cdyn_system_get_drive_work. Guide: docs/driven.md. */
+ * part of cdyn_system_get_drive_work(). Guide: docs/driven.md. */
 
 /** Moves the geometry of a constraint with a prescribed rigid motion.
  *

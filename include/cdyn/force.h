@@ -2,7 +2,7 @@
  *  @brief Force generators (gravity, spring-dashpots, drag, user callbacks)
  *  and forces applied to particles directly.
  *
- *  Each generator is an object of the system, named by a cdyn_force handle;
+ *  Each generator is an object of the system, named by a cdyn_force() handle;
  *  every force evaluation sums the forces of all generators on every
  *  particle, in slot order, before constraints are solved. Forces on fixed
  *  particles are computed but do not move them. Pair potentials are

@@ -29,10 +29,10 @@
  * act on movable particles only: a fixed particle (infinite inertia) is
  * not pushed, not counted as a contact and adds no energy. The penalty
  * energy S H^2 / (2 |g|^2) = S d^2 / 2 of every particle below a ground is
- * part of cdyn_system_get_potential_energy.
+ * part of cdyn_system_get_potential_energy().
  *
  * Defaults of a new ground: stiffness 1e4 N/m, damping 0, friction 0,
- * friction speed 0.01 m/s (see cdyn_ground_set_friction_speed for why).
+ * friction speed 0.01 m/s (see cdyn_ground_set_friction_speed() for why).
  *
  * Shapes and their H (dim = 2 or 3 is the system's dimension):
  *

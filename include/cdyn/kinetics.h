@@ -78,7 +78,7 @@ typedef struct cdyn_kinetics_options {
     /** Relative tolerance, finite, in [1e-14, 1); default 1e-6. */
     double rtol;
     /** Absolute tolerance of every species without its own
-     *  (cdyn_kinetics_set_absolute_tolerances), in concentration units;
+     *  (cdyn_kinetics_set_absolute_tolerances()), in concentration units;
      *  finite, > 0; default 1e-12. A species with |error| below about
      *  rtol |c| + atol passes the error test. */
     double atol;

@@ -10,7 +10,7 @@
  * that its textbook statement leaves open are described in docs/lattice.md.
  *
  * Every function that fails records a message naming itself and the problem
- * (cdyn_lattice_last_error) and changes nothing.
+ * (cdyn_lattice_last_error()) and changes nothing.
  *
  * A lattice is used by one thread at a time; distinct lattices may be used
  * from different threads at once. Its random generator is its own (seeded,
@@ -207,8 +207,8 @@ typedef struct cdyn_lattice_stats_options {
      *  area, 1..1000; default 10. */
     double points_per_decade;
     /** Sites with drainage >= this form the network whose Strahler orders
-     *  are counted; 0 = the lattice's R (cdyn_lattice_compute_stats) or 1
-     *  (cdyn_lattice_stats_from_receivers). */
+     *  are counted; 0 = the lattice's R (cdyn_lattice_compute_stats()) or 1
+     *  (cdyn_lattice_stats_from_receivers()). */
     double threshold;
 } cdyn_lattice_stats_options;
 
@@ -284,7 +284,7 @@ CDYN_API void cdyn_lattice_destroy(cdyn_lattice *lat);
 
 /** The message of the most recent call on a lattice that failed.
  *
- *  The message names the function and what was wrong ("cdyn_lattice_set_param:
+ *  The message names the function and what was wrong ("cdyn_lattice_set_param():
  *  S must be ..."). Successful calls leave it unchanged, as for systems.
  *
  *  @param[in] lat  The lattice, or NULL.
@@ -908,7 +908,7 @@ CDYN_API cdyn_status cdyn_lattice_compute_drainage_area(cdyn_lattice *lat, doubl
  *                              with cdyn_lattice_destroy(); NULL on failure.
  *  @param[out] error           Receives a NUL-terminated message on failure,
  *                              naming the function, the line and the field
- *                              ("cdyn_lattice_read_asc: line 9: row 3 has 4
+ *                              ("cdyn_lattice_read_asc(): line 9: row 3 has 4
  *                              values, ncols is 5"); "" on success; may be
  *                              NULL.
  *  @param[in]  error_capacity  The bytes @p error holds (messages are cut to

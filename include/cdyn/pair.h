@@ -67,8 +67,8 @@
  * pulling the balls together as they separate. For a Hertz collision at
  * impact speed v the coefficient of restitution is about 1 - alpha v for
  * alpha v << 1 (Hunt and Crossley, 1975); alpha = 0 is perfectly elastic.
- * The energies reported (cdyn_force_get_energy,
- * cdyn_system_get_potential_energy) are the conservative U only.
+ * The energies reported (cdyn_force_get_energy(),
+ * cdyn_system_get_potential_energy()) are the conservative U only.
  *
  * Coincident centres (r = 0) have no direction: the pair exerts no force at
  * that instant (never NaN); its Hertz energy is (2/5) k (R_i + R_j)^(5/2),
@@ -80,9 +80,9 @@
  * with CDYN_ERR_INVALID_ARGUMENT.
  *
  * Exclusions (pair sets): a pair of the set can be left out of the
- * interaction: pairs given explicitly (cdyn_force_add_pair_exclusions), and
+ * interaction: pairs given explicitly (cdyn_force_add_pair_exclusions()), and
  * pairs bonded by a distance constraint or a spring
- * (cdyn_force_set_pair_exclude_bonded: depth 1 excludes the two ends of each
+ * (cdyn_force_set_pair_exclude_bonded(): depth 1 excludes the two ends of each
  * bond, depth 2 also particles two bonds apart, as the ends of a bond angle).
  * Bonded exclusions follow the bonds: removing a rod (or disabling it)
  * restores the pair's interaction from the next step or query on.
@@ -90,7 +90,7 @@
  * Removing a particle that belongs to a generator: a pair set forgets the
  * particle (the rest of the set keeps interacting); a pair list drops every
  * pair that contains it. The generator itself stays, possibly with no pairs
- * left (it then exerts no force and has energy 0); cdyn_force_remove frees it.
+ * left (it then exerts no force and has energy 0); cdyn_force_remove() frees it.
  *
  * Neighbour lists (pair sets): a set keeps a list of the pairs closer than
  * r_c + skin (Verlet's list), built with the cell list described below and
@@ -98,7 +98,7 @@
  * no pair outside the list can have come within r_c). The default skin is
  * 0.3 sigma for the Lennard-Jones kinds and 0.1 r_c for the others, which
  * suits dense fluids: the list is rebuilt every 10 to 20 steps of a liquid
- * at its usual time step; cdyn_force_set_pair_skin changes it, and a skin of
+ * at its usual time step; cdyn_force_set_pair_skin() changes it, and a skin of
  * 0 evaluates every pair anew from the cell list each time. The members'
  * positions and forces are kept in the order of the cells (sorted again at
  * each build) so that the pair loop reads memory in order; handles and

@@ -9,7 +9,7 @@
  * readable and settable as for any particle (a set position is projected to
  * the nearest point of the shape, a set velocity to its tangent), forces and
  * implicit constraints act on it as on any particle, and
- * cdyn_constraint_get_force returns the force the shape exerts (the normal
+ * cdyn_constraint_get_force() returns the force the shape exerts (the normal
  * force). Removing the constraint returns the particle to Cartesian
  * coordinates with the same position and velocity.
  *

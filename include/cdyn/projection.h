@@ -26,7 +26,7 @@
  *
  * Tolerances are relative. Row r of a constraint is within the position
  * tolerance when its residual |g_r| / b_r (b_r: the largest norm of the
- * row's Jacobian blocks, the measure of cdyn_system_compute_constraint_residuals:
+ * row's Jacobian blocks, the measure of cdyn_system_compute_constraint_residuals():
  * a rod's length error) is at most
  *
  *     max(position_tolerance * s_r, 4 eps (X_r + s_r))
@@ -49,7 +49,7 @@
  * by one linear solve, which changes tangent velocities by round-off only.
  *
  * Projection needs rigid constraints: a compliant one (nonzero
- * cdyn_constraint_set_compliance) makes a step with projection fail with
+ * cdyn_constraint_set_compliance()) makes a step with projection fail with
  * CDYN_ERR_UNSUPPORTED, as do particles on curves or surfaces (parametric.h),
  * whose mass is position dependent.
  */

@@ -13,12 +13,12 @@
  * derives the two time-stepping schemes and the rest of what follows.
  *
  * Members keep their handles and indices: their positions and velocities
- * are read as usual (cdyn_particle_get_position, bulk arrays, diagnostics,
+ * are read as usual (cdyn_particle_get_position(), bulk arrays, diagnostics,
  * which count them as movable particles). Changing a member directly
- * (cdyn_particle_set_position, _set_velocity, _set_mass, _set_fixed,
- * cdyn_particle_remove) and putting it in a constraint are refused with
+ * (cdyn_particle_set_position(), _set_velocity, _set_mass, _set_fixed,
+ * cdyn_particle_remove()) and putting it in a constraint are refused with
  * CDYN_ERR_INVALID_ARGUMENT: move the body with the setters below, or
- * dissolve it first. Bulk setters (cdyn_system_set_positions,
+ * dissolve it first. Bulk setters (cdyn_system_set_positions(),
  * _set_velocities) are not refused; the next step starts from the rigid
  * motion that fits what they wrote (docs/rigid.md).
  *

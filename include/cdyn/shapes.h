@@ -234,7 +234,7 @@ typedef enum cdyn_heightfield_interpolation {
     /** Bilinear in each cell: continuous, gradient jumps across cell edges,
      *  exact for data of the form a + b x + c y + d x y. Fine for a height-
      *  field ground (ground.h); refused for a particle's surface
-     *  (cdyn_constraint_add_on_surface: CDYN_ERR_UNSUPPORTED), where the
+     *  (cdyn_constraint_add_on_surface(): CDYN_ERR_UNSUPPORTED), where the
      *  jumping slope would make the speed jump at every edge. */
     CDYN_HEIGHTFIELD_BILINEAR = 1,
     /** Tensor-product cubic spline with not-a-knot ends: C2 (height, gradient
@@ -278,7 +278,7 @@ typedef struct cdyn_heightfield_desc {
  */
 CDYN_API void cdyn_heightfield_desc_init(cdyn_heightfield_desc *desc);
 
-/** The kinds of surface (cdyn_surface_desc.kind).
+/** The kinds of surface (cdyn_surface_desc().kind).
  *
  *  The values are pinned.
  *  @since 0.1
@@ -299,7 +299,7 @@ typedef enum cdyn_surface_kind {
  *  @since 0.1
  */
 typedef struct cdyn_surface_desc {
-    size_t size;            /**< sizeof(cdyn_surface_desc), set by the init function. */
+    size_t size;            /**< sizeof(cdyn_surface_desc()), set by the init function. */
     cdyn_surface_kind kind; /**< Which surface. */
     double origin[3];       /**< Plane: a point; sphere, torus: the centre (m). */
     /** Plane: r_u (need not be unit); sphere, torus: the direction of u = 0
@@ -485,7 +485,7 @@ CDYN_API cdyn_status cdyn_curve_closest_parameter(const cdyn_curve_desc *desc, i
  *  @param[out] rvv   Receives r_vv, 3 values; may be NULL.
  *  @retval CDYN_OK                    the values were written.
  *  @retval CDYN_ERR_INVALID_ARGUMENT  the description is bad (see
- *                                     cdyn_surface_desc), or @p u or @p v is
+ *                                     cdyn_surface_desc()), or @p u or @p v is
  *                                     not finite.
  *  @retval CDYN_ERR_CALLBACK          the callback failed or returned a
  *                                     non-finite value.

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""Input filter of the API reference for the guides (docs/*.md).
+"""Input filter of the API reference (doxygen's FILTER_PATTERNS).
 
-The guides link to their sections the way GitHub names them:
-[Errors](#errors), [rollback](concepts.md#a-failed-step-is-rolled-back).
-doxygen 1.9 gives a heading an anchor only when it carries one, as in
-"## Errors {#errors}", and its anchors are global. This filter writes what
-doxygen reads: every heading below the title gets the anchor
+For the guides (docs/*.md): they link to their sections the way GitHub
+names them: [Errors](#errors), [rollback](concepts.md#a-failed-step-is-
+rolled-back). doxygen 1.9 gives a heading an anchor only when it carries
+one, as in "## Errors {#errors}", and its anchors are global. This filter
+writes what doxygen reads: every heading below the title gets the anchor
 "<guide>-<GitHub slug>" (concepts-errors), and every link to a section of a
-guide points to that anchor. Lines are neither added nor removed, so
-doxygen's warnings keep the guide's line numbers.
+guide points to that anchor.
 
-Usage (doxygen's FILTER_PATTERNS): doxygen_md_filter.py FILE.md
+For the headers (include/cdyn/*.h): a comment that names a guide,
+"docs/rigid.md", becomes a reference to that guide's page, so that the
+reference links it and doxygen warns when the guide does not exist.
+
+Lines are neither added nor removed, so doxygen's warnings keep the file's
+line numbers.
+
+Usage: doxygen_filter.py FILE
 """
 import os
 import re
@@ -33,7 +39,26 @@ def page_of(path):
     return os.path.splitext(os.path.basename(path))[0].replace('_', '-')
 
 
+GUIDE = re.compile(r'\bdocs/([A-Za-z0-9_]+)\.md\b')
+
+
+def header(path):
+    """docs/<name>.md in a header's comments as a reference to its page
+    (the main page for docs/README.md)."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+
+    def ref(m):
+        page = 'index' if m.group(1) == 'README' else 'md_docs_' + m.group(1)
+        return '@ref %s "docs/%s.md"' % (page, m.group(1))
+
+    sys.stdout.write(GUIDE.sub(ref, text))
+
+
 def main(path):
+    if not path.endswith('.md'):
+        header(path)
+        return
     with open(path, encoding='utf-8') as f:
         lines = f.read().split('\n')
     page = page_of(path)
