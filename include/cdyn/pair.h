@@ -16,7 +16,9 @@
  *
  *  - CDYN_PAIR_HERTZ, elastic spheres of radii R_i and R_j. Overlap
  *    delta = R_i + R_j - r; for delta > 0
+ *
  *        F = k delta^(3/2),      U = (2/5) k delta^(5/2),
+ *
  *    and 0 otherwise (cutoff R_i + R_j). k (stiffness) is the Hertz contact
  *    constant k = (4/3) E* sqrt(R*), with 1/E* = (1 - nu_i^2)/E_i +
  *    (1 - nu_j^2)/E_j (E Young's modulus, nu Poisson's ratio) and
@@ -29,8 +31,10 @@
  *    the Lennard-Jones 12-6 potential cut at its minimum r_c = 2^(1/6) sigma
  *    and shifted up by epsilon, so that force and energy are both 0 (hence
  *    continuous) at the cutoff. With s = sigma / r, for r < r_c
+ *
  *        U = 4 epsilon (s^12 - s^6) + epsilon,
  *        F = (24 epsilon / r) (2 s^12 - s^6)    (> 0: repulsive),
+ *
  *    and 0 otherwise. epsilon (J) is the depth of the Lennard-Jones well
  *    (also U at r = sigma), sigma (m) the distance at which the unshifted
  *    potential crosses zero, about the particles' diameter.
@@ -39,9 +43,11 @@
  *
  *  - CDYN_PAIR_LJ, the Lennard-Jones 12-6 potential cut at r_c (params.cutoff,
  *    2.5 sigma by default), with s = sigma / r, for r < r_c
+ *
  *        U = 4 epsilon (s^12 - s^6) - U_c,
  *        F = (24 epsilon / r) (2 s^12 - s^6)    (< 0 beyond 2^(1/6) sigma:
  *                                                 attractive),
+ *
  *    U_c = 4 epsilon (s_c^12 - s_c^6) with s_c = sigma / r_c when params.shift
  *    is set (the default: U is continuous at r_c) and 0 otherwise. The force
  *    jumps by F(r_c) at the cutoff either way (-0.039 epsilon / sigma at
@@ -60,7 +66,9 @@
  *
  * Damping (optional, every kind): with alpha = damping (s/m) and the overlap
  * rate delta' = -dr/dt = -n.(v_j - v_i), the force becomes
+ *
  *        F_d = max(0, F (1 + (3/2) alpha delta')),
+ *
  * the Hunt-Crossley law: the dissipative part is proportional to the overlap
  * rate and to the elastic force, so it vanishes at the first touch and at
  * the last (no jump in force), and the clamp at 0 keeps the contact from
