@@ -518,7 +518,8 @@ CDYN_API cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdy
  *  G^T lambda for that particle at the most recent force evaluation; zero
  *  before any evaluation, after the constraints changed (until the next one)
  *  and while the constraint is disabled. For a curve or surface constraint, the
- *  normal force of the shape at the committed state.
+ *  force its shape exerts (the normal force) at the most recent force
+ *  evaluation.
  *
  *  @param[in]  sys  The system.
  *  @param[in]  c    The constraint.
