@@ -171,7 +171,7 @@ cdyn_status cdyn__motion_state(const cdyn_system *sys, const cdyn_motion_desc *d
      * failed, so not CDYN_ERR_CALLBACK. */
     if (!cdyn__all_finite((const double *)&s, sizeof s / sizeof(double)))
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,
-                          "motion: the state overflows at t = %g (not finite)", t);
+                          "motion: its state overflows to a non-finite value at t = %g", t);
     *out = s;
     return CDYN_OK;
 }
@@ -181,9 +181,6 @@ cdyn_status cdyn__motion_attach(const cdyn_system *sys, cdyn__motion *m,
 {
     cdyn_motion_state s;
     cdyn_status st = cdyn__motion_state(sys, desc, dim, t_s, &s);
-    if (st == CDYN_ERR_DIVERGED) /* the description is unusable from the start */
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "motion: the description's state overflows at t = %g", t_s);
     if (st)
         return st;
     m->desc = *desc;
@@ -230,5 +227,5 @@ cdyn_status cdyn_motion_evaluate(const cdyn_motion_desc *desc, int dim, double t
     if (cdyn__motion_invalid(desc, dim))
         return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__motion_state(NULL, desc, dim, t, out);
-    return st == CDYN_ERR_DIVERGED ? CDYN_ERR_INVALID_ARGUMENT : st;
+    return st;
 }

@@ -41,9 +41,7 @@ cdyn_status cdyn__motion_state(const cdyn_system *sys, const cdyn_motion_desc *d
                                double t, cdyn_motion_state *out);
 
 /* Attaches a valid @p desc at time @p t_s: @p m receives the copy and the
- * reference transform. Statuses of cdyn__motion_state, but
- * CDYN_ERR_INVALID_ARGUMENT for a state that overflows at @p t_s (the
- * description cannot be used). */
+ * reference transform. Statuses of cdyn__motion_state. */
 cdyn_status cdyn__motion_attach(const cdyn_system *sys, cdyn__motion *m,
                                 const cdyn_motion_desc *desc, int dim, double t_s);
 
@@ -119,8 +117,7 @@ cdyn_status cdyn__schedule_state(const cdyn_system *sys, const cdyn_schedule_des
                                  double t, double out[3]);
 
 /* Attaches a valid @p desc at @p t_s to a quantity whose value is @p value.
- * Statuses of cdyn__schedule_state, but CDYN_ERR_INVALID_ARGUMENT for a
- * value that overflows at @p t_s. */
+ * Statuses of cdyn__schedule_state. */
 cdyn_status cdyn__schedule_attach(const cdyn_system *sys, cdyn__schedule *s,
                                   const cdyn_schedule_desc *desc, double t_s, double value);
 

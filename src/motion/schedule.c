@@ -63,14 +63,15 @@ cdyn_status cdyn__schedule_state(const cdyn_system *sys, const cdyn_schedule_des
         break;
     }
     }
+    /* A callback's non-finite output is the callback's failure; a built-in
+     * schedule's is an overflow (a huge rate or time). */
     if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2]))
-        return cdyn__fail(sys,
-                          d->kind == CDYN_SCHEDULE_CALLBACK ? CDYN_ERR_CALLBACK
-                                                            : CDYN_ERR_DIVERGED,
-                          "schedule: %s at t = %g",
-                          d->kind == CDYN_SCHEDULE_CALLBACK ? "the callback gave a non-finite value"
-                                                            : "the value overflows (not finite)",
-                          t);
+        return d->kind == CDYN_SCHEDULE_CALLBACK
+                   ? cdyn__fail(sys, CDYN_ERR_CALLBACK,
+                                "schedule callback gave a non-finite value at t = %g", t)
+                   : cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                                "schedule: its value overflows to a non-finite number at t = %g",
+                                t);
     memcpy(out, s, sizeof s);
     return CDYN_OK;
 }
@@ -80,9 +81,6 @@ cdyn_status cdyn__schedule_attach(const cdyn_system *sys, cdyn__schedule *s,
 {
     double v[3];
     cdyn_status st = cdyn__schedule_state(sys, desc, t_s, v);
-    if (st == CDYN_ERR_DIVERGED) /* the description is unusable from the start */
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "schedule: the description's value overflows at t = %g", t_s);
     if (st)
         return st;
     s->desc = *desc;
@@ -104,5 +102,5 @@ cdyn_status cdyn_schedule_evaluate(const cdyn_schedule_desc *desc, double t, dou
     if (!desc || !out || !isfinite(t) || cdyn__schedule_invalid(desc))
         return CDYN_ERR_INVALID_ARGUMENT;
     cdyn_status st = cdyn__schedule_state(NULL, desc, t, out);
-    return st == CDYN_ERR_DIVERGED ? CDYN_ERR_INVALID_ARGUMENT : st;
+    return st;
 }

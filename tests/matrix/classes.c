@@ -246,22 +246,22 @@ uint32_t mx_expect(const mx_row *row, const mx_case *cs)
 {
     const mx_arg *a = &row->args[cs->arg];
     uint64_t accepts, ok, no, may;
-    cdyn_status st;
+    cdyn_status st, may_st;
     if (cs->bad >= B_ALT0 && cs->bad <= B_ALT2)
         return 1u << a->alt_st[cs->bad - B_ALT0];
     if (cs->field >= 0) {
         const mx_field *fd = &mx_struct_of(a->role)->fields[cs->field];
         accepts = (fd->cls == A_BYTES ? bytes_field : info[fd->cls]).accepts;
-        ok = fd->ok, no = fd->no, may = fd->may, st = fd->st;
+        ok = fd->ok, no = fd->no, may = fd->may, st = fd->st, may_st = fd->may_st;
     } else {
         accepts = info[a->cls].accepts;
-        ok = a->ok, no = a->no, may = a->may, st = a->st;
+        ok = a->ok, no = a->no, may = a->may, st = a->st, may_st = a->may_st;
     }
     uint64_t b = BIT(cs->bad);
     cdyn_status refused = st ? st : default_status(cs->bad);
     uint32_t okset = 1u | row->also;
     if (may & b)
-        return okset | 1u << refused;
+        return okset | 1u << (may_st ? may_st : refused);
     if (((accepts | ok) & b) && !(no & b))
         return okset;
     return 1u << refused;

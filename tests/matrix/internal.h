@@ -105,6 +105,7 @@ typedef struct mx_field {
     double lo, hi;
     uint64_t ok, no, skip, may;
     cdyn_status st;
+    cdyn_status may_st; /* status of the refusals of @c may (0: st's) */
 } mx_field;
 
 typedef struct mx_struct {

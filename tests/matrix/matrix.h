@@ -117,6 +117,7 @@ typedef struct mx_arg {
     uint64_t ok;       /* bad values accepted here, besides the class's */
     uint64_t no;       /* bad values refused here though the class accepts them */
     uint64_t may;      /* bad values either accepted or refused (both documented) */
+    cdyn_status may_st; /* status of the refusals of @c may (0: as the others') */
     uint64_t skip;     /* bad values not tried here */
     cdyn_status st;    /* status of this argument's refusals (0: each value's default) */
     uint8_t alt[3];    /* other roles to try (B_ALT0..2), each refused with alt_st */
@@ -247,6 +248,8 @@ enum { K_REACTANTS, K_PRODUCTS, K_DEPS };
 #define OK(mask) .ok = (mask)    /* these bad values are accepted here */
 #define NO(mask) .no = (mask)    /* these are refused here */
 #define MAY(mask) .may = (mask)  /* these may be accepted or refused */
+/* these may be accepted or refused with status s (an overflow: DIVERGED) */
+#define MAY_ST(mask, s) .may = (mask), .may_st = (s)
 #define SKIP(mask) .skip = (mask) /* these are not tried */
 #define ST(s) .st = (s)          /* refusals give this status */
 #define ALT(r, s) .alt = {(r)}, .alt_st = {(s)}

@@ -32,16 +32,16 @@ static cdyn_status w_schedule_evaluate(mx_ctx *c, mx_val *a)
 
 static const mx_row rows[] = {
     ROW(motion_desc_init, 0, {OPT}, {ENUM_ANY(1)}),
-    ROW(motion_evaluate, 0, {DESC(S_MOTION_LIN)}, {ENUM(2, 3)}, {FINITE(0.5), MAY(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))}, {OUT}),
-    ROWN(motion_evaluate, oscillation, 0, {DESC(S_MOTION_OSC)}, {ENUM(2, 3)}, {FINITE(0.5), MAY(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))},
+    ROW(motion_evaluate, 0, {DESC(S_MOTION_LIN)}, {ENUM(2, 3)}, {FINITE(0.5), MAY_ST(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX), CDYN_ERR_DIVERGED)}, {OUT}),
+    ROWN(motion_evaluate, oscillation, 0, {DESC(S_MOTION_OSC)}, {ENUM(2, 3)}, {FINITE(0.5), MAY_ST(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX), CDYN_ERR_DIVERGED)},
          {OUT}),
     ROWN(motion_evaluate, rotation, 0, {DESC(S_MOTION_ROT)},
-         {ENUM(3, 3), SKIP(BIT(B_E_BELOW))}, {FINITE(0.5), MAY(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))}, {OUT}),
-    ROWN(motion_evaluate, callback, 0, {DESC(S_MOTION_CB)}, {ENUM(2, 3)}, {FINITE(0.5), MAY(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))}, {OUT}),
+         {ENUM(3, 3), SKIP(BIT(B_E_BELOW))}, {FINITE(0.5), MAY_ST(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX), CDYN_ERR_DIVERGED)}, {OUT}),
+    ROWN(motion_evaluate, callback, 0, {DESC(S_MOTION_CB)}, {ENUM(2, 3)}, {FINITE(0.5), MAY_ST(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX), CDYN_ERR_DIVERGED)}, {OUT}),
     ROW(schedule_desc_init, 0, {OPT}, {ENUM_ANY(1)}),
-    ROW(schedule_evaluate, 0, {DESC(S_SCHED_LIN)}, {FINITE(0.5), MAY(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))}, {OUT}),
-    ROWN(schedule_evaluate, oscillation, 0, {DESC(S_SCHED_OSC)}, {FINITE(0.5), MAY(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))}, {OUT}),
-    ROWN(schedule_evaluate, callback, 0, {DESC(S_SCHED_CB)}, {FINITE(0.5), MAY(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))}, {OUT}),
+    ROW(schedule_evaluate, 0, {DESC(S_SCHED_LIN)}, {FINITE(0.5), MAY_ST(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX), CDYN_ERR_DIVERGED)}, {OUT}),
+    ROWN(schedule_evaluate, oscillation, 0, {DESC(S_SCHED_OSC)}, {FINITE(0.5), MAY_ST(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX), CDYN_ERR_DIVERGED)}, {OUT}),
+    ROWN(schedule_evaluate, callback, 0, {DESC(S_SCHED_CB)}, {FINITE(0.5), MAY_ST(BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX), CDYN_ERR_DIVERGED)}, {OUT}),
 };
 
 const mx_table mx_rows_motion = {"motion.h", rows, sizeof rows / sizeof *rows};

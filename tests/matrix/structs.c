@@ -15,7 +15,7 @@
 #define FAR_EDGE (BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))
 #define GRID_STEP BIT(B_MAX)
 /* A motion whose state overflows at the time it is attached or evaluated
- * is a bad description (motion.h). */
+ * gives CDYN_ERR_DIVERGED (motion.h). */
 #define OVERFLOWS (BIT(B_HUGE) | BIT(B_NHUGE) | BIT(B_MAX))
 /* A shape's size may make it degenerate (a point, or out of range of a
  * double), which the functions that take descriptions refuse. */
@@ -364,7 +364,8 @@ static const mx_struct structs[S_COUNT] = {
     [S_MOTION_OSC] = {"cdyn_motion_desc (oscillation)", sizeof(cdyn_motion_desc),
                       fill_motion_osc,
                       {KIND(cdyn_motion_desc, 1, 4), VEC3(cdyn_motion_desc, amplitude),
-                       {F(cdyn_motion_desc, frequency), .cls = A_FINITE, .may = OVERFLOWS},
+                       {F(cdyn_motion_desc, frequency), .cls = A_FINITE, .may = OVERFLOWS,
+                        .may_st = CDYN_ERR_DIVERGED},
                        {F(cdyn_motion_desc, phase), .cls = A_FINITE}}},
     [S_MOTION_ROT] = {"cdyn_motion_desc (rotation)", sizeof(cdyn_motion_desc), fill_motion_rot,
                       {KIND(cdyn_motion_desc, 1, 4), VEC3(cdyn_motion_desc, center),
@@ -380,7 +381,8 @@ static const mx_struct structs[S_COUNT] = {
                      fill_sched_osc,
                      {KIND(cdyn_schedule_desc, 1, 3),
                       {F(cdyn_schedule_desc, amplitude), .cls = A_FINITE},
-                      {F(cdyn_schedule_desc, frequency), .cls = A_FINITE, .may = OVERFLOWS},
+                      {F(cdyn_schedule_desc, frequency), .cls = A_FINITE, .may = OVERFLOWS,
+                        .may_st = CDYN_ERR_DIVERGED},
                       {F(cdyn_schedule_desc, phase), .cls = A_FINITE}}},
     [S_SCHED_CB] = {"cdyn_schedule_desc (callback)", sizeof(cdyn_schedule_desc), fill_sched_cb,
                     {KIND(cdyn_schedule_desc, 1, 3),
