@@ -135,6 +135,48 @@ static void test_failing_callbacks_change_nothing(void **state)
         }
 }
 
+/* The unit circle about the origin: c = (|x|^2 - 1) / 2, all finite. */
+static int unit_circle(const cdyn_system *sys, double t, int dim, const double *x, double *c,
+                       double *grad, double *hess, double *c_t, double *grad_t, double *c_tt,
+                       void *user)
+{
+    (void)sys, (void)t, (void)c_t, (void)grad_t, (void)c_tt, (void)user;
+    *c = 0.5 * (x[0] * x[0] + x[1] * x[1] - 1);
+    for (int a = 0; a < dim; a++) {
+        grad[a] = x[a];
+        for (int b = 0; b < dim; b++)
+            hess[a * dim + b] = a == b;
+    }
+    return 0;
+}
+
+/* A curvature term v^T Hess(c) v that overflows with finite callback values
+ * is a state out of range (CDYN_ERR_DIVERGED), not a failing callback. */
+static void test_overflowing_curvature_term_diverges(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    cdyn_particle p;
+    assert_int_equal(cdyn_particle_add(sys, 1, (double[]){1, 0}, (double[]){0, 1e200}, &p),
+                     CDYN_OK);
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_implicit(sys, p, unit_circle, NULL, &c), CDYN_OK);
+    double pr, vr, x0[2], x1[2];
+    assert_int_equal(cdyn_system_compute_constraint_residuals(sys, &pr, &vr), CDYN_ERR_DIVERGED);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "compute_constraint_residuals"));
+    assert_non_null(strstr(cdyn_system_last_error(sys), "overflows"));
+    cdyn_particle_get_position(sys, p, x0);
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_ERR_DIVERGED);
+    cdyn_particle_get_position(sys, p, x1);
+    assert_memory_equal(x0, x1, sizeof x0);
+    /* at an ordinary speed the same constraint works */
+    assert_int_equal(cdyn_particle_set_velocity(sys, p, (double[]){0, 1}), CDYN_OK);
+    assert_int_equal(cdyn_system_compute_constraint_residuals(sys, &pr, &vr), CDYN_OK);
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    cdyn_system_destroy(sys);
+}
+
 /* A callback that tries to change the system it is given, with what it got. */
 typedef struct intruder {
     cdyn_system *sys;
@@ -212,6 +254,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_failing_callbacks_change_nothing),
+        cmocka_unit_test(test_overflowing_curvature_term_diverges),
         cmocka_unit_test(test_callbacks_outside_steps_are_read_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

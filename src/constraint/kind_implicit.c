@@ -96,9 +96,14 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, double t, c
     }
     g[0] = iv.c;
     bias[0] = q;
+    /* Every value of the callback was checked finite (call, time_terms): a
+     * term that is not is the velocity's size overflowing, not a failure of
+     * the callback. */
     if (!isfinite(q))
-        return cdyn__fail(sys, CDYN_ERR_CALLBACK,
-                          "implicit constraint callback: non-finite v^T Hess(c) v at t = %g", t);
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "implicit constraint: the velocity term v^T Hess(c) v overflows at "
+                          "t = %g (|v| too large)",
+                          t);
     return CDYN_OK;
 }
 
