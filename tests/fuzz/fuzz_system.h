@@ -44,7 +44,9 @@ struct fz_ctx {
     size_t nrec;
     int mode;       /* CB_* */
     long countdown; /* CB_COUNTDOWN: calls left before the callbacks fail */
+    uint64_t rk45_work; /* RK45 internal steps taken in this input (op_step) */
     int in_callback;
+    bool overflowed; /* a callback's own value overflowed during this call */
     double buf[4096], buf2[4096];
 };
 
@@ -69,8 +71,13 @@ static inline int fz_cb_fails(fz_ctx *c)
     return 0;
 }
 
-static inline double fz_cb_value(const fz_ctx *c, double v)
+/* A callback's value: NaN in CB_NAN mode; a value that overflows by itself
+ * (the state has grown huge) is noted, since the library then rightly
+ * reports the callback's non-finite value. */
+static inline double fz_cb_value(fz_ctx *c, double v)
 {
+    if (c && !isfinite(v))
+        c->overflowed = true;
     return c && c->mode == CB_NAN ? (double)NAN : v;
 }
 
@@ -132,6 +139,8 @@ static inline int fz_implicit(const cdyn_system *sys, double t, int dim, const d
         double e = x[k] - rec->center[k];
         r2 += e * e;
         grad[k] = e;
+        if (!isfinite(e))
+            rec->ctx->overflowed = true;
         for (int j = 0; j < dim; j++)
             hess[k * dim + j] = j == k;
         if (grad_t)
