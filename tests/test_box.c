@@ -468,6 +468,39 @@ static void test_momentum_round_off(void **state)
     }
 }
 
+/* A particle flung far beyond any count of box lengths an int64_t holds:
+ * its image counter stays as it was instead of overflowing (which is
+ * undefined), and the steps go on; an ordinary flight still counts. */
+static void test_image_counters_never_overflow(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    cdyn_particle p = add(sys, (double[]){0.5, 0.5}, (double[]){1e303, 0});
+    cdyn_particle q = add(sys, (double[]){0.6, 0.5}, (double[]){1e303, 0});
+    cdyn_force spring;
+    ok(cdyn_force_add_spring(sys, p, q, 1, 0, 0.1, &spring)); /* a cluster of two */
+    ok(cdyn_system_set_box(sys, (double[]){0, 0}, (double[]){1, 1}, (bool[]){true, true}));
+    ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET));
+    int64_t img[3] = {0};
+    for (int s = 0; s < 3; s++) {
+        cdyn_status st = cdyn_system_step(sys, 1e-2); /* 1e301 box lengths a step */
+        assert_true(st == CDYN_OK || st == CDYN_ERR_DIVERGED);
+        for (int i = 0; i < 2; i++) {
+            ok(cdyn_particle_get_image(sys, i ? q : p, img));
+            assert_true(img[0] == 0 && img[1] == 0);
+        }
+    }
+    /* setting a position 1e301 lengths out keeps the counter too */
+    ok(cdyn_particle_set_velocity(sys, p, (double[]){0, 0}));
+    ok(cdyn_particle_set_position(sys, p, (double[]){1e301, 0.5}));
+    ok(cdyn_particle_get_image(sys, p, img));
+    assert_true(img[0] == 0 && img[1] == 0);
+    ok(cdyn_particle_set_position(sys, p, (double[]){5.25, 0.5}));
+    ok(cdyn_particle_get_image(sys, p, img));
+    assert_true(img[0] == 5 && img[1] == 0);
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_failed_step_and_evaluate_move_nothing),
         cmocka_unit_test(test_walls_and_wrapped_grounds),
         cmocka_unit_test(test_momentum_round_off),
+        cmocka_unit_test(test_image_counters_never_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
