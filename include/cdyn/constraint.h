@@ -303,6 +303,21 @@ CDYN_API cdyn_status cdyn_constraint_set_time_dependent(cdyn_system *sys, cdyn_c
 CDYN_API cdyn_status cdyn_constraint_get_time_dependent(const cdyn_system *sys,
                                                         cdyn_constraint c, bool *out);
 
+/** Sets the tag of the callback behind @p c: a user constraint's, an
+ *  implicit constraint's, or the callback curve's or surface's of a
+ *  particle on a shape (whose description's @c tag set it first): a
+ *  user-chosen integer that a snapshot holds in place of the function, for
+ *  the resolver of cdyn_system_load (snapshot.h). 0 until set.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT when @p c has no callback;
+ *  handle statuses; CDYN_ERR_BUSY from inside a step. @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_set_tag(cdyn_system *sys, cdyn_constraint c, uint64_t tag);
+
+/** The tag of the callback behind @p c into *@p out. Statuses as
+ *  cdyn_constraint_set_tag (CDYN_ERR_INVALID_ARGUMENT also for a NULL
+ *  @p out). @since 0.1 */
+CDYN_API cdyn_status cdyn_constraint_get_tag(const cdyn_system *sys, cdyn_constraint c,
+                                             uint64_t *out);
+
 /** The point of an anchor or pin at the system's current time (dim
  *  values, m): where its motion has carried it, or where it was put.
  *  @return CDYN_OK; CDYN_ERR_UNSUPPORTED for other kinds;

@@ -152,6 +152,20 @@ CDYN_API cdyn_status cdyn_ground_add_heightfield(cdyn_system *sys,
 CDYN_API cdyn_status cdyn_ground_add_callback(cdyn_system *sys, cdyn_ground_fn fn, void *user,
                                               cdyn_ground *out);
 
+/** Sets the tag of the callback ground @p ground (CDYN_GROUND_CALLBACK): a
+ *  user-chosen integer that a snapshot holds in place of the function, for
+ *  the resolver of cdyn_system_load (snapshot.h). 0 until set.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT when the ground is not a
+ *  callback ground; handle statuses; CDYN_ERR_BUSY from inside a step.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_ground_set_tag(cdyn_system *sys, cdyn_ground ground, uint64_t tag);
+
+/** The tag of the callback ground @p ground into *@p out. Statuses as
+ *  cdyn_ground_set_tag (CDYN_ERR_INVALID_ARGUMENT also for a NULL @p out).
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_ground_get_tag(const cdyn_system *sys, cdyn_ground ground,
+                                         uint64_t *out);
+
 /** Moves @p ground with the rigid motion @p motion (motion.h) from the
  *  system's current time t_s on, as T(t) T(t_s)^-1: H(x, t) = H_0(T(t_s)
  *  T(t)^-1 x) with H_0 the ground as it is at t_s. Damping and friction act

@@ -92,10 +92,12 @@ typedef struct cdyn_motion_desc {
     double angular_velocity;   /**< ROTATION: rad/s about @c axis (right-handed) */
     cdyn_motion_fn callback;   /**< CALLBACK: the function */
     void *user;                /**< CALLBACK: passed back, never dereferenced */
+    uint64_t tag;              /**< CALLBACK: what a snapshot holds in place of the
+                                    function and user pointer (snapshot.h); 0 by default */
 } cdyn_motion_desc;
 
 /** Fills @p desc with the defaults of @p kind: size set, every vector 0,
- *  frequency 1, phase 0, axis (0, 0, 1), angular velocity 0, no callback.
+ *  frequency 1, phase 0, axis (0, 0, 1), angular velocity 0, no callback, tag 0.
  *  NULL: does nothing. A @p kind outside the enum is kept and refused by
  *  the functions that read it. @since 0.1 */
 CDYN_API void cdyn_motion_desc_init(cdyn_motion_desc *desc, cdyn_motion_kind kind);
@@ -136,10 +138,12 @@ typedef struct cdyn_schedule_desc {
     double phase;               /**< OSCILLATION: rad */
     cdyn_schedule_fn callback;  /**< CALLBACK: the function */
     void *user;                 /**< CALLBACK: passed back, never dereferenced */
+    uint64_t tag;               /**< CALLBACK: what a snapshot holds in place of the
+                                     function and user pointer (snapshot.h); 0 by default */
 } cdyn_schedule_desc;
 
 /** Fills @p desc with the defaults of @p kind: size set, rate,
- *  acceleration, amplitude and phase 0, frequency 1, no callback. NULL:
+ *  acceleration, amplitude and phase 0, frequency 1, no callback, tag 0. NULL:
  *  does nothing. @since 0.1 */
 CDYN_API void cdyn_schedule_desc_init(cdyn_schedule_desc *desc, cdyn_schedule_kind kind);
 

@@ -156,6 +156,8 @@ typedef struct cdyn_curve_desc {
     double q_min;         /**< start of the domain (default -inf: natural domain) */
     double q_max;         /**< end of the domain (default +inf: natural domain) */
     int time_dependent;   /**< callback curve: non-zero if r depends on t (default 0) */
+    uint64_t tag;         /**< callback curve: what a snapshot holds in place of the
+                               function and user pointer (snapshot.h); default 0 */
 } cdyn_curve_desc;
 
 /** Fills @p desc with the defaults for @p kind: size set, origin 0, axis1 =
@@ -239,6 +241,8 @@ typedef struct cdyn_surface_desc {
     double v_min;           /**< default -inf */
     double v_max;           /**< default +inf */
     int time_dependent;     /**< callback surface: non-zero if r depends on t (default 0) */
+    uint64_t tag;           /**< callback surface: what a snapshot holds in place of the
+                                 function and user pointer (snapshot.h); default 0 */
 } cdyn_surface_desc;
 
 /** Fills @p desc with the defaults for @p kind: size set, origin 0, axis1 =

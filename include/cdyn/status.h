@@ -25,7 +25,8 @@ typedef enum cdyn_status {
     CDYN_ERR_CALLBACK = 9,         /**< a user callback reported an error */
     CDYN_ERR_BUSY = 10,            /**< the object is inside a step (called from a callback) */
     CDYN_ERR_IO = 11,              /**< reading or writing a file failed */
-    CDYN_ERR_FORMAT = 12           /**< a buffer or file is corrupt, truncated or foreign */
+    CDYN_ERR_FORMAT = 12,          /**< a buffer or file is corrupt, truncated or foreign */
+    CDYN_ERR_UNRESOLVED = 13       /**< a snapshot's callback has no function (resolver) */
 } cdyn_status;
 
 /** A one-line English description of @p status ("invalid argument", ...);

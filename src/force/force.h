@@ -71,6 +71,7 @@ struct cdyn__force {
             cdyn_force_fn fn;
             cdyn_force_jacobian_fn jac; /* user Jacobian, or NULL */
             void *user;
+            uint64_t tag; /* what a snapshot holds in place of fn, jac, user */
         };
         struct cdyn__pair *pair; /* pair potentials: owned */
     };

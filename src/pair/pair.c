@@ -97,6 +97,11 @@ static void index_by_slot(cdyn__pair *p)
     heap_sort(p->by_slot, p->n);
 }
 
+void cdyn__pair_index(cdyn__pair *p)
+{
+    index_by_slot(p);
+}
+
 /* First entry of by_slot whose slot is >= @p slot. */
 static uint32_t lower_bound(const cdyn__pair *p, uint32_t slot)
 {

@@ -36,6 +36,9 @@ void cdyn__pair_apply(const cdyn_system *sys, cdyn__pair *p, const double *x, co
 /* Potential energy of @p p at state x (the conservative part). */
 double cdyn__pair_energy(const cdyn_system *sys, cdyn__pair *p, const double *x);
 
+/* Rebuilds @p p's lookup by particle (by_slot) from its slots. */
+void cdyn__pair_index(cdyn__pair *p);
+
 /* Frees @p p and everything it owns; NULL is a no-op. */
 void cdyn__pair_free(const cdyn_system *sys, cdyn__pair *p);
 

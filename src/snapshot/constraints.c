@@ -1,0 +1,434 @@
+/* The constraints section of a snapshot: the solver's settings and report,
+ * the pool, and each live constraint with its particles, its kind's
+ * geometry or callback or shape, and what makes it depend on time. The
+ * multipliers and the Jacobian the next step starts from are in the
+ * multipliers section (snapshot/multipliers.c).
+ *
+ *     u8 present; then
+ *     f64 ks, kd, u8 solver, f64 CG tolerance, u32 CG cap, u8 any compliance,
+ *     report: u64 rows, iterations, f64 residual, u64 redundant rows,
+ *             solves, redundant solves, CG caps hit, last redundant
+ *             (handle), factor nonzeros
+ *     slot pool; per live constraint
+ *       u8 kind, u8 enabled, u16 particles, u16 rows, u32 x particles
+ *       (slots), f64 compliance, then by kind
+ *         distance, anchor, pin, plane   f64 x 4 geometry
+ *         user, implicit                 u64 tag
+ *         curve, surface                 the shape's record (below)
+ *       u8 drive (1 time-dependent, 2 moving, 4 scheduled), [motion],
+ *       [schedule]
+ *     shape record: u8 arc, [domain], f64 x 34 caches of the last
+ *       evaluation (r', (m r'^T r')^-1, c, W, f, f_c, N, dr/dt),
+ *       carrier, curve or surface */
+#include <math.h>
+#include <string.h>
+
+#include "constraint/constraint.h"
+#include "constraint/drive.h"
+#include "constraint/kind.h"
+#include "core/alloc.h"
+#include "core/holders.h"
+#include "core/system.h"
+#include "generalized/generalized.h"
+#include "snapshot/snapshot.h"
+
+enum { TIME_DEPENDENT = 1, MOVING = 2, SCHEDULED = 4 };
+
+/* --- the record of a particle on a shape ---------------------------------- */
+
+/* The caches of a record, in the order written. */
+#define N_CACHES 34
+
+static void caches_out(const cdyn__param *p, double v[N_CACHES])
+{
+    memcpy(v, p->rq, 6 * sizeof *v);
+    memcpy(v + 6, p->minv, 4 * sizeof *v);
+    memcpy(v + 10, p->c, 3 * sizeof *v);
+    memcpy(v + 13, p->w, 9 * sizeof *v);
+    memcpy(v + 22, p->f, 3 * sizeof *v);
+    memcpy(v + 25, p->fc, 3 * sizeof *v);
+    memcpy(v + 28, p->normal, 3 * sizeof *v);
+    memcpy(v + 31, p->wt, 3 * sizeof *v);
+}
+
+static void caches_in(cdyn__param *p, const double v[N_CACHES])
+{
+    memcpy(p->rq, v, 6 * sizeof *v);
+    memcpy(p->minv, v + 6, 4 * sizeof *v);
+    memcpy(p->c, v + 10, 3 * sizeof *v);
+    memcpy(p->w, v + 13, 9 * sizeof *v);
+    memcpy(p->f, v + 22, 3 * sizeof *v);
+    memcpy(p->fc, v + 25, 3 * sizeof *v);
+    memcpy(p->normal, v + 28, 3 * sizeof *v);
+    memcpy(p->wt, v + 31, 3 * sizeof *v);
+}
+
+static void save_domain_of(cdyn__save *S, const cdyn__domain *d)
+{
+    cdyn__out_f64(&S->w, d->lo);
+    cdyn__out_f64(&S->w, d->hi);
+    cdyn__out_u8(&S->w, (uint8_t)d->lo_end);
+    cdyn__out_u8(&S->w, (uint8_t)d->hi_end);
+}
+
+static void save_param(cdyn__save *S, const cdyn__param *p)
+{
+    cdyn__out_u8(&S->w, p->arc ? 1 : 0);
+    if (p->arc)
+        save_domain_of(S, &p->arc_dom);
+    double v[N_CACHES];
+    caches_out(p, v);
+    cdyn__out_f64s(&S->w, v, N_CACHES);
+    cdyn__save_carrier(S, &p->carrier);
+    if (p->k == 1)
+        cdyn__save_curve(S, &p->curve);
+    else
+        cdyn__save_surface(S, &p->surface);
+}
+
+/* A record for the particle of slot @p slot on a shape of @p k coordinates;
+ * NULL after a failure (nothing left allocated). */
+static cdyn__param *load_param(cdyn__load *L, int k, uint32_t slot)
+{
+    cdyn__win *r = &L->r;
+    cdyn_system *sys = L->sys;
+    cdyn__param *p = cdyn__calloc_array(&sys->alloc, 1, sizeof *p);
+    if (!p) {
+        cdyn__load_oom(L, "shape record");
+        return NULL;
+    }
+    p->k = k;
+    p->slot = slot;
+    p->arc = cdyn__in_flag(r, "shape record");
+    if (p->arc) {
+        /* A cycloid's arc-length interval with its (hard) ends. */
+        double lo = cdyn__in_f64(r), hi = cdyn__in_f64(r);
+        uint8_t le = cdyn__in_u8(r), he = cdyn__in_u8(r);
+        if (cdyn__load_ok(L) && (!isfinite(lo) || !isfinite(hi) || !(lo < hi) ||
+                                 le > CDYN__END_SINGULAR || he > CDYN__END_SINGULAR))
+            cdyn__in_fail(r, "shape record: arc-length domain [%g, %g] is not one", lo, hi);
+        p->arc_dom = cdyn__domain_interval(lo, hi, (cdyn__end)le, (cdyn__end)he);
+    }
+    double v[N_CACHES];
+    cdyn__in_finites(r, v, N_CACHES, "shape record caches");
+    caches_in(p, v);
+    bool shape_ok = false;
+    if (cdyn__load_ok(L) && cdyn__load_carrier(L, &p->carrier))
+        shape_ok = k == 1 ? cdyn__load_curve(L, &p->curve) : cdyn__load_surface(L, &p->surface);
+    if (shape_ok && (k == 2 ? sys->dim != 3 : (p->arc != (p->curve.kind == CDYN_CURVE_CYCLOID))))
+        cdyn__in_fail(r, "shape record: a surface in 2-D or a cycloid without arc length");
+    if (!cdyn__load_ok(L)) {
+        if (shape_ok)
+            cdyn__param_free(sys, p);
+        else
+            cdyn__free_array(&sys->alloc, p, 1, sizeof *p);
+        return NULL;
+    }
+    return p;
+}
+
+/* --- constraints ------------------------------------------------------------ */
+
+static void save_one(cdyn__save *S, const cdyn__constraint *c)
+{
+    cdyn__out_u8(&S->w, c->kind);
+    cdyn__out_u8(&S->w, c->enabled);
+    cdyn__out_u16(&S->w, c->n_particles);
+    cdyn__out_u16(&S->w, c->n_rows);
+    for (uint32_t j = 0; j < c->n_particles; j++)
+        cdyn__out_u32(&S->w, cdyn__constraint_particle(c, j));
+    cdyn__out_f64(&S->w, c->compliance);
+    const cdyn__constraint_kind *kind = cdyn__kind_of(c);
+    if (kind->shape) {
+        save_param(S, c->d.param);
+    } else if (kind->time_callback) {
+        cdyn_callback_binding b = {.size = sizeof b, .user = c->d.cb.user};
+        cdyn_callback_kind ck = CDYN_CALLBACK_IMPLICIT;
+        if (c->kind == CDYN_CONSTRAINT_USER) {
+            b.constraint = c->d.cb.fn.user;
+            ck = CDYN_CALLBACK_CONSTRAINT;
+        } else {
+            b.implicit = c->d.cb.fn.implicit;
+        }
+        cdyn__save_callback(S, ck, c->d.cb.tag, &b);
+    } else {
+        cdyn__out_f64s(&S->w, c->d.p, 4);
+    }
+    const cdyn__drive *d = c->drive;
+    uint8_t flags = (uint8_t)(d ? (d->time_dependent ? TIME_DEPENDENT : 0) |
+                                      (d->moving ? MOVING : 0) | (d->scheduled ? SCHEDULED : 0)
+                                : 0);
+    cdyn__out_u8(&S->w, flags);
+    if (flags & MOVING)
+        cdyn__save_motion(S, &d->motion);
+    if (flags & SCHEDULED)
+        cdyn__save_schedule(S, &d->length);
+}
+
+/* The particle and row counts kind @p kind has (user: within the limits). */
+static bool counts_fit(const cdyn_system *sys, uint8_t kind, uint16_t np, uint16_t nr)
+{
+    switch (kind) {
+    case CDYN_CONSTRAINT_DISTANCE:
+        return np == 2 && nr == 1;
+    case CDYN_CONSTRAINT_ANCHOR:
+    case CDYN_CONSTRAINT_PLANE:
+    case CDYN_CONSTRAINT_IMPLICIT:
+        return np == 1 && nr == 1;
+    case CDYN_CONSTRAINT_PIN:
+        return np == 1 && nr == sys->dim;
+    case CDYN_CONSTRAINT_USER:
+        return np >= 1 && np <= CDYN__CONSTRAINT_MAX_PARTICLES && nr >= 1 &&
+               nr <= CDYN__CONSTRAINT_MAX_ROWS;
+    case CDYN_CONSTRAINT_CURVE:
+    case CDYN_CONSTRAINT_SURFACE:
+        return np == 1 && nr == 0;
+    }
+    return false;
+}
+
+/* The geometry of a built-in kind: lengths > 0, a plane's normal not zero. */
+static bool geometry_fits(uint8_t kind, const double p[4])
+{
+    switch (kind) {
+    case CDYN_CONSTRAINT_DISTANCE:
+        return p[0] > 0;
+    case CDYN_CONSTRAINT_ANCHOR:
+        return p[3] > 0;
+    case CDYN_CONSTRAINT_PLANE:
+        return p[0] != 0 || p[1] != 0 || p[2] != 0;
+    }
+    return true;
+}
+
+/* Reads the drive of @p c (kind row @p kind); the record is allocated only
+ * when something drives it. */
+static bool load_drive(cdyn__load *L, cdyn__constraint *c, const cdyn__constraint_kind *kind)
+{
+    cdyn__win *r = &L->r;
+    uint8_t flags = cdyn__in_u8(r);
+    if (!cdyn__load_ok(L))
+        return false;
+    if (flags == 0)
+        return true;
+    if (flags > 7 || ((flags & TIME_DEPENDENT) && !kind->time_callback) ||
+        ((flags & MOVING) && (!kind->attach_motion || kind->shape)) ||
+        ((flags & SCHEDULED) && !kind->length_entry))
+        return cdyn__in_fail(r, "constraint: a %s constraint cannot have drive flags 0x%x",
+                             kind->name, flags);
+    cdyn__drive *d = cdyn__calloc_array(&L->sys->alloc, 1, sizeof *d);
+    if (!d)
+        return cdyn__load_oom(L, "constraint drive");
+    c->drive = d;
+    d->time_dependent = flags & TIME_DEPENDENT;
+    d->moving = (flags & MOVING) != 0;
+    d->scheduled = (flags & SCHEDULED) != 0;
+    c->driven = 1;
+    if ((d->moving && !cdyn__load_motion(L, &d->motion)) ||
+        (d->scheduled && !cdyn__load_schedule(L, &d->length)))
+        return false;
+    if (d->time_dependent && cdyn__drive_reserve_differences(L->sys, c, "constraint"))
+        return cdyn__load_oom(L, "constraint time differences");
+    return true;
+}
+
+/* Frees what a partly read @p c owns. */
+static void drop(cdyn__load *L, cdyn__constraint *c)
+{
+    cdyn_system *sys = L->sys;
+    cdyn__drive_free(sys, c);
+    if (c->n_particles > 2 && c->u.particles)
+        cdyn__free_array(&sys->alloc, c->u.particles, c->n_particles, sizeof *c->u.particles);
+    memset(c, 0, sizeof *c);
+}
+
+/* Reads the constraint of slot @p i into @p c and registers what it holds
+ * (the particle counts, a shape's record). */
+static bool load_one(cdyn__load *L, cdyn__constraint *c)
+{
+    cdyn__win *r = &L->r;
+    cdyn_system *sys = L->sys;
+    memset(c, 0, sizeof *c);
+    uint8_t kind_value = cdyn__in_u8(r);
+    bool enabled = cdyn__in_flag(r, "constraint: enabled");
+    uint16_t np = cdyn__in_u16(r), nr = cdyn__in_u16(r);
+    if (!cdyn__load_ok(L))
+        return false;
+    if (!counts_fit(sys, kind_value, np, nr))
+        return cdyn__in_fail(r, "constraint: kind %u with %u particles and %u rows", kind_value,
+                             np, nr);
+    const cdyn__constraint_kind *kind = cdyn__constraint_kind_of(kind_value);
+    c->kind = kind_value;
+    c->enabled = enabled ? 1 : 0;
+    c->n_particles = np;
+    c->n_rows = nr;
+    uint32_t slots[CDYN__CONSTRAINT_MAX_PARTICLES];
+    cdyn__in_u32s(r, slots, np);
+    for (uint32_t j = 0; j < np && cdyn__load_ok(L); j++) {
+        bool ok = slots[j] < sys->particles.count && sys->particles.alive[slots[j]];
+        for (uint32_t q = 0; q < j; q++)
+            ok = ok && slots[q] != slots[j];
+        if (!ok)
+            return cdyn__in_fail(r, "constraint: particle %u (slot %u) is removed, out of range "
+                                    "or twice", j, slots[j]);
+    }
+    c->compliance = cdyn__in_finite(r, "constraint compliance");
+    if (!cdyn__load_ok(L))
+        return false;
+    if (c->compliance < 0 || (kind->shape && (c->compliance != 0 || !enabled)))
+        return cdyn__in_fail(r, "constraint: compliance %g or enabled flag out of range",
+                             c->compliance);
+    if (np > 2) {
+        if (!(c->u.particles = cdyn__alloc_array(&sys->alloc, np, sizeof *c->u.particles)))
+            return cdyn__load_oom(L, "constraint particles");
+        memcpy(c->u.particles, slots, np * sizeof *slots);
+    } else {
+        memcpy(c->u.particle, slots, np * sizeof *slots);
+    }
+    cdyn__param *p = NULL;
+    if (kind->shape) {
+        if (!L->generalized || cdyn__param_of(sys, slots[0]))
+            cdyn__in_fail(r, "constraint: a shape without generalized coordinates, or a second "
+                             "shape on particle slot %u", slots[0]);
+        else
+            p = load_param(L, kind->coordinates, slots[0]);
+        c->d.param = p;
+    } else if (kind->time_callback) {
+        cdyn_callback_binding b;
+        bool user = kind_value == CDYN_CONSTRAINT_USER;
+        if (cdyn__load_callback(L, user ? CDYN_CALLBACK_CONSTRAINT : CDYN_CALLBACK_IMPLICIT,
+                                false, &b, &c->d.cb.tag)) {
+            if (user)
+                c->d.cb.fn.user = b.constraint;
+            else
+                c->d.cb.fn.implicit = b.implicit;
+            c->d.cb.user = b.user;
+        }
+    } else {
+        cdyn__in_finites(r, c->d.p, 4, "constraint geometry");
+        if (cdyn__load_ok(L) && !geometry_fits(kind_value, c->d.p))
+            cdyn__in_fail(r, "constraint: %s geometry out of range", kind->name);
+    }
+    if (cdyn__load_ok(L))
+        load_drive(L, c, kind);
+    if (!cdyn__load_ok(L)) {
+        if (p)
+            cdyn__param_free(sys, p);
+        drop(L, c);
+        return false;
+    }
+    if (p) {
+        sys->param_of[p->slot] = p;
+        sys->n_param++;
+        sys->n_moving_shapes += cdyn__param_moves(p);
+    }
+    for (uint32_t j = 0; j < np; j++)
+        cdyn__holders_count_constraint(sys, slots[j], +1);
+    return true;
+}
+
+static void save_stats(cdyn__save *S, const cdyn_solver_stats *s)
+{
+    cdyn__out_u64(&S->w, s->rows);
+    cdyn__out_u64(&S->w, s->iterations);
+    cdyn__out_f64(&S->w, s->residual);
+    cdyn__out_u64(&S->w, s->redundant_rows);
+    cdyn__out_u64(&S->w, s->solves);
+    cdyn__out_u64(&S->w, s->redundant_solves);
+    cdyn__out_u64(&S->w, s->cg_not_converged);
+    cdyn__out_u64(&S->w, s->last_redundant);
+    cdyn__out_u64(&S->w, s->factor_nonzeros);
+}
+
+static bool load_stats(cdyn__load *L, cdyn_solver_stats *s)
+{
+    cdyn__win *r = &L->r;
+    uint64_t rows = cdyn__in_u64(r), iterations = cdyn__in_u64(r);
+    double residual = cdyn__in_f64(r);
+    uint64_t redundant = cdyn__in_u64(r);
+    s->solves = cdyn__in_u64(r);
+    s->redundant_solves = cdyn__in_u64(r);
+    s->cg_not_converged = cdyn__in_u64(r);
+    s->last_redundant = cdyn__in_u64(r);
+    uint64_t nonzeros = cdyn__in_u64(r);
+    if (!cdyn__load_ok(L))
+        return false;
+    if (rows > SIZE_MAX || iterations > SIZE_MAX || redundant > SIZE_MAX || nonzeros > SIZE_MAX ||
+        isnan(residual) || residual < 0)
+        return cdyn__in_fail(r, "solver report: counts or residual out of range");
+    s->rows = (size_t)rows;
+    s->iterations = (size_t)iterations;
+    s->residual = residual;
+    s->redundant_rows = (size_t)redundant;
+    s->factor_nonzeros = (size_t)nonzeros;
+    return true;
+}
+
+void cdyn__save_constraints(cdyn__save *S)
+{
+    const cdyn__constraints *k = S->sys->cons;
+    cdyn__out_u8(&S->w, k ? 1 : 0);
+    if (!k)
+        return;
+    cdyn__out_f64(&S->w, k->ks);
+    cdyn__out_f64(&S->w, k->kd);
+    cdyn__out_u8(&S->w, (uint8_t)k->solver);
+    cdyn__out_f64(&S->w, k->cg_tol);
+    cdyn__out_u32(&S->w, k->cg_max_iter);
+    cdyn__out_u8(&S->w, k->any_compliance ? 1 : 0);
+    save_stats(S, &k->stats);
+    cdyn__save_slots(S, &k->slots);
+    for (uint32_t i = 0; i < k->slots.count; i++)
+        if (k->slots.alive[i])
+            save_one(S, &k->c[i]);
+}
+
+bool cdyn__load_constraints(cdyn__load *L)
+{
+    cdyn__win *r = &L->r;
+    cdyn_system *sys = L->sys;
+    if (!cdyn__in_flag(r, "constraints: present"))
+        return cdyn__load_ok(L);
+    if (cdyn__constraints_ensure(sys))
+        return cdyn__load_oom(L, "constraints");
+    cdyn__constraints *k = sys->cons;
+    double ks = cdyn__in_f64(r), kd = cdyn__in_f64(r);
+    uint8_t solver = cdyn__in_u8(r);
+    double cg_tol = cdyn__in_f64(r);
+    uint32_t cg_cap = cdyn__in_u32(r);
+    bool any_compliance = cdyn__in_flag(r, "constraints: compliance");
+    if (!cdyn__load_ok(L))
+        return false;
+    /* The setters' rules (constraint_query.c). */
+    if (!isfinite(ks) || ks < 0 || !isfinite(kd) || kd < 0 ||
+        (solver != CDYN_SOLVER_DIRECT && solver != CDYN_SOLVER_CG) || !isfinite(cg_tol) ||
+        !(cg_tol > 0) || cg_cap < 1)
+        return cdyn__in_fail(r, "constraints: gains %g, %g, solver %u or CG options %g, %u out "
+                                "of range", ks, kd, solver, cg_tol, cg_cap);
+    k->ks = ks;
+    k->kd = kd;
+    k->solver = (cdyn_constraint_solver)solver;
+    k->cg_tol = cg_tol;
+    k->cg_max_iter = cg_cap;
+    k->any_compliance = any_compliance;
+    if (!load_stats(L, &k->stats))
+        return false;
+    if (cdyn__holders_reserve(sys, 0, "constraints"))
+        return cdyn__load_oom(L, "constraints");
+    void **arrays[] = {(void **)&k->c};
+    const size_t sizes[] = {sizeof(cdyn__constraint)};
+    uint8_t *alive;
+    if (!cdyn__load_slots(L, &k->slots, 1, arrays, sizes, 15, &alive, "constraints"))
+        return false;
+    bool compliant = false;
+    for (uint32_t i = 0; i < k->slots.count && cdyn__load_ok(L); i++) {
+        if (!alive[i] || !load_one(L, &k->c[i]))
+            continue;
+        cdyn__slots_revive(&k->slots, i);
+        compliant |= k->c[i].compliance > 0;
+    }
+    cdyn__load_free_alive(L, alive, k->slots.count);
+    if (cdyn__load_ok(L) && compliant && !any_compliance)
+        cdyn__in_fail(r, "constraints: a compliant constraint, but the store says none");
+    return cdyn__load_ok(L);
+}
