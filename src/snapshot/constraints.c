@@ -5,7 +5,7 @@
  * multipliers section (snapshot/multipliers.c).
  *
  *     u8 present; then
- *     f64 ks, kd, u8 solver, f64 CG tolerance, u32 CG cap, u8 any compliance,
+ *     options: u8 solver, f64 ks, kd, CG tolerance, u64 CG cap; u8 any compliance,
  *     report: u64 rows, iterations, f64 residual, u64 redundant rows,
  *             solves, redundant solves, CG caps hit, last redundant
  *             (handle), factor nonzeros
@@ -370,11 +370,11 @@ void cdyn__save_constraints(cdyn__save *S)
     cdyn__out_u8(&S->w, k ? 1 : 0);
     if (!k)
         return;
-    cdyn__out_f64(&S->w, k->ks);
-    cdyn__out_f64(&S->w, k->kd);
-    cdyn__out_u8(&S->w, (uint8_t)k->solver);
-    cdyn__out_f64(&S->w, k->cg_tol);
-    cdyn__out_u32(&S->w, k->cg_max_iter);
+    cdyn__out_u8(&S->w, (uint8_t)k->opt.solver);
+    cdyn__out_f64(&S->w, k->opt.ks);
+    cdyn__out_f64(&S->w, k->opt.kd);
+    cdyn__out_f64(&S->w, k->opt.cg_tolerance);
+    cdyn__out_u64(&S->w, k->opt.cg_max_iterations);
     cdyn__out_u8(&S->w, k->any_compliance ? 1 : 0);
     save_stats(S, &k->stats);
     cdyn__save_slots(S, &k->slots);
@@ -392,24 +392,24 @@ bool cdyn__load_constraints(cdyn__load *L)
     if (cdyn__constraints_ensure(sys))
         return cdyn__load_oom(L, "constraints");
     cdyn__constraints *k = sys->cons;
-    double ks = cdyn__in_f64(r), kd = cdyn__in_f64(r);
     uint8_t solver = cdyn__in_u8(r);
-    double cg_tol = cdyn__in_f64(r);
-    uint32_t cg_cap = cdyn__in_u32(r);
+    double ks = cdyn__in_f64(r), kd = cdyn__in_f64(r), cg_tol = cdyn__in_f64(r);
+    uint64_t cg_cap = cdyn__in_u64(r);
     bool any_compliance = cdyn__in_flag(r, "constraints: compliance");
     if (!cdyn__load_ok(L))
         return false;
-    /* The setters' rules (constraint_query.c). */
+    /* The setter's rules (constraint/solver_options.c). */
     if (!isfinite(ks) || ks < 0 || !isfinite(kd) || kd < 0 ||
         (solver != CDYN_SOLVER_DIRECT && solver != CDYN_SOLVER_CG) || !isfinite(cg_tol) ||
-        !(cg_tol > 0) || cg_cap < 1)
-        return cdyn__in_fail(r, "constraints: gains %g, %g, solver %u or CG options %g, %u out "
-                                "of range", ks, kd, solver, cg_tol, cg_cap);
-    k->ks = ks;
-    k->kd = kd;
-    k->solver = (cdyn_constraint_solver)solver;
-    k->cg_tol = cg_tol;
-    k->cg_max_iter = cg_cap;
+        !(cg_tol > 0) || cg_cap < 1 || cg_cap > UINT32_MAX)
+        return cdyn__in_fail(r, "constraints: gains %g, %g, solver %u or CG options %g, %llu "
+                                "out of range", ks, kd, solver, cg_tol,
+                             (unsigned long long)cg_cap);
+    k->opt.solver = (cdyn_constraint_solver)solver;
+    k->opt.ks = ks;
+    k->opt.kd = kd;
+    k->opt.cg_tolerance = cg_tol;
+    k->opt.cg_max_iterations = (size_t)cg_cap;
     k->any_compliance = any_compliance;
     if (!load_stats(L, &k->stats))
         return false;

@@ -2,8 +2,9 @@
  * state of every integrator that has them, whichever is selected, so that
  * switching integrators after a load behaves as it would have before.
  *
- *     RK45             f64 abs tol, rel tol, next step size; u64 accepted,
- *                      rejected
+ *     RK45             options: f64 abs tol, rel tol, initial step, largest
+ *                      step; f64 next step size; report: u64 steps, failed
+ *                      steps, accepted, rejected, f64 last step, next step
  *     backward Euler   f64 tolerance, u32 iteration cap, report (u64 x 12:
  *                      cdyn_newton_stats in order but the residual; f64
  *                      residual), u32 residual history length, f64 x that
@@ -31,28 +32,42 @@
 static void save_rk45(cdyn__save *S)
 {
     const cdyn__rk45 *rk = cdyn__integrator_state(S->sys, CDYN_INTEGRATOR_RK45);
-    cdyn__out_f64(&S->w, rk->abs_tol);
-    cdyn__out_f64(&S->w, rk->rel_tol);
+    const double opt[4] = {rk->opt.abs_tol, rk->opt.rel_tol, rk->opt.initial_step,
+                           rk->opt.max_step};
+    cdyn__out_f64s(&S->w, opt, 4);
     cdyn__out_f64(&S->w, rk->h);
-    cdyn__out_u64(&S->w, rk->accepted);
-    cdyn__out_u64(&S->w, rk->rejected);
+    const cdyn_rk45_stats *s = &rk->stats;
+    const uint64_t counts[4] = {s->steps, s->failed_steps, s->accepted, s->rejected};
+    for (int i = 0; i < 4; i++)
+        cdyn__out_u64(&S->w, counts[i]);
+    cdyn__out_f64(&S->w, s->last_step);
+    cdyn__out_f64(&S->w, s->next_step);
 }
 
 static bool load_rk45(cdyn__load *L)
 {
     cdyn__win *r = &L->r;
     cdyn__rk45 *rk = cdyn__integrator_state(L->sys, CDYN_INTEGRATOR_RK45);
-    double a = cdyn__in_f64(r), b = cdyn__in_f64(r), h = cdyn__in_f64(r);
-    rk->accepted = cdyn__in_u64(r);
-    rk->rejected = cdyn__in_u64(r);
+    double o[4], h;
+    cdyn__in_finites(r, o, 4, "RK45 options");
+    h = cdyn__in_finite(r, "RK45 step");
+    cdyn_rk45_stats *s = &rk->stats;
+    s->steps = cdyn__in_u64(r);
+    s->failed_steps = cdyn__in_u64(r);
+    s->accepted = cdyn__in_u64(r);
+    s->rejected = cdyn__in_u64(r);
+    s->last_step = cdyn__in_finite(r, "RK45 last step");
+    s->next_step = cdyn__in_finite(r, "RK45 next step");
     if (!cdyn__load_ok(L))
         return false;
-    /* The setter's rule for the tolerances; h = 0 means "choose afresh". */
-    if (!isfinite(a) || !isfinite(b) || a < 0 || b < 0 || (a == 0 && b == 0) || !isfinite(h) ||
-        h < 0)
-        return cdyn__in_fail(r, "RK45: tolerances %g, %g or step %g out of range", a, b, h);
-    rk->abs_tol = a;
-    rk->rel_tol = b;
+    /* The setter's rules (step/rk45_options.c); h = 0 means "choose
+     * afresh". */
+    if (o[0] < 0 || o[1] < 0 || (o[0] == 0 && o[1] == 0) || o[2] < 0 || o[3] < 0 || h < 0)
+        return cdyn__in_fail(r, "RK45: options or step %g out of range", h);
+    rk->opt.abs_tol = o[0];
+    rk->opt.rel_tol = o[1];
+    rk->opt.initial_step = o[2];
+    rk->opt.max_step = o[3];
     rk->h = h;
     return true;
 }
@@ -192,8 +207,8 @@ static void save_be(cdyn__save *S)
 {
     const cdyn__be *be = cdyn__be_of(S->sys);
     const cdyn_newton_stats *s = &be->stats;
-    cdyn__out_f64(&S->w, be->tol);
-    cdyn__out_u32(&S->w, be->max_iter);
+    cdyn__out_f64(&S->w, be->opt.tolerance);
+    cdyn__out_u32(&S->w, (uint32_t)be->opt.max_iterations);
     const uint64_t counts[12] = {s->iterations,     s->unknowns,       s->factor_nonzeros,
                                  s->redundant_rows, s->steps,          s->total_iterations,
                                  s->failed_steps,   s->regularized,    s->line_search_cuts,
@@ -224,8 +239,8 @@ static bool load_be(cdyn__load *L)
         c[0] > CDYN__NEWTON_MAX_ITERATIONS)
         return cdyn__in_fail(r, "backward Euler: tolerance %g, cap %u or history %u out of range",
                              tol, cap, n_hist);
-    be->tol = tol;
-    be->max_iter = cap;
+    be->opt.tolerance = tol;
+    be->opt.max_iterations = cap;
     cdyn_newton_stats *s = &be->stats;
     size_t *sizes[4] = {&s->iterations, &s->unknowns, &s->factor_nonzeros, &s->redundant_rows};
     for (int i = 0; i < 4; i++) {

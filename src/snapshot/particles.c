@@ -5,13 +5,15 @@
  *     particles  slot pool; per slot f64 mass, u8 flags (1 fixed,
  *                2 kinematic), then f64 x, v (slots x dim each, removed
  *                slots included); u8 generalized, [f64 u, u' (slots x dim
- *                each)]
+ *                each)]; u8 applied forces (1 held, 2 on, 4 next-step
+ *                on), [f64 held, next-step (slots x dim each)]
  *
  * The inverse masses are not saved: they follow from the masses and the
  * flags here, and from the rigid bodies (snapshot/rigids.c). */
 #include <math.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/system.h"
 #include "generalized/generalized.h"
 #include "snapshot/snapshot.h"
@@ -73,6 +75,43 @@ void cdyn__save_particles(cdyn__save *S)
         cdyn__out_f64s(&S->w, sys->u, len);
         cdyn__out_f64s(&S->w, sys->ud, len);
     }
+    cdyn__out_u8(&S->w, (uint8_t)((sys->applied_held ? 1 : 0) | (sys->applied_on ? 2 : 0) |
+                                  (sys->applied_next_on ? 4 : 0)));
+    if (sys->applied_held) {
+        cdyn__out_f64s(&S->w, sys->applied_held, len);
+        cdyn__out_f64s(&S->w, sys->applied_next, len);
+    }
+}
+
+/* The applied forces' accumulators (force/applied.h), allocated for the
+ * particle capacity as the first applied force does. */
+static bool load_applied(cdyn__load *L)
+{
+    cdyn__win *r = &L->r;
+    cdyn_system *sys = L->sys;
+    uint8_t flags = cdyn__in_u8(r);
+    if (!cdyn__load_ok(L))
+        return false;
+    if (flags > 7 || (flags > 1 && !(flags & 1)) || (flags && sys->particles.count == 0))
+        return cdyn__in_fail(r, "applied forces: flags 0x%x", flags);
+    if (!(flags & 1))
+        return true;
+    size_t len = (size_t)sys->particles.count * (size_t)sys->dim;
+    if (!cdyn__in_room(r, len, 16, "applied forces"))
+        return false;
+    sys->applied_held = cdyn__calloc_array(&sys->alloc, len, sizeof *sys->applied_held);
+    sys->applied_next = cdyn__calloc_array(&sys->alloc, len, sizeof *sys->applied_next);
+    if (!sys->applied_held || !sys->applied_next) {
+        cdyn__free_array(&sys->alloc, sys->applied_held, len, sizeof *sys->applied_held);
+        cdyn__free_array(&sys->alloc, sys->applied_next, len, sizeof *sys->applied_next);
+        sys->applied_held = sys->applied_next = NULL;
+        return cdyn__load_oom(L, "applied forces");
+    }
+    cdyn__in_finites(r, sys->applied_held, len, "applied forces");
+    cdyn__in_finites(r, sys->applied_next, len, "next-step applied forces");
+    sys->applied_on = (flags & 2) != 0;
+    sys->applied_next_on = (flags & 4) != 0;
+    return cdyn__load_ok(L);
 }
 
 bool cdyn__load_particles(cdyn__load *L)
@@ -122,5 +161,5 @@ bool cdyn__load_particles(cdyn__load *L)
         if (alive[i])
             cdyn__slots_revive(&sys->particles, i);
     cdyn__load_free_alive(L, alive, n);
-    return cdyn__load_ok(L);
+    return cdyn__load_ok(L) && load_applied(L);
 }

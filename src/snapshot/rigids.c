@@ -50,7 +50,7 @@ static bool load_one(cdyn__load *L, cdyn__rigid *r, uint32_t i)
     if (!cdyn__load_ok(L))
         return false;
     if (n < 2 || n > sys->particles.live ||
-        (scheme != CDYN_RIGID_SEED_FIRST_ORDER && scheme != CDYN_RIGID_SECOND_ORDER))
+        (scheme != CDYN_RIGID_FIRST_ORDER && scheme != CDYN_RIGID_SECOND_ORDER))
         return cdyn__in_fail(r_in, "rigid body: %u members or scheme %u out of range", n, scheme);
     if (!cdyn__in_room(&L->r, n, 28, "rigid body"))
         return false;

@@ -558,7 +558,10 @@ void ts_scene_build_with(const ts_scene *scene, ts_world *w, cdyn_integrator int
     w->dim = scene->dim;
     CHECK(cdyn_system_create_with_allocator(scene->dim, alloc, &w->sys));
     CHECK(cdyn_system_set_integrator(w->sys, integrator));
-    CHECK(cdyn_system_set_constraint_solver(w->sys, solver));
+    cdyn_solver_options so;
+    cdyn_solver_options_init(&so);
+    so.solver = solver;
+    CHECK(cdyn_system_set_solver_options(w->sys, &so));
     scene->build(w);
 }
 
