@@ -150,6 +150,11 @@ static bool restore_then_step(const ts_scene *scene, cdyn_integrator integ,
              (int)solver, clone ? "cloned" : "loaded");
     ts_scene_build(scene, &w, integ, solver);
     cdyn_status st = run(w.sys, K);
+    /* A force for the next step only, pending at the save. */
+    const double push[3] = {0.5, -0.25, 0.125};
+    if (!st)
+        st = cdyn_particle_apply_force(w.sys, w.particles[w.n_particles - 1], push,
+                                       CDYN_APPLY_NEXT_STEP);
     if (st == CDYN_ERR_UNSUPPORTED) {
         ts_scene_free(&w);
         return false;
@@ -215,6 +220,239 @@ SCENE_TESTS(rigid)
 SCENE_TESTS(pairs)
 SCENE_TESTS(driven)
 
+/* --- handles ------------------------------------------------------------------ */
+
+/* A callback force that adds nothing. */
+static int ts_test_force(const cdyn_system *sys, double t, size_t n, int dim, const double *x,
+                         const double *v, double *f, void *user)
+{
+    (void)sys, (void)t, (void)n, (void)dim, (void)x, (void)v, (void)f, (void)user;
+    return 0;
+}
+
+/* A loaded system from a save of @p sys (resolver of the scenes). */
+static cdyn_system *reload(const cdyn_system *sys)
+{
+    size_t size;
+    unsigned char *buf = save_all(sys, &size);
+    cdyn_snapshot_options o;
+    cdyn_snapshot_options_init(&o);
+    o.resolve = ts_scene_resolve;
+    cdyn_system *copy = NULL;
+    assert_int_equal(cdyn_system_load(buf, size, &o, NULL, &copy), CDYN_OK);
+    free(buf);
+    return copy;
+}
+
+/* Handles taken before the save name the same objects in the copy, the
+ * stale ones stay stale, and both systems hand out the same handles
+ * afterwards (the free slots and their order come along). */
+static void test_handles_survive(void **state)
+{
+    (void)state;
+    ts_world w;
+    ts_scene_build(&ts_scene_springs, &w, CDYN_INTEGRATOR_RK4, CDYN_SOLVER_DIRECT);
+    assert_int_equal(run(w.sys, 3), CDYN_OK);
+    cdyn_particle gone = w.particles[3];
+    assert_int_equal(cdyn_particle_remove(w.sys, gone), CDYN_OK); /* its rod goes too */
+    cdyn_system *copy = reload(w.sys);
+    for (size_t i = 0; i < w.n_particles; i++) {
+        cdyn_particle p = w.particles[i];
+        assert_int_equal(cdyn_particle_is_valid(copy, p), cdyn_particle_is_valid(w.sys, p));
+        if (!cdyn_particle_is_valid(w.sys, p))
+            continue;
+        double xa[2], xb[2], ma, mb;
+        assert_int_equal(cdyn_particle_get_position(copy, p, xb), CDYN_OK);
+        cdyn_particle_get_position(w.sys, p, xa);
+        cdyn_particle_get_mass(w.sys, p, &ma);
+        cdyn_particle_get_mass(copy, p, &mb);
+        assert_same_doubles(xa, xb, 2, "position by handle");
+        assert_true(ma == mb);
+    }
+    double x[2];
+    assert_int_equal(cdyn_particle_get_position(copy, gone, x), CDYN_ERR_STALE_HANDLE);
+    assert_int_equal(cdyn_particle_get_position(copy, w.removed, x), CDYN_ERR_STALE_HANDLE);
+    assert_false(cdyn_particle_is_valid(copy, w.removed));
+    for (size_t i = 0; i < w.n_constraints; i++) {
+        cdyn_constraint_kind ka = 0, kb = 0;
+        cdyn_status sa = cdyn_constraint_get_kind(w.sys, w.constraints[i], &ka);
+        assert_int_equal(cdyn_constraint_get_kind(copy, w.constraints[i], &kb), sa);
+        assert_int_equal(ka, kb);
+    }
+    /* The next particles and constraints take the same slots in both. */
+    const double at[2] = {1.0, 1.0};
+    for (int round = 0; round < 3; round++) {
+        cdyn_particle pa, pb;
+        cdyn_constraint ca, cb;
+        assert_int_equal(cdyn_particle_add(w.sys, 1.0, at, NULL, &pa), CDYN_OK);
+        assert_int_equal(cdyn_particle_add(copy, 1.0, at, NULL, &pb), CDYN_OK);
+        assert_true(pa == pb);
+        assert_int_equal(cdyn_constraint_add_anchor(w.sys, pa, x, 1.0, &ca), CDYN_OK);
+        assert_int_equal(cdyn_constraint_add_anchor(copy, pb, x, 1.0, &cb), CDYN_OK);
+        assert_true(ca == cb);
+    }
+    cdyn_system_destroy(copy);
+    ts_scene_free(&w);
+}
+
+/* Rigid bodies and grounds by handle; a dissolved body stays stale. */
+static void test_bodies_and_grounds_by_handle(void **state)
+{
+    (void)state;
+    ts_world w;
+    ts_scene_build(&ts_scene_rigid, &w, CDYN_INTEGRATOR_SYMPLECTIC_EULER, CDYN_SOLVER_DIRECT);
+    assert_int_equal(run(w.sys, 5), CDYN_OK);
+    cdyn_system *copy = reload(w.sys);
+    cdyn_rigid ra, rb;
+    assert_int_equal(cdyn_rigid_find(w.sys, w.particles[0], &ra), CDYN_OK);
+    assert_int_equal(cdyn_rigid_find(copy, w.particles[0], &rb), CDYN_OK);
+    assert_true(ra != 0 && ra == rb);
+    double la[3], lb[3];
+    assert_int_equal(cdyn_rigid_get_angular_momentum(w.sys, ra, la), CDYN_OK);
+    assert_int_equal(cdyn_rigid_get_angular_momentum(copy, rb, lb), CDYN_OK);
+    assert_same_doubles(la, lb, 3, "angular momentum");
+    double m;
+    assert_int_equal(cdyn_rigid_get_mass(copy, w.removed_body, &m), CDYN_ERR_STALE_HANDLE);
+    assert_false(cdyn_rigid_is_valid(copy, w.removed_body));
+    cdyn_system_destroy(copy);
+    ts_scene_free(&w);
+}
+
+/* --- tags and the resolver ---------------------------------------------------- */
+
+static void test_tags(void **state)
+{
+    (void)state;
+    ts_world w;
+    ts_scene_build(&ts_scene_driven, &w, CDYN_INTEGRATOR_RK4, CDYN_SOLVER_DIRECT);
+    cdyn_system *sys = w.sys;
+    uint64_t tag = 0;
+    /* The implicit and the user constraint were tagged after they were
+     * made; a distance has no callback to tag. */
+    assert_int_equal(cdyn_constraint_get_tag(sys, w.constraints[5], &tag), CDYN_OK);
+    assert_int_equal(tag, 31);
+    assert_int_equal(cdyn_constraint_get_tag(sys, w.constraints[6], &tag), CDYN_OK);
+    assert_int_equal(tag, 32);
+    assert_int_equal(cdyn_constraint_set_tag(sys, w.constraints[0], 5),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "constraint_set_tag"));
+    assert_int_equal(cdyn_constraint_get_tag(sys, w.constraints[6], NULL),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    /* A motion's and a schedule's tag come with their descriptions. */
+    cdyn_motion_desc md;
+    bool moving;
+    assert_int_equal(cdyn_constraint_get_motion(sys, w.constraints[4], &md, &moving), CDYN_OK);
+    assert_true(moving && md.kind == CDYN_MOTION_CALLBACK && md.tag == 41);
+    cdyn_schedule_desc sd;
+    bool scheduled;
+    assert_int_equal(cdyn_constraint_get_length_schedule(sys, w.constraints[3], &sd, &scheduled),
+                     CDYN_OK);
+    assert_true(scheduled && sd.tag == 42);
+    ts_scene_free(&w);
+
+    /* Forces and grounds: only callbacks have a tag. */
+    ts_scene_build(&ts_scene_rigid, &w, CDYN_INTEGRATOR_RK4, CDYN_SOLVER_DIRECT);
+    const double g[3] = {0, 0, -1};
+    cdyn_force f, cbf;
+    assert_int_equal(cdyn_force_add_gravity(w.sys, g, &f), CDYN_OK);
+    assert_int_equal(cdyn_force_set_tag(w.sys, f, 3), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(w.sys), "force_set_tag"));
+    assert_int_equal(cdyn_force_add_callback(w.sys, ts_test_force, NULL, false, &cbf), CDYN_OK);
+    assert_int_equal(cdyn_force_get_tag(w.sys, cbf, &tag), CDYN_OK);
+    assert_int_equal(tag, 0);
+    assert_int_equal(cdyn_force_set_tag(w.sys, cbf, UINT64_MAX), CDYN_OK);
+    assert_int_equal(cdyn_force_get_tag(w.sys, cbf, &tag), CDYN_OK);
+    assert_true(tag == UINT64_MAX);
+    assert_int_equal(cdyn_force_remove(w.sys, cbf), CDYN_OK);
+    assert_int_equal(cdyn_force_get_tag(w.sys, cbf, &tag), CDYN_ERR_STALE_HANDLE);
+    const double up[3] = {0, 0, 1};
+    cdyn_ground plane;
+    assert_int_equal(cdyn_ground_add_plane(w.sys, up, -10.0, &plane), CDYN_OK);
+    assert_int_equal(cdyn_ground_set_tag(w.sys, plane, 1), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_ground_get_tag(w.sys, plane, &tag), CDYN_ERR_INVALID_ARGUMENT);
+    ts_scene_free(&w);
+}
+
+/* Knows every tag of the scenes but those listed in @p user (0-ended). */
+static int forgetful(cdyn_callback_kind kind, uint64_t tag, cdyn_callback_binding *out,
+                     void *user)
+{
+    for (const uint64_t *t = user; *t; t++)
+        if (*t == tag)
+            return 1;
+    return ts_scene_resolve(kind, tag, out, NULL);
+}
+
+/* Gives tag 12's force without its Jacobian. */
+static int no_jacobian(cdyn_callback_kind kind, uint64_t tag, cdyn_callback_binding *out,
+                       void *user)
+{
+    (void)user;
+    int rc = ts_scene_resolve(kind, tag, out, NULL);
+    out->force_jacobian = NULL;
+    return rc;
+}
+
+/* A load whose resolver leaves a callback out: CDYN_ERR_UNRESOLVED with
+ * the kind and tag of the first one, no system, nothing left allocated. */
+static void expect_unresolved(const ts_scene *scene, cdyn_callback_resolve_fn resolve,
+                              void *user, cdyn_callback_kind kind, uint64_t tag)
+{
+    ts_world w;
+    ts_scene_build(scene, &w, CDYN_INTEGRATOR_RK4, CDYN_SOLVER_DIRECT);
+    size_t size;
+    unsigned char *buf = save_all(w.sys, &size);
+    ts_counting_alloc count = {0};
+    cdyn_allocator a = ts_counting_allocator(&count);
+    cdyn_snapshot_options o;
+    cdyn_snapshot_options_init(&o);
+    o.allocator = &a;
+    o.resolve = resolve;
+    o.resolve_user = user;
+    cdyn_snapshot_report rep = {.size = sizeof rep};
+    cdyn_system *copy = (cdyn_system *)&count; /* overwritten */
+    assert_int_equal(cdyn_system_load(buf, size, &o, &rep, &copy), CDYN_ERR_UNRESOLVED);
+    assert_null(copy);
+    assert_int_equal(rep.callback_kind, kind);
+    assert_true(rep.callback_tag == tag);
+    char want[32];
+    snprintf(want, sizeof want, "tag %llu", (unsigned long long)tag);
+    assert_non_null(strstr(rep.message, want));
+    assert_true(strncmp(rep.message, "system_load: ", 13) == 0);
+    assert_int_equal(count.live_bytes, 0);
+    assert_int_equal(count.allocs, count.frees);
+    free(buf);
+    ts_scene_free(&w);
+}
+
+static void test_unresolved_tags(void **state)
+{
+    (void)state;
+    static const uint64_t miss_31[] = {31, 0}, miss_51[] = {51, 0}, miss_21[] = {21, 0};
+    expect_unresolved(&ts_scene_springs, NULL, NULL, CDYN_CALLBACK_FORCE, 11);
+    expect_unresolved(&ts_scene_springs, no_jacobian, NULL, CDYN_CALLBACK_FORCE, 12);
+    expect_unresolved(&ts_scene_driven, forgetful, (void *)miss_31, CDYN_CALLBACK_IMPLICIT,
+                      31);
+    expect_unresolved(&ts_scene_rigid, forgetful, (void *)miss_51, CDYN_CALLBACK_GROUND, 51);
+    expect_unresolved(&ts_scene_coaster, forgetful, (void *)miss_21, CDYN_CALLBACK_CURVE, 21);
+}
+
+/* A system without callbacks needs no resolver; a clone keeps the
+ * callbacks' functions and user pointers. */
+static void test_no_resolver_needed(void **state)
+{
+    (void)state;
+    ts_world w;
+    ts_scene_build(&ts_scene_chain, &w, CDYN_INTEGRATOR_RATTLE, CDYN_SOLVER_DIRECT);
+    size_t size;
+    unsigned char *buf = save_all(w.sys, &size);
+    cdyn_system *copy;
+    assert_int_equal(cdyn_system_load(buf, size, NULL, NULL, &copy), CDYN_OK);
+    cdyn_system_destroy(copy);
+    free(buf);
+    ts_scene_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +462,9 @@ int main(void)
         cmocka_unit_test(test_rigid_loaded),   cmocka_unit_test(test_rigid_cloned),
         cmocka_unit_test(test_pairs_loaded),   cmocka_unit_test(test_pairs_cloned),
         cmocka_unit_test(test_driven_loaded),  cmocka_unit_test(test_driven_cloned),
+        cmocka_unit_test(test_handles_survive), cmocka_unit_test(test_bodies_and_grounds_by_handle),
+        cmocka_unit_test(test_tags),           cmocka_unit_test(test_unresolved_tags),
+        cmocka_unit_test(test_no_resolver_needed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,41 +57,44 @@ bool cdyn__load_slots(cdyn__load *L, cdyn__slots *s, size_t n, void **const arra
         cdyn__free_array(&L->sys->alloc, flags, count, sizeof *flags);
         return cdyn__load_oom(L, what);
     }
-    *alive = flags;
     s->count = count;
     uint32_t n_live = 0;
-    for (uint32_t i = 0; i < count; i++) {
+    for (uint32_t i = 0; i < count && cdyn__load_ok(L); i++) {
         uint32_t v = cdyn__in_u32(r);
         uint16_t gen = (uint16_t)(v & 0xffffu);
         if (v >> 17 || ((v >> 16) && gen == UINT16_MAX))
-            return cdyn__in_fail(r, "%s: slot %u: word 0x%x is not a generation and a live flag",
-                                 what, i, v);
+            cdyn__in_fail(r, "%s: slot %u: word 0x%x is not a generation and a live flag", what,
+                          i, v);
         s->generation[i] = gen;
         flags[i] = (uint8_t)(v >> 16);
         n_live += flags[i];
     }
-    if (n_live != live)
-        return cdyn__in_fail(r, "%s: %u slots are live, the count says %u", what, n_live, live);
+    if (cdyn__load_ok(L) && n_live != live)
+        cdyn__in_fail(r, "%s: %u slots are live, the count says %u", what, n_live, live);
     /* The free list holds every removed slot that is not retired (its
-     * generation exhausted), each once; taken marks them on the way. */
+     * generation exhausted), each once; marked as met on the way. */
     uint32_t n_open = 0;
     for (uint32_t i = 0; i < count; i++)
         n_open += !flags[i] && s->generation[i] != UINT16_MAX;
-    if (n_open != n_free)
-        return cdyn__in_fail(r, "%s: %u removed slots can be reused, the free list has %u", what,
-                             n_open, n_free);
-    for (uint32_t k = 0; k < n_free; k++) {
+    if (cdyn__load_ok(L) && n_open != n_free)
+        cdyn__in_fail(r, "%s: %u removed slots can be reused, the free list has %u", what,
+                      n_open, n_free);
+    for (uint32_t k = 0; k < n_free && cdyn__load_ok(L); k++) {
         uint32_t i = cdyn__in_u32(r);
-        if (!cdyn__load_ok(L))
-            return false;
-        if (i >= count || flags[i] || s->generation[i] == UINT16_MAX || s->alive[i])
-            return cdyn__in_fail(r, "%s: free slot %u is out of range, live, retired or twice",
-                                 what, i);
-        s->alive[i] = 1; /* seen; cleared below */
+        if (cdyn__load_ok(L) &&
+            (i >= count || flags[i] || s->generation[i] == UINT16_MAX || s->alive[i])) {
+            cdyn__in_fail(r, "%s: free slot %u is out of range, live, retired or twice", what, i);
+            break;
+        }
+        s->alive[i] = 1; /* met; cleared below */
         s->free_list[k] = i;
     }
-    for (uint32_t k = 0; k < n_free; k++)
-        s->alive[s->free_list[k]] = 0;
+    memset(s->alive, 0, count * sizeof *s->alive);
+    if (!cdyn__load_ok(L)) {
+        cdyn__free_array(&L->sys->alloc, flags, count, sizeof *flags);
+        return false;
+    }
     s->n_free = n_free;
-    return cdyn__load_ok(L);
+    *alive = flags;
+    return true;
 }

@@ -94,8 +94,9 @@ void cdyn__save_slots(cdyn__save *S, const cdyn__slots *s);
 /* Reads a pool into the empty @p s, growing it and the owner's @p n
  * arrays (as cdyn__slots_grow) to its count, after checking that the
  * section holds at least @p min_bytes per live object. The live flags are
- * kept aside in @p *alive (allocated, count bytes; the caller frees it
- * with cdyn__load_free_alive): the pool's own flags stay clear until the
+ * kept aside in @p *alive (allocated, count bytes, which the caller frees
+ * with cdyn__load_free_alive; nothing is left allocated on failure): the
+ * pool's own flags stay clear until the
  * caller has rebuilt each object and calls cdyn__slots_revive, so that a
  * failure part way destroys only whole objects. */
 bool cdyn__load_slots(cdyn__load *L, cdyn__slots *s, size_t n, void **const arrays[],
