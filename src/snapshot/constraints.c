@@ -10,13 +10,16 @@
  *             solves, redundant solves, CG caps hit, last redundant
  *             (handle), factor nonzeros
  *     slot pool; per live constraint
- *       u8 kind, u8 enabled, u16 particles, u16 rows, u32 x particles
- *       (slots), f64 compliance, then by kind
- *         distance, anchor, pin, plane   f64 x 4 geometry
+ *       u8 kind, u8 flags (1 enabled, 2 compliant, 4 time-dependent,
+ *       8 moving, 16 scheduled), u16 particles, u16 rows, u32 x particles
+ *       (slots), [f64 compliance], then by kind
+ *         distance                       f64 length
+ *         pin                            f64 x dim point
+ *         anchor, plane                  f64 x dim point or normal, f64 length
+ *                                        or offset
  *         user, implicit                 u64 tag
  *         curve, surface                 the shape's record (below)
- *       u8 drive (1 time-dependent, 2 moving, 4 scheduled), [motion],
- *       [schedule]
+ *       [motion], [schedule]
  *     shape record: u8 arc, [domain], f64 x 34 caches of the last
  *       evaluation (r', (m r'^T r')^-1, c, W, f, f_c, N, dr/dt),
  *       carrier, curve or surface */
@@ -32,7 +35,23 @@
 #include "generalized/generalized.h"
 #include "snapshot/snapshot.h"
 
-enum { TIME_DEPENDENT = 1, MOVING = 2, SCHEDULED = 4 };
+enum { ENABLED = 1, COMPLIANT = 2, TIME_DEPENDENT = 4, MOVING = 8, SCHEDULED = 16 };
+
+/* The entries of d.p a built-in kind uses, into @p at; their count. The
+ * others are zero. */
+static int geometry_entries(uint8_t kind, int dim, int at[4])
+{
+    int n = 0;
+    if (kind == CDYN_CONSTRAINT_DISTANCE) {
+        at[n++] = 0;
+        return n;
+    }
+    for (int k = 0; k < dim; k++)
+        at[n++] = k;
+    if (kind != CDYN_CONSTRAINT_PIN)
+        at[n++] = 3;
+    return n;
+}
 
 /* --- the record of a particle on a shape ---------------------------------- */
 
@@ -131,13 +150,19 @@ static cdyn__param *load_param(cdyn__load *L, int k, uint32_t slot)
 
 static void save_one(cdyn__save *S, const cdyn__constraint *c)
 {
+    const cdyn__drive *d = c->drive;
+    uint8_t flags = (uint8_t)((c->enabled ? ENABLED : 0) | (c->compliance != 0 ? COMPLIANT : 0));
+    if (d)
+        flags |= (uint8_t)((d->time_dependent ? TIME_DEPENDENT : 0) | (d->moving ? MOVING : 0) |
+                           (d->scheduled ? SCHEDULED : 0));
     cdyn__out_u8(&S->w, c->kind);
-    cdyn__out_u8(&S->w, c->enabled);
+    cdyn__out_u8(&S->w, flags);
     cdyn__out_u16(&S->w, c->n_particles);
     cdyn__out_u16(&S->w, c->n_rows);
     for (uint32_t j = 0; j < c->n_particles; j++)
         cdyn__out_u32(&S->w, cdyn__constraint_particle(c, j));
-    cdyn__out_f64(&S->w, c->compliance);
+    if (flags & COMPLIANT)
+        cdyn__out_f64(&S->w, c->compliance);
     const cdyn__constraint_kind *kind = cdyn__kind_of(c);
     if (kind->shape) {
         save_param(S, c->d.param);
@@ -152,13 +177,10 @@ static void save_one(cdyn__save *S, const cdyn__constraint *c)
         }
         cdyn__save_callback(S, ck, c->d.cb.tag, &b);
     } else {
-        cdyn__out_f64s(&S->w, c->d.p, 4);
+        int at[4], n = geometry_entries(c->kind, S->sys->dim, at);
+        for (int k = 0; k < n; k++)
+            cdyn__out_f64(&S->w, c->d.p[at[k]]);
     }
-    const cdyn__drive *d = c->drive;
-    uint8_t flags = (uint8_t)(d ? (d->time_dependent ? TIME_DEPENDENT : 0) |
-                                      (d->moving ? MOVING : 0) | (d->scheduled ? SCHEDULED : 0)
-                                : 0);
-    cdyn__out_u8(&S->w, flags);
     if (flags & MOVING)
         cdyn__save_motion(S, &d->motion);
     if (flags & SCHEDULED)
@@ -201,17 +223,15 @@ static bool geometry_fits(uint8_t kind, const double p[4])
     return true;
 }
 
-/* Reads the drive of @p c (kind row @p kind); the record is allocated only
- * when something drives it. */
-static bool load_drive(cdyn__load *L, cdyn__constraint *c, const cdyn__constraint_kind *kind)
+/* Reads the drive of @p c (kind row @p kind) that @p flags announce; the
+ * record is allocated only when something drives it. */
+static bool load_drive(cdyn__load *L, cdyn__constraint *c, const cdyn__constraint_kind *kind,
+                       uint8_t flags)
 {
     cdyn__win *r = &L->r;
-    uint8_t flags = cdyn__in_u8(r);
-    if (!cdyn__load_ok(L))
-        return false;
-    if (flags == 0)
+    if (!(flags & (TIME_DEPENDENT | MOVING | SCHEDULED)))
         return true;
-    if (flags > 7 || ((flags & TIME_DEPENDENT) && !kind->time_callback) ||
+    if (((flags & TIME_DEPENDENT) && !kind->time_callback) ||
         ((flags & MOVING) && (!kind->attach_motion || kind->shape)) ||
         ((flags & SCHEDULED) && !kind->length_entry))
         return cdyn__in_fail(r, "constraint: a %s constraint cannot have drive flags 0x%x",
@@ -220,7 +240,7 @@ static bool load_drive(cdyn__load *L, cdyn__constraint *c, const cdyn__constrain
     if (!d)
         return cdyn__load_oom(L, "constraint drive");
     c->drive = d;
-    d->time_dependent = flags & TIME_DEPENDENT;
+    d->time_dependent = (flags & TIME_DEPENDENT) != 0;
     d->moving = (flags & MOVING) != 0;
     d->scheduled = (flags & SCHEDULED) != 0;
     c->driven = 1;
@@ -249,14 +269,14 @@ static bool load_one(cdyn__load *L, cdyn__constraint *c)
     cdyn__win *r = &L->r;
     cdyn_system *sys = L->sys;
     memset(c, 0, sizeof *c);
-    uint8_t kind_value = cdyn__in_u8(r);
-    bool enabled = cdyn__in_flag(r, "constraint: enabled");
+    uint8_t kind_value = cdyn__in_u8(r), flags = cdyn__in_u8(r);
     uint16_t np = cdyn__in_u16(r), nr = cdyn__in_u16(r);
     if (!cdyn__load_ok(L))
         return false;
-    if (!counts_fit(sys, kind_value, np, nr))
-        return cdyn__in_fail(r, "constraint: kind %u with %u particles and %u rows", kind_value,
-                             np, nr);
+    if (!counts_fit(sys, kind_value, np, nr) || flags >= 32)
+        return cdyn__in_fail(r, "constraint: kind %u with %u particles, %u rows and flags 0x%x",
+                             kind_value, np, nr, flags);
+    bool enabled = flags & ENABLED;
     const cdyn__constraint_kind *kind = cdyn__constraint_kind_of(kind_value);
     c->kind = kind_value;
     c->enabled = enabled ? 1 : 0;
@@ -272,10 +292,12 @@ static bool load_one(cdyn__load *L, cdyn__constraint *c)
             return cdyn__in_fail(r, "constraint: particle %u (slot %u) is removed, out of range "
                                     "or twice", j, slots[j]);
     }
-    c->compliance = cdyn__in_finite(r, "constraint compliance");
+    if (flags & COMPLIANT)
+        c->compliance = cdyn__in_finite(r, "constraint compliance");
     if (!cdyn__load_ok(L))
         return false;
-    if (c->compliance < 0 || (kind->shape && (c->compliance != 0 || !enabled)))
+    bool compliant = flags & COMPLIANT;
+    if ((compliant && !(c->compliance > 0)) || (kind->shape && (compliant || !enabled)))
         return cdyn__in_fail(r, "constraint: compliance %g or enabled flag out of range",
                              c->compliance);
     if (np > 2) {
@@ -305,12 +327,14 @@ static bool load_one(cdyn__load *L, cdyn__constraint *c)
             c->d.cb.user = b.user;
         }
     } else {
-        cdyn__in_finites(r, c->d.p, 4, "constraint geometry");
+        int at[4], n = geometry_entries(kind_value, sys->dim, at);
+        for (int k = 0; k < n; k++)
+            c->d.p[at[k]] = cdyn__in_finite(r, "constraint geometry");
         if (cdyn__load_ok(L) && !geometry_fits(kind_value, c->d.p))
             cdyn__in_fail(r, "constraint: %s geometry out of range", kind->name);
     }
     if (cdyn__load_ok(L))
-        load_drive(L, c, kind);
+        load_drive(L, c, kind, flags);
     if (!cdyn__load_ok(L)) {
         if (p)
             cdyn__param_free(sys, p);
