@@ -128,8 +128,10 @@ static cdyn__param *load_param(cdyn__load *L, int k, uint32_t slot)
             cdyn__in_fail(r, "shape record: arc-length domain [%g, %g] is not one", lo, hi);
         p->arc_dom = cdyn__domain_interval(lo, hi, (cdyn__end)le, (cdyn__end)he);
     }
+    /* The last evaluation's, finite or not (it may have been a failed
+     * step's): read as bits. */
     double v[N_CACHES];
-    cdyn__in_finites(r, v, N_CACHES, "shape record caches");
+    cdyn__in_f64s(r, v, N_CACHES);
     caches_in(p, v);
     bool shape_ok = false;
     if (cdyn__load_ok(L) && cdyn__load_carrier(L, &p->carrier))
@@ -377,8 +379,7 @@ static bool load_stats(cdyn__load *L, cdyn_solver_stats *s)
     uint64_t nonzeros = cdyn__in_u64(r);
     if (!cdyn__load_ok(L))
         return false;
-    if (rows > SIZE_MAX || iterations > SIZE_MAX || redundant > SIZE_MAX || nonzeros > SIZE_MAX ||
-        isnan(residual) || residual < 0)
+    if (rows > SIZE_MAX || iterations > SIZE_MAX || redundant > SIZE_MAX || nonzeros > SIZE_MAX)
         return cdyn__in_fail(r, "solver report: counts or residual out of range");
     s->rows = (size_t)rows;
     s->iterations = (size_t)iterations;

@@ -230,7 +230,7 @@ static bool load_be(cdyn__load *L)
     uint64_t c[12];
     for (int i = 0; i < 12; i++)
         c[i] = cdyn__in_u64(r);
-    double residual = cdyn__in_finite(r, "backward Euler residual");
+    double residual = cdyn__in_f64(r); /* a failed step's may not be finite */
     uint32_t n_hist = cdyn__in_u32(r);
     if (!cdyn__load_ok(L))
         return false;
@@ -261,7 +261,7 @@ static bool load_be(cdyn__load *L)
         if (!(be->hist = cdyn__alloc_array(&L->sys->alloc, need, sizeof *be->hist)))
             return cdyn__load_oom(L, "backward Euler history");
         be->hist_cap = need;
-        cdyn__in_finites(r, be->hist, n_hist, "backward Euler history");
+        cdyn__in_f64s(r, be->hist, n_hist);
         be->hist_len = n_hist;
     }
     return cdyn__load_ok(L) && load_pattern(L);

@@ -79,8 +79,9 @@ bool cdyn__load_kinematics(cdyn__load *L)
         if (!cdyn__load_motion(L, &k->motion[j]))
             break;
         cdyn__in_finites(r, k->ref + 3 * (size_t)j, 3, "kinematic reference");
-        cdyn__in_finites(r, k->force + 3 * (size_t)j, 3, "kinematic force");
-        cdyn__in_finites(r, k->accel + 3 * (size_t)j, 3, "kinematic acceleration");
+        /* The last evaluation's, finite or not: read as bits. */
+        cdyn__in_f64s(r, k->force + 3 * (size_t)j, 3);
+        cdyn__in_f64s(r, k->accel + 3 * (size_t)j, 3);
         k->count = j + 1;
     }
     for (uint32_t j = 0; j < count; j++)

@@ -81,11 +81,13 @@ bool cdyn__load_multipliers(cdyn__load *L)
     if (k->n_rows != rows || k->n_blocks != blocks || (unstored && !k->all_rods))
         return cdyn__in_fail(r, "multipliers: %u rows and %u blocks saved, the constraints "
                                 "make %u and %u", rows, blocks, k->n_rows, k->n_blocks);
-    cdyn__in_finites(r, k->lambda, rows, "multipliers");
+    /* What the last solve left, finite or not (a step that diverged may
+     * leave them otherwise): read as bits. */
+    cdyn__in_f64s(r, k->lambda, rows);
     bool jac = cdyn__in_flag(r, "multipliers: Jacobian");
     L->jacobian = jac;
     if (jac)
-        cdyn__in_finites(r, k->jac, (size_t)blocks * (size_t)sys->dim, "constraint Jacobian");
+        cdyn__in_f64s(r, k->jac, (size_t)blocks * (size_t)sys->dim);
     k->evaluated = evaluated && rows > 0;
     k->blocks_unstored = unstored && k->evaluated;
     return cdyn__load_ok(L);

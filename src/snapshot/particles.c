@@ -38,7 +38,12 @@ bool cdyn__load_system(cdyn__load *L)
     uint8_t integ = cdyn__in_u8(r);
     bool drives = cdyn__in_flag(r, "system: drives");
     double v[5];
-    cdyn__in_finites(r, v, 5, "system: clock and drive work");
+    cdyn__in_finites(r, v, 2, "system: clock");
+    /* The drive work: the last evaluation's power, the last step's work and
+     * the total, diagnostics that a step does not check (a failed step's,
+     * or one whose drivers' power overflowed, may not be finite): read as
+     * bits. */
+    cdyn__in_f64s(r, v + 2, 3);
     if (!cdyn__load_ok(L))
         return false;
     if (salt > 0xfffu || !cdyn__integrator_of((cdyn_integrator)integ) || !(v[1] >= 0))

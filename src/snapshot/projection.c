@@ -138,8 +138,7 @@ bool cdyn__load_projection(cdyn__load *L)
     bool held = cdyn__in_flag(r, "projection: held");
     if (!cdyn__load_ok(L))
         return false;
-    if (pi > UINT32_MAX || vi > UINT32_MAX || isnan(s.position_residual) ||
-        isnan(s.velocity_residual))
+    if (pi > UINT32_MAX || vi > UINT32_MAX)
         return cdyn__in_fail(r, "projection: report out of range");
     s.position_iterations = (size_t)pi;
     s.velocity_iterations = (size_t)vi;

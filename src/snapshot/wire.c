@@ -180,11 +180,13 @@ double cdyn__in_f64(cdyn__win *r)
 
 void cdyn__in_f64s(cdyn__win *r, double *out, size_t n)
 {
+    if (n == 0)
+        return;
     const unsigned char *at = n <= SIZE_MAX / 8 ? take(r, 8 * n) : NULL;
     if (!at) {
         if (n > SIZE_MAX / 8)
             cdyn__in_fail(r, "absurd count %zu", n);
-        if (n && out)
+        if (out)
             memset(out, 0, n * sizeof *out);
         return;
     }
@@ -200,11 +202,13 @@ void cdyn__in_f64s(cdyn__win *r, double *out, size_t n)
 
 void cdyn__in_u32s(cdyn__win *r, uint32_t *out, size_t n)
 {
+    if (n == 0)
+        return;
     const unsigned char *at = n <= SIZE_MAX / 4 ? take(r, 4 * n) : NULL;
     if (!at) {
         if (n > SIZE_MAX / 4)
             cdyn__in_fail(r, "absurd count %zu", n);
-        if (n && out)
+        if (out)
             memset(out, 0, n * sizeof *out);
         return;
     }
