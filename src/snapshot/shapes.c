@@ -126,6 +126,20 @@ bool cdyn__load_heightfield(cdyn__load *L, cdyn__heightfield *h)
         return cdyn__in_fail(r, "height field: a %llu x %llu grid, mode %u, axis %u, spacing "
                                 "%g, %g is not one", (unsigned long long)nx,
                              (unsigned long long)ny, mode, up, g[2], g[3]);
+    /* The far corner as the library computes it: the evaluation clamps to
+     * it before it finds a cell. */
+    cdyn_heightfield_desc desc;
+    cdyn_heightfield_desc_init(&desc);
+    desc.nx = (size_t)nx;
+    desc.ny = (size_t)ny;
+    desc.origin[0] = g[0];
+    desc.origin[1] = g[1];
+    desc.spacing[0] = g[2];
+    desc.spacing[1] = g[3];
+    if (cdyn__heightfield_desc_far(&desc, 0) != g[4] ||
+        cdyn__heightfield_desc_far(&desc, 1) != g[5])
+        return cdyn__in_fail(r, "height field: the far corner (%g, %g) is not the grid's", g[4],
+                             g[5]);
     size_t planes = mode == CDYN_HEIGHTFIELD_BICUBIC ? 4 : 1;
     if (!cdyn__in_room(r, nx * ny, 8 * planes, "height field"))
         return false;
