@@ -18,11 +18,8 @@
  *         anchor, plane                  f64 x dim point or normal, f64 length
  *                                        or offset
  *         user, implicit                 u64 tag
- *         curve, surface                 the shape's record (below)
- *       [motion], [schedule]
- *     shape record: u8 arc, [domain], f64 x 34 caches of the last
- *       evaluation (r', (m r'^T r')^-1, c, W, f, f_c, N, dr/dt),
- *       carrier, curve or surface */
+ *         curve, surface                 the shape's record (snapshot/params.c)
+ *       [motion], [schedule] */
 #include <math.h>
 #include <string.h>
 
@@ -53,101 +50,6 @@ static int geometry_entries(uint8_t kind, int dim, int at[4])
     return n;
 }
 
-/* --- the record of a particle on a shape ---------------------------------- */
-
-/* The caches of a record, in the order written. */
-#define N_CACHES 34
-
-static void caches_out(const cdyn__param *p, double v[N_CACHES])
-{
-    memcpy(v, p->rq, 6 * sizeof *v);
-    memcpy(v + 6, p->minv, 4 * sizeof *v);
-    memcpy(v + 10, p->c, 3 * sizeof *v);
-    memcpy(v + 13, p->w, 9 * sizeof *v);
-    memcpy(v + 22, p->f, 3 * sizeof *v);
-    memcpy(v + 25, p->fc, 3 * sizeof *v);
-    memcpy(v + 28, p->normal, 3 * sizeof *v);
-    memcpy(v + 31, p->wt, 3 * sizeof *v);
-}
-
-static void caches_in(cdyn__param *p, const double v[N_CACHES])
-{
-    memcpy(p->rq, v, 6 * sizeof *v);
-    memcpy(p->minv, v + 6, 4 * sizeof *v);
-    memcpy(p->c, v + 10, 3 * sizeof *v);
-    memcpy(p->w, v + 13, 9 * sizeof *v);
-    memcpy(p->f, v + 22, 3 * sizeof *v);
-    memcpy(p->fc, v + 25, 3 * sizeof *v);
-    memcpy(p->normal, v + 28, 3 * sizeof *v);
-    memcpy(p->wt, v + 31, 3 * sizeof *v);
-}
-
-static void save_domain_of(cdyn__save *S, const cdyn__domain *d)
-{
-    cdyn__out_f64(&S->w, d->lo);
-    cdyn__out_f64(&S->w, d->hi);
-    cdyn__out_u8(&S->w, (uint8_t)d->lo_end);
-    cdyn__out_u8(&S->w, (uint8_t)d->hi_end);
-}
-
-static void save_param(cdyn__save *S, const cdyn__param *p)
-{
-    cdyn__out_u8(&S->w, p->arc ? 1 : 0);
-    if (p->arc)
-        save_domain_of(S, &p->arc_dom);
-    double v[N_CACHES];
-    caches_out(p, v);
-    cdyn__out_f64s(&S->w, v, N_CACHES);
-    cdyn__save_carrier(S, &p->carrier);
-    if (p->k == 1)
-        cdyn__save_curve(S, &p->curve);
-    else
-        cdyn__save_surface(S, &p->surface);
-}
-
-/* A record for the particle of slot @p slot on a shape of @p k coordinates;
- * NULL after a failure (nothing left allocated). */
-static cdyn__param *load_param(cdyn__load *L, int k, uint32_t slot)
-{
-    cdyn__win *r = &L->r;
-    cdyn_system *sys = L->sys;
-    cdyn__param *p = cdyn__calloc_array(&sys->alloc, 1, sizeof *p);
-    if (!p) {
-        cdyn__load_oom(L, "shape record");
-        return NULL;
-    }
-    p->k = k;
-    p->slot = slot;
-    p->arc = cdyn__in_flag(r, "shape record");
-    if (p->arc) {
-        /* A cycloid's arc-length interval with its (hard) ends. */
-        double lo = cdyn__in_f64(r), hi = cdyn__in_f64(r);
-        uint8_t le = cdyn__in_u8(r), he = cdyn__in_u8(r);
-        if (cdyn__load_ok(L) && (!isfinite(lo) || !isfinite(hi) || !(lo < hi) ||
-                                 le > CDYN__END_SINGULAR || he > CDYN__END_SINGULAR))
-            cdyn__in_fail(r, "shape record: arc-length domain [%g, %g] is not one", lo, hi);
-        p->arc_dom = cdyn__domain_interval(lo, hi, (cdyn__end)le, (cdyn__end)he);
-    }
-    /* The last evaluation's, finite or not (it may have been a failed
-     * step's): read as bits. */
-    double v[N_CACHES];
-    cdyn__in_f64s(r, v, N_CACHES);
-    caches_in(p, v);
-    bool shape_ok = false;
-    if (cdyn__load_ok(L) && cdyn__load_carrier(L, &p->carrier))
-        shape_ok = k == 1 ? cdyn__load_curve(L, &p->curve) : cdyn__load_surface(L, &p->surface);
-    if (shape_ok && (k == 2 ? sys->dim != 3 : (p->arc != (p->curve.kind == CDYN_CURVE_CYCLOID))))
-        cdyn__in_fail(r, "shape record: a surface in 2-D or a cycloid without arc length");
-    if (!cdyn__load_ok(L)) {
-        if (shape_ok)
-            cdyn__param_free(sys, p);
-        else
-            cdyn__free_array(&sys->alloc, p, 1, sizeof *p);
-        return NULL;
-    }
-    return p;
-}
-
 /* --- constraints ------------------------------------------------------------ */
 
 static void save_one(cdyn__save *S, const cdyn__constraint *c)
@@ -167,7 +69,7 @@ static void save_one(cdyn__save *S, const cdyn__constraint *c)
         cdyn__out_f64(&S->w, c->compliance);
     const cdyn__constraint_kind *kind = cdyn__kind_of(c);
     if (kind->shape) {
-        save_param(S, c->d.param);
+        cdyn__save_param(S, c->d.param);
     } else if (kind->time_callback) {
         cdyn_callback_binding b = {.size = sizeof b, .user = c->d.cb.user};
         cdyn_callback_kind ck = CDYN_CALLBACK_IMPLICIT;
@@ -315,7 +217,7 @@ static bool load_one(cdyn__load *L, cdyn__constraint *c)
             cdyn__in_fail(r, "constraint: a shape without generalized coordinates, or a second "
                              "shape on particle slot %u", slots[0]);
         else
-            p = load_param(L, kind->coordinates, slots[0]);
+            p = cdyn__load_param(L, kind->coordinates, slots[0]);
         c->d.param = p;
     } else if (kind->time_callback) {
         cdyn_callback_binding b;

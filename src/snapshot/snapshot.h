@@ -132,6 +132,13 @@ bool cdyn__load_surface(cdyn__load *L, struct cdyn__surface *s);
 void cdyn__save_heightfield(cdyn__save *S, const struct cdyn__heightfield *h);
 bool cdyn__load_heightfield(cdyn__load *L, struct cdyn__heightfield *h);
 
+/* A particle's record on a shape (snapshot/params.c): the load's is for
+ * the particle of slot @p slot on a shape of @p k coordinates, NULL after
+ * a failure (nothing left allocated). */
+struct cdyn__param;
+void cdyn__save_param(cdyn__save *S, const struct cdyn__param *p);
+struct cdyn__param *cdyn__load_param(cdyn__load *L, int k, uint32_t slot);
+
 /* --- the sections ----------------------------------------------------------- */
 
 typedef struct cdyn__section {
