@@ -318,6 +318,53 @@ static void test_bodies_and_grounds_by_handle(void **state)
     ts_scene_free(&w);
 }
 
+/* --- after failed steps --------------------------------------------------------- */
+
+static int failing;
+
+/* Fails while `failing` is set (after it has added its share). */
+static int sometimes_fails(const cdyn_system *sys, double t, size_t n, int dim, const double *x,
+                           const double *v, double *f, void *user)
+{
+    (void)sys, (void)t, (void)n, (void)dim, (void)x, (void)v, (void)f, (void)user;
+    return failing;
+}
+
+/* A failed step keeps the state but may leave the last evaluation's
+ * values (multipliers, flags, caches) as it went: a snapshot keeps them,
+ * loads back to the same bytes, and both systems step on alike. */
+static void test_snapshot_after_failed_steps(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < 2; kind++) {
+        ts_world w;
+        ts_scene_build(kind ? &ts_scene_springs : &ts_scene_chain, &w,
+                       kind ? CDYN_INTEGRATOR_RK4 : CDYN_INTEGRATOR_RATTLE, CDYN_SOLVER_CG);
+        assert_int_equal(run(w.sys, 3), CDYN_OK);
+        cdyn_force f;
+        if (kind == 0) {
+            /* A step far too long for the projections: they give up. */
+            cdyn_status st = cdyn_system_step(w.sys, 50.0);
+            assert_true(st == CDYN_ERR_NOT_CONVERGED || st == CDYN_ERR_DIVERGED);
+        } else {
+            assert_int_equal(cdyn_force_add_callback(w.sys, sometimes_fails, NULL, false, &f),
+                             CDYN_OK);
+            failing = 1;
+            assert_int_equal(cdyn_system_step(w.sys, DT), CDYN_ERR_CALLBACK);
+        }
+        cdyn_system *copy;
+        assert_int_equal(cdyn_system_clone(w.sys, NULL, &copy), CDYN_OK);
+        snprintf(context, sizeof context, "after a failed step (%s)", kind ? "callback" : "RATTLE");
+        assert_same_systems(&w, w.sys, copy);
+        failing = 0;
+        for (int i = 0; i < M; i++)
+            assert_int_equal(cdyn_system_step(w.sys, DT), cdyn_system_step(copy, DT));
+        assert_same_systems(&w, w.sys, copy);
+        cdyn_system_destroy(copy);
+        ts_scene_free(&w);
+    }
+}
+
 /* --- tags and the resolver ---------------------------------------------------- */
 
 static void test_tags(void **state)
@@ -465,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_handles_survive), cmocka_unit_test(test_bodies_and_grounds_by_handle),
         cmocka_unit_test(test_tags),           cmocka_unit_test(test_unresolved_tags),
         cmocka_unit_test(test_no_resolver_needed),
+        cmocka_unit_test(test_snapshot_after_failed_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

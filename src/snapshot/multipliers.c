@@ -78,9 +78,13 @@ bool cdyn__load_multipliers(cdyn__load *L)
         return cdyn__load_fail(L, st, "constraint topology: %s", sys->error);
     if (st)
         return cdyn__in_fail(r, "constraint topology: %s", sys->error);
-    if (k->n_rows != rows || k->n_blocks != blocks || (unstored && !k->all_rods))
+    if (k->n_rows != rows || k->n_blocks != blocks)
         return cdyn__in_fail(r, "multipliers: %u rows and %u blocks saved, the constraints "
                                 "make %u and %u", rows, blocks, k->n_rows, k->n_blocks);
+    /* Blocks formed from the positions are rods'; no rows, no solve. */
+    if ((unstored && !k->all_rods) || (evaluated && rows == 0))
+        return cdyn__in_fail(r, "multipliers: flags (evaluated %d, blocks unstored %d) that "
+                                "these constraints cannot have", evaluated, unstored);
     /* What the last solve left, finite or not (a step that diverged may
      * leave them otherwise): read as bits. */
     cdyn__in_f64s(r, k->lambda, rows);
@@ -88,7 +92,7 @@ bool cdyn__load_multipliers(cdyn__load *L)
     L->jacobian = jac;
     if (jac)
         cdyn__in_f64s(r, k->jac, (size_t)blocks * (size_t)sys->dim);
-    k->evaluated = evaluated && rows > 0;
-    k->blocks_unstored = unstored && k->evaluated;
+    k->evaluated = evaluated;
+    k->blocks_unstored = unstored; /* also after a failed solve, which clears evaluated */
     return cdyn__load_ok(L);
 }
