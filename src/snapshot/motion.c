@@ -5,9 +5,12 @@
  *
  *     motion    u8 kind, f64 x 18 (velocity, acceleration, amplitude,
  *               frequency, phase, center, axis, angular velocity),
- *               [u64 tag], f64 x 9 reference rotation, f64 x 3 position
+ *               u64 tag, f64 x 9 reference rotation, f64 x 3 position
  *     schedule  u8 kind, f64 x 5 (rate, acceleration, amplitude,
- *               frequency, phase), [u64 tag], f64 base
+ *               frequency, phase), u64 tag, f64 base
+ *
+ * The tag is kept whatever the kind, as the description's getters give it
+ * back; only a callback's is resolved.
  *     carrier   u8 flags (1 moving, 2 held), f64 x 12 held rotation and
  *               shift, [motion] */
 #include <math.h>
@@ -32,6 +35,8 @@ void cdyn__save_motion(cdyn__save *S, const cdyn__motion *m)
     if (d->kind == CDYN_MOTION_CALLBACK) {
         cdyn_callback_binding b = {.size = sizeof b, .motion = d->callback, .user = d->user};
         cdyn__save_callback(S, CDYN_CALLBACK_MOTION, d->tag, &b);
+    } else {
+        cdyn__out_u64(&S->w, d->tag);
     }
     cdyn__out_f64s(&S->w, m->ref_rot, 9);
     cdyn__out_f64s(&S->w, m->ref_pos, 3);
@@ -74,6 +79,8 @@ bool cdyn__load_motion(cdyn__load *L, cdyn__motion *m)
             return false;
         d.callback = b.motion;
         d.user = b.user;
+    } else {
+        d.tag = cdyn__in_u64(r);
     }
     const char *why = cdyn__motion_invalid(&d, L->sys->dim);
     if (why)
@@ -99,6 +106,8 @@ void cdyn__save_schedule(cdyn__save *S, const cdyn__schedule *s)
     if (d->kind == CDYN_SCHEDULE_CALLBACK) {
         cdyn_callback_binding b = {.size = sizeof b, .schedule = d->callback, .user = d->user};
         cdyn__save_callback(S, CDYN_CALLBACK_SCHEDULE, d->tag, &b);
+    } else {
+        cdyn__out_u64(&S->w, d->tag);
     }
     cdyn__out_f64(&S->w, s->base);
 }
@@ -121,6 +130,8 @@ bool cdyn__load_schedule(cdyn__load *L, cdyn__schedule *s)
             return false;
         d.callback = b.schedule;
         d.user = b.user;
+    } else {
+        d.tag = cdyn__in_u64(r);
     }
     const char *why = cdyn__schedule_invalid(&d);
     if (why)
