@@ -150,9 +150,12 @@ static bool restore_then_step(const ts_scene *scene, cdyn_integrator integ,
              (int)solver, clone ? "cloned" : "loaded");
     ts_scene_build(scene, &w, integ, solver);
     cdyn_status st = run(w.sys, K);
-    /* A force for the next step only, pending at the save. */
+    /* A force for the next step only, pending at the save (with CG; the
+     * call bumps the system's revision, so the direct solver's runs keep
+     * the caches of the last step: the forces kept for the next one, the
+     * clusters of a periodic box). */
     const double push[3] = {0.5, -0.25, 0.125};
-    if (!st)
+    if (!st && solver == CDYN_SOLVER_CG)
         st = cdyn_particle_apply_force(w.sys, w.particles[w.n_particles - 1], push,
                                        CDYN_APPLY_NEXT_STEP);
     if (st == CDYN_ERR_UNSUPPORTED) {
@@ -198,7 +201,9 @@ static void every_integrator_and_solver(const ts_scene *scene, bool clone)
     for (size_t i = 0; i < sizeof INTEGRATORS / sizeof INTEGRATORS[0]; i++)
         for (size_t s = 0; s < 2; s++)
             ran += restore_then_step(scene, INTEGRATORS[i], SOLVERS[s], clone);
-    assert_true(ran >= 10); /* only shapes under RATTLE and backward Euler sit out */
+    /* Only shapes under RATTLE and backward Euler sit out, and the
+     * thermostat, which runs constraints under RATTLE alone. */
+    assert_true(ran >= (scene == &ts_scene_langevin ? 2 : 10));
 }
 
 #define SCENE_TESTS(name)                                                                   \
@@ -219,6 +224,8 @@ SCENE_TESTS(coaster)
 SCENE_TESTS(rigid)
 SCENE_TESTS(pairs)
 SCENE_TESTS(driven)
+SCENE_TESTS(fluid)
+SCENE_TESTS(langevin)
 
 /* --- handles ------------------------------------------------------------------ */
 
@@ -509,6 +516,8 @@ int main(void)
         cmocka_unit_test(test_rigid_loaded),   cmocka_unit_test(test_rigid_cloned),
         cmocka_unit_test(test_pairs_loaded),   cmocka_unit_test(test_pairs_cloned),
         cmocka_unit_test(test_driven_loaded),  cmocka_unit_test(test_driven_cloned),
+        cmocka_unit_test(test_fluid_loaded),   cmocka_unit_test(test_fluid_cloned),
+        cmocka_unit_test(test_langevin_loaded), cmocka_unit_test(test_langevin_cloned),
         cmocka_unit_test(test_handles_survive), cmocka_unit_test(test_bodies_and_grounds_by_handle),
         cmocka_unit_test(test_tags),           cmocka_unit_test(test_unresolved_tags),
         cmocka_unit_test(test_no_resolver_needed),

@@ -28,14 +28,15 @@ typedef struct snap {
 } snap;
 
 /* A scene with an integrator that gives its snapshot most of what it can
- * hold (backward Euler's pattern, RATTLE's held factorization, RK45's
- * step), after a few steps. */
+ * hold (backward Euler's pattern, RATTLE's held factorization and the
+ * forces it keeps for the next step, RK45's step), after a few steps. */
 static void build_stepped(const ts_scene *scene, ts_world *w)
 {
     cdyn_integrator integ = CDYN_INTEGRATOR_RK45;
     if (scene == &ts_scene_springs || scene == &ts_scene_pairs)
         integ = CDYN_INTEGRATOR_BACKWARD_EULER;
-    else if (scene == &ts_scene_driven || scene == &ts_scene_chain)
+    else if (scene == &ts_scene_driven || scene == &ts_scene_chain ||
+             scene == &ts_scene_fluid || scene == &ts_scene_langevin)
         integ = CDYN_INTEGRATOR_RATTLE;
     ts_scene_build(scene, w, integ,
                    scene == &ts_scene_rigid ? CDYN_SOLVER_CG : CDYN_SOLVER_DIRECT);
@@ -103,7 +104,14 @@ static size_t section(const snap *s, uint32_t id, size_t *len)
     return 0;
 }
 
-enum { SEC_PARTICLES = 2, SEC_FORCES = 3, SEC_CONSTRAINTS = 4 };
+enum {
+    SEC_PARTICLES = 2,
+    SEC_FORCES = 3,
+    SEC_CONSTRAINTS = 4,
+    SEC_BOX = 11,
+    SEC_THERMOSTAT = 12,
+    SEC_KEPT = 13
+};
 
 /* A load of @p s with a counting allocator and the scenes' resolver: its
  * status; *out gets the system (NULL on failure). Whatever happens, a
@@ -161,7 +169,7 @@ static void expect_refused(const snap *s, const char *words)
 static void test_every_bit_flipped(void **state)
 {
     (void)state;
-    for (size_t k = 0; k < 6; k++) {
+    for (size_t k = 0; k < TS_N_SCENES; k++) {
         ts_world w;
         build_stepped(ts_scenes[k], &w);
         snap s = save(w.sys);
@@ -179,7 +187,7 @@ static void test_every_bit_flipped(void **state)
 static void test_truncations_and_trailing_bytes(void **state)
 {
     (void)state;
-    for (size_t k = 0; k < 6; k++) {
+    for (size_t k = 0; k < TS_N_SCENES; k++) {
         ts_world w;
         build_stepped(ts_scenes[k], &w);
         snap s = save(w.sys);
@@ -230,6 +238,47 @@ static void test_resealed_bit_flips(void **state)
     }
     /* Both happen: mantissa bits of the state are as good as any. */
     assert_true(accepted > 0 && refused > 0);
+}
+
+/* As test_resealed_bit_flips in the sections the pair interactions fill
+ * (a Langevin fluid's forces with its pair set, box, thermostat and kept
+ * forces): each flip refused, or loaded into a system that steps and
+ * saves. */
+static void test_resealed_bit_flips_of_pairs(void **state)
+{
+    (void)state;
+    ts_world w;
+    build_stepped(&ts_scene_langevin, &w);
+    snap s = save(w.sys);
+    const uint32_t ids[] = {SEC_FORCES, SEC_BOX, SEC_THERMOSTAT, SEC_KEPT};
+    size_t accepted = 0, refused = 0;
+    for (size_t k = 0; k < 4; k++) {
+        size_t len, at = section(&s, ids[k], &len);
+        for (size_t bit = 8 * at; bit < 8 * (at + len); bit++) {
+            snap t = {malloc(s.n), s.n};
+            memcpy(t.p, s.p, s.n);
+            t.p[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+            reseal(&t);
+            ts_counting_alloc count = {0};
+            cdyn_system *out;
+            cdyn_status st = load_counted(t.p, t.n, &count, &out);
+            assert_true(st == CDYN_OK || st == CDYN_ERR_FORMAT || st == CDYN_ERR_UNRESOLVED);
+            if (st == CDYN_OK) {
+                accepted++;
+                (void)cdyn_system_step(out, 1e-3);
+                size_t n;
+                assert_int_equal(cdyn_system_snapshot_size(out, &n), CDYN_OK);
+                cdyn_system_destroy(out);
+                assert_int_equal(count.live_bytes, 0);
+            } else {
+                refused++;
+            }
+            free(t.p);
+        }
+    }
+    assert_true(accepted > 0 && refused > 0);
+    free(s.p);
+    ts_scene_free(&w);
 }
 
 /* A format version this library does not know, resealed. */
@@ -335,6 +384,127 @@ static void test_resealed_invalid_contents(void **state)
     ts_scene_free(&w);
 }
 
+/* The pair set of the fluid in the forces section: its offset (the
+ * generator's kind byte), after the pool. */
+static size_t pair_set_at(const snap *s)
+{
+    size_t len, at = section(s, SEC_FORCES, &len);
+    uint32_t count = get_u32(s->p + at), n_free = get_u32(s->p + at + 8);
+    at += 12 + 4 * (size_t)count + 4 * (size_t)n_free;
+    assert_int_equal(s->p[at], CDYN_FORCE_PAIR);
+    return at;
+}
+
+/* Contents of the pair interactions resealed but wrong, one each. */
+static void test_resealed_invalid_pair_contents(void **state)
+{
+    (void)state;
+    ts_world w;
+    build_stepped(&ts_scene_langevin, &w);
+    const snap good = save(w.sys);
+    snap s = {malloc(good.n), good.n};
+    size_t len;
+
+    /* The set: kind, set flag, six parameters, n, capacity, n slots, two
+     * counters, skin, depth, the pairs given, the exclusion lists' flags,
+     * revision and digest, their starts and entries, then the neighbour
+     * list's flags, skin, epoch and five counts. */
+    size_t at = pair_set_at(&good) + 1;
+    assert_int_equal(good.p[at], CDYN_PAIR_LJ);
+    assert_int_equal(good.p[at + 1], 1);
+    const uint32_t n = get_u32(good.p + at + 2 + 48);
+    const size_t counters = at + 2 + 48 + 8 + 4 * (size_t)n;
+    const size_t given = counters + 16 + 8 + 1;
+    const uint64_t n_given = get_u64(good.p + given);
+    const size_t lists = given + 8 + 8 * (size_t)n_given;
+    assert_int_equal(good.p[lists], 3); /* made, some pair excluded */
+    const size_t starts = lists + 1 + 16;
+    const uint32_t total = get_u32(good.p + starts + 4 * (size_t)n);
+    const size_t entries = starts + 4 * ((size_t)n + 1);
+    const size_t nlist = entries + 4 * (size_t)total;
+    assert_int_equal(good.p[nlist] & 1, 1); /* held */
+
+    /* A capacity beyond the particles. */
+    memcpy(s.p, good.p, s.n);
+    put_u32(s.p + at + 2 + 48 + 4, 1000);
+    reseal(&s);
+    expect_refused(&s, "out of range");
+    /* A member twice. */
+    memcpy(s.p, good.p, s.n);
+    put_u32(s.p + at + 2 + 48 + 8 + 4, get_u32(s.p + at + 2 + 48 + 8));
+    reseal(&s);
+    expect_refused(&s, "twice");
+    /* A bonded depth of 3. */
+    memcpy(s.p, good.p, s.n);
+    s.p[counters + 16 + 8] = 3;
+    reseal(&s);
+    expect_refused(&s, "depth");
+    /* A pair given one way only: its first entry made a pair with itself. */
+    memcpy(s.p, good.p, s.n);
+    put_u64(s.p + given + 8, get_u64(s.p + given + 8) & ~0xffffffffull);
+    reseal(&s);
+    expect_refused(&s, "pair exclusion");
+    /* A member that excludes itself. */
+    memcpy(s.p, good.p, s.n);
+    {
+        size_t k = 0;
+        while (get_u32(good.p + starts + 4 * (k + 1)) == get_u32(good.p + starts + 4 * k))
+            k++; /* the first member with a list */
+        put_u32(s.p + entries + 4 * (size_t)get_u32(good.p + starts + 4 * k), (uint32_t)k);
+    }
+    reseal(&s);
+    expect_refused(&s, "exclusion lists");
+    /* Room for more pairs than a snapshot of this size restores: refused
+     * before anything that size is allocated. */
+    memcpy(s.p, good.p, s.n);
+    put_u64(s.p + nlist + 1 + 16 + 24, (uint64_t)1 << 40);
+    reseal(&s);
+    expect_refused(&s, "restores");
+    /* The members in sorted order: one twice. */
+    const size_t order = nlist + 1 + 16 + 40;
+    memcpy(s.p, good.p, s.n);
+    put_u32(s.p + order + 4, get_u32(s.p + order));
+    reseal(&s);
+    expect_refused(&s, "twice");
+
+    /* The box: periodic along z in 2-D. */
+    memcpy(s.p, good.p, s.n);
+    at = section(&s, SEC_BOX, &len);
+    assert_int_equal(s.p[at], 1);
+    s.p[at + 1] |= 8;
+    reseal(&s);
+    expect_refused(&s, "box");
+    /* A negative length. */
+    memcpy(s.p, good.p, s.n);
+    const double neg = -3.0;
+    memcpy(s.p + at + 2 + 24, &neg, sizeof neg);
+    reseal(&s);
+    expect_refused(&s, "box");
+
+    /* The thermostat: a negative friction. */
+    memcpy(s.p, good.p, s.n);
+    at = section(&s, SEC_THERMOSTAT, &len);
+    assert_int_equal(s.p[at], 1);
+    memcpy(s.p + at + 1 + 8, &neg, sizeof neg);
+    reseal(&s);
+    expect_refused(&s, "gamma");
+
+    free(s.p);
+    free(good.p);
+    ts_scene_free(&w);
+
+    /* Forces kept for a step that does not keep them (backward Euler). */
+    build_stepped(&ts_scene_springs, &w);
+    snap t = save(w.sys);
+    at = section(&t, SEC_KEPT, &len);
+    assert_int_equal(t.p[at], 0);
+    t.p[at] = 1;
+    reseal(&t);
+    expect_refused(&t, "kept forces");
+    free(t.p);
+    ts_scene_free(&w);
+}
+
 /* --- allocation failures -------------------------------------------------------- */
 
 /* Every allocation of a load, failed in turn: CDYN_ERR_NO_MEMORY with
@@ -343,7 +513,7 @@ static void test_resealed_invalid_contents(void **state)
 static void test_every_allocation_failed_in_load(void **state)
 {
     (void)state;
-    for (size_t k = 0; k < 6; k++) {
+    for (size_t k = 0; k < TS_N_SCENES; k++) {
         ts_world w;
         build_stepped(ts_scenes[k], &w);
         snap s = save(w.sys);
@@ -372,7 +542,7 @@ static void test_every_allocation_failed_in_load(void **state)
 static void test_every_allocation_failed_in_clone(void **state)
 {
     (void)state;
-    for (size_t k = 0; k < 6; k++) {
+    for (size_t k = 0; k < TS_N_SCENES; k++) {
         ts_world w;
         build_stepped(ts_scenes[k], &w);
         snap s = save(w.sys);
@@ -487,6 +657,8 @@ int main(void)
         cmocka_unit_test(test_resealed_bit_flips),
         cmocka_unit_test(test_newer_version),
         cmocka_unit_test(test_resealed_invalid_contents),
+        cmocka_unit_test(test_resealed_bit_flips_of_pairs),
+        cmocka_unit_test(test_resealed_invalid_pair_contents),
         cmocka_unit_test(test_every_allocation_failed_in_load),
         cmocka_unit_test(test_every_allocation_failed_in_clone),
         cmocka_unit_test(test_refusals),

@@ -103,14 +103,16 @@ CDYN_API cdyn_status cdyn_force_add_callback_with_jacobian(cdyn_system *sys, cdy
 CDYN_API cdyn_status cdyn_jacobian_add_block(cdyn_jacobian *jac, size_t i, size_t j,
                                              const double *dfdx, const double *dfdv);
 
-/** Sets the tag of the callback force @p f (CDYN_FORCE_CALLBACK): a
- *  user-chosen integer that a snapshot holds in place of the functions, for
- *  the resolver of cdyn_system_load to map back to them (snapshot.h). 0
- *  until set. CDYN_ERR_INVALID_ARGUMENT when @p f is not a callback force;
+/** Sets the tag of @p f, a callback force (CDYN_FORCE_CALLBACK) or a pair
+ *  generator of kind CDYN_PAIR_CALLBACK (pair.h): a user-chosen integer
+ *  that a snapshot holds in place of the functions, for the resolver of
+ *  cdyn_system_load to map back to them (snapshot.h). 0 until set.
+ *  CDYN_ERR_INVALID_ARGUMENT when @p f is made with no user function;
  *  handle statuses; CDYN_ERR_BUSY from inside a step. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_set_tag(cdyn_system *sys, cdyn_force f, uint64_t tag);
 
-/** The tag of the callback force @p f into *@p out. Statuses as
+/** The tag of the callback force or callback pair potential @p f into
+ *  *@p out. Statuses as
  *  cdyn_force_set_tag (CDYN_ERR_INVALID_ARGUMENT also for a NULL @p out).
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_force_get_tag(const cdyn_system *sys, cdyn_force f, uint64_t *out);

@@ -3,9 +3,11 @@
  *
  * A snapshot holds everything a step depends on: the dimension, the clock,
  * every particle (mass, fixed flag, state, the generation counters and free
- * slots behind the handles), every force generator, constraint, shape,
- * ground, rigid body and kinematic particle with its motion, the integrator
- * with the options and adaptive state of every integrator, the constraint
+ * slots behind the handles), every force generator (a pair set with its
+ * exclusions and neighbour list), constraint, shape, ground, rigid body and
+ * kinematic particle with its motion, the periodic box with its image
+ * counters, the integrator with the options and adaptive state of every
+ * integrator, the Langevin thermostat and its noise counter, the constraint
  * solver's settings, the projection's options, the multipliers the next
  * step starts from and the caches that change its rounding. Stepping the
  * loaded system gives the same bits as stepping the saved one; handles
@@ -14,11 +16,12 @@
  * across versions: docs/snapshots.md.
  *
  * Callbacks cannot be written into bytes. Each object made with a function
- * and a user pointer (callback forces, user and implicit constraints,
- * callback grounds, callback curves and surfaces, callback motions and
- * schedules) carries a user-chosen integer tag (cdyn_force_set_tag,
- * cdyn_constraint_set_tag, cdyn_ground_set_tag, the @c tag field of the
- * shape, motion and schedule descriptions; 0 unless set). A snapshot holds
+ * and a user pointer (callback forces and pair potentials, user and
+ * implicit constraints, callback grounds, callback curves and surfaces,
+ * callback motions and schedules) carries a user-chosen integer tag
+ * (cdyn_force_set_tag, cdyn_constraint_set_tag, cdyn_ground_set_tag, the
+ * @c tag field of the shape, motion and schedule descriptions; 0 unless
+ * set). A snapshot holds
  * the tag; cdyn_system_load asks a resolver for the function and the user
  * pointer of each. A system without callbacks needs no resolver.
  *
@@ -35,6 +38,7 @@
 #include "force.h"
 #include "ground.h"
 #include "motion.h"
+#include "pair.h"
 #include "shapes.h"
 #include "status.h"
 #include "system.h"
@@ -55,7 +59,8 @@ typedef enum cdyn_callback_kind {
     CDYN_CALLBACK_CURVE = 5,      /**< a CDYN_CURVE_CALLBACK curve: @c curve */
     CDYN_CALLBACK_SURFACE = 6,    /**< a CDYN_SURFACE_CALLBACK surface: @c surface */
     CDYN_CALLBACK_MOTION = 7,     /**< a CDYN_MOTION_CALLBACK motion: @c motion */
-    CDYN_CALLBACK_SCHEDULE = 8    /**< a CDYN_SCHEDULE_CALLBACK schedule: @c schedule */
+    CDYN_CALLBACK_SCHEDULE = 8,   /**< a CDYN_SCHEDULE_CALLBACK schedule: @c schedule */
+    CDYN_CALLBACK_PAIR = 9        /**< a CDYN_PAIR_CALLBACK pair potential (pair.h): @c pair */
 } cdyn_callback_kind;
 
 /** The functions and user pointer a resolver gives for one callback: the
@@ -73,6 +78,7 @@ typedef struct cdyn_callback_binding {
     cdyn_surface_fn surface;              /**< CDYN_CALLBACK_SURFACE */
     cdyn_motion_fn motion;                /**< CDYN_CALLBACK_MOTION */
     cdyn_schedule_fn schedule;            /**< CDYN_CALLBACK_SCHEDULE */
+    cdyn_pair_fn pair;                    /**< CDYN_CALLBACK_PAIR */
     void *user;                           /**< passed back to the functions, never
                                                dereferenced by the library */
 } cdyn_callback_binding;
@@ -81,7 +87,7 @@ typedef struct cdyn_callback_binding {
  *  matching function field of @p out (and @c user) and return 0; any other
  *  value, or a function field left NULL, means "not known" and the load
  *  fails with CDYN_ERR_UNRESOLVED. Called once per callback object, in the
- *  order of the snapshot (forces, constraints and their shapes, motions and
+ *  order of the snapshot (forces and pair potentials, constraints and their shapes, motions and
  *  schedules, grounds, kinematic particles' motions), never after the load
  *  returns; it must not call into the system being loaded (there is none
  *  yet). @since 0.1 */

@@ -34,7 +34,7 @@ cdyn_status cdyn_force_add_callback(cdyn_system *sys, cdyn_force_fn fn, void *us
     if (!fn)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "force_add_callback: NULL function");
     cdyn__force f = {.ops = &cdyn__callback_ops, .velocity_dependent = velocity_dependent,
-                     .fn = fn, .user = user};
+                     .user_fn = 1, .fn = fn, .user = user};
     return cdyn__force_insert(sys, &f, out, "force_add_callback");
 }
 
@@ -49,16 +49,18 @@ cdyn_status cdyn_force_add_callback_with_jacobian(cdyn_system *sys, cdyn_force_f
     if (!fn || !jacobian)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
     cdyn__force f = {.ops = &cdyn__callback_ops, .velocity_dependent = velocity_dependent,
-                     .fn = fn, .jac = jacobian, .user = user};
+                     .user_fn = 1, .fn = fn, .jac = jacobian, .user = user};
     return cdyn__force_insert(sys, &f, out, what);
 }
 
-/* The tag calls' check that slot @p i holds a callback force. */
+/* The tag calls' check that slot @p i holds a generator made with a user
+ * function. */
 static cdyn_status require_callback(const cdyn_system *sys, uint32_t i, const char *what)
 {
-    if (sys->force[i].ops == &cdyn__callback_ops)
+    if (sys->force[i].user_fn)
         return CDYN_OK;
-    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: the force is not a callback force",
+    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                      "%s: the force is neither a callback force nor a callback pair potential",
                       what);
 }
 

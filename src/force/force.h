@@ -74,6 +74,9 @@ typedef struct cdyn__force_ops {
 struct cdyn__force {
     const cdyn__force_ops *ops;
     uint8_t velocity_dependent;
+    uint8_t user_fn; /* made with a user function (callback forces, callback pair
+                      * potentials): it carries a tag */
+    uint64_t tag;    /* what a snapshot holds in place of the user's functions */
     union { /* the kind's parameters */
         struct {
             uint32_t a, b; /* spring: particle slots */
@@ -83,7 +86,6 @@ struct cdyn__force {
             cdyn_force_fn fn;
             cdyn_force_jacobian_fn jac; /* user Jacobian, or NULL */
             void *user;
-            uint64_t tag; /* what a snapshot holds in place of fn, jac, user */
         };
         struct cdyn__pair *pair; /* pair potentials: owned */
     };

@@ -238,7 +238,8 @@ static cdyn_status insert_force(cdyn_system *sys, cdyn__pair *p, cdyn_force *out
                                 const char *what)
 {
     cdyn__force g = {.ops = p->is_set ? &cdyn__pair_set_ops : &cdyn__pair_ops,
-                     .velocity_dependent = p->alpha > 0, .pair = p};
+                     .velocity_dependent = p->alpha > 0,
+                     .user_fn = p->kind == CDYN_PAIR_CALLBACK, .pair = p};
     return cdyn__force_insert(sys, &g, out, what);
 }
 

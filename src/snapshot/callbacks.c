@@ -26,7 +26,7 @@ void cdyn__save_callback(cdyn__save *S, cdyn_callback_kind kind, uint64_t tag,
 static const char *kind_name(cdyn_callback_kind kind)
 {
     static const char *const names[] = {"?",     "force",   "constraint", "implicit", "ground",
-                                        "curve", "surface", "motion",     "schedule"};
+                                        "curve", "surface", "motion",     "schedule", "pair"};
     return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 
@@ -51,6 +51,8 @@ static bool has_function(const cdyn_callback_binding *b, cdyn_callback_kind kind
         return b->motion != NULL;
     case CDYN_CALLBACK_SCHEDULE:
         return b->schedule != NULL;
+    case CDYN_CALLBACK_PAIR:
+        return b->pair != NULL;
     }
     return false;
 }
@@ -114,6 +116,9 @@ bool cdyn__load_callback(cdyn__load *L, cdyn_callback_kind kind, bool need_jacob
         break;
     case CDYN_CALLBACK_SCHEDULE:
         keep.schedule = b->schedule;
+        break;
+    case CDYN_CALLBACK_PAIR:
+        keep.pair = b->pair;
         break;
     }
     *b = keep;

@@ -6,11 +6,7 @@
  *       spring     u32 a, b (particle slots), f64 stiffness, damping, rest length
  *       drag       f64 coefficient
  *       callback   u8 flags (1 Jacobian, 2 velocity dependent), u64 tag
- *       pair       u8 kind, u8 set, f64 k, epsilon, sigma, cutoff, damping,
- *                  u32 n, u32 x n particle slots, [f64 x n radii (Hertz)]
- *
- * A pair set's cell list is rebuilt at every evaluation and its lookup by
- * particle follows from its slots: neither is saved. */
+ *       pair       snapshot/pairs.c */
 #include <math.h>
 #include <string.h>
 
@@ -19,21 +15,6 @@
 #include "force/force.h"
 #include "pair/pair.h"
 #include "snapshot/snapshot.h"
-
-/* The largest count of one pair generator (pair/pair.c). */
-#define PAIR_MAX ((uint32_t)1 << 30)
-
-static void save_pair(cdyn__save *S, const cdyn__pair *p)
-{
-    cdyn__out_u8(&S->w, p->kind);
-    cdyn__out_u8(&S->w, p->is_set);
-    const double v[5] = {p->k, p->epsilon, p->sigma, p->rc, p->alpha};
-    cdyn__out_f64s(&S->w, v, 5);
-    cdyn__out_u32(&S->w, p->n);
-    cdyn__out_u32s(&S->w, p->slot, p->n);
-    if (p->rad)
-        cdyn__out_f64s(&S->w, p->rad, p->n);
-}
 
 static void save_one(cdyn__save *S, const cdyn__force *g)
 {
@@ -59,7 +40,7 @@ static void save_one(cdyn__save *S, const cdyn__force *g)
         break;
     }
     case CDYN_FORCE_PAIR:
-        save_pair(S, g->pair);
+        cdyn__save_pair(S, g);
         break;
     }
 }
@@ -77,73 +58,6 @@ void cdyn__save_forces(cdyn__save *S)
 static bool live_particle(const cdyn_system *sys, uint32_t s)
 {
     return s < sys->particles.count && sys->particles.alive[s];
-}
-
-static bool load_pair(cdyn__load *L, cdyn__force *g)
-{
-    cdyn__win *r = &L->r;
-    cdyn_system *sys = L->sys;
-    const cdyn_allocator *a = &sys->alloc;
-    uint8_t kind = cdyn__in_u8(r);
-    bool is_set = cdyn__in_flag(r, "pair generator");
-    double v[5];
-    cdyn__in_finites(r, v, 5, "pair parameters");
-    uint32_t n = cdyn__in_u32(r);
-    if (!cdyn__load_ok(L))
-        return false;
-    const bool hertz = kind == CDYN_PAIR_HERTZ;
-    bool ok = (hertz || kind == CDYN_PAIR_LJ_REPULSIVE) && n >= 1 && n <= PAIR_MAX &&
-              (is_set || n % 2 == 0) && v[0] >= 0 && v[1] >= 0 && v[2] > 0 && v[3] >= 0 &&
-              v[4] >= 0;
-    if (!ok)
-        return cdyn__in_fail(r, "pair generator: kind %u, %u particles or parameters out of "
-                                "range", kind, n);
-    if (!cdyn__in_room(r, n, hertz ? 12 : 4, "pair generator"))
-        return false;
-    cdyn__pair *p = cdyn__calloc_array(a, 1, sizeof *p);
-    if (!p)
-        return cdyn__load_oom(L, "pair generator");
-    p->kind = kind;
-    p->is_set = is_set ? 1 : 0;
-    p->k = v[0];
-    p->epsilon = v[1];
-    p->sigma = v[2];
-    p->rc = v[3];
-    p->alpha = v[4];
-    p->cap = p->n = n;
-    p->slot = cdyn__alloc_array(a, n, sizeof *p->slot);
-    p->rad = hertz ? cdyn__alloc_array(a, n, sizeof *p->rad) : NULL;
-    p->by_slot = cdyn__alloc_array(a, n, sizeof *p->by_slot);
-    if (!p->slot || (hertz && !p->rad) || !p->by_slot ||
-        (is_set && cdyn__cell_list_init(&p->cells, a, sys->dim, n, hertz))) {
-        cdyn__pair_free(sys, p);
-        return cdyn__load_oom(L, "pair generator");
-    }
-    cdyn__in_u32s(r, p->slot, n);
-    if (hertz)
-        cdyn__in_finites(r, p->rad, n, "pair radii");
-    for (uint32_t i = 0; i < n && cdyn__load_ok(L); i++) {
-        if (!live_particle(sys, p->slot[i]) || (hertz && !(p->rad[i] > 0)) ||
-            (!is_set && i % 2 == 1 && p->slot[i] == p->slot[i - 1]))
-            cdyn__in_fail(r, "pair generator: entry %u (particle slot %u) is not a live "
-                             "particle, has a bad radius or closes a pair on itself", i,
-                          p->slot[i]);
-    }
-    if (cdyn__load_ok(L)) {
-        cdyn__pair_index(p);
-        for (uint32_t i = 1; is_set && i < n && cdyn__load_ok(L); i++)
-            if (p->by_slot[i] >> 32 == p->by_slot[i - 1] >> 32)
-                cdyn__in_fail(r, "pair set: particle slot %u twice",
-                              (unsigned)(p->by_slot[i] >> 32));
-    }
-    if (!cdyn__load_ok(L)) {
-        cdyn__pair_free(sys, p);
-        return false;
-    }
-    g->ops = is_set ? &cdyn__pair_set_ops : &cdyn__pair_ops;
-    g->velocity_dependent = p->alpha > 0;
-    g->pair = p;
-    return true;
 }
 
 /* Reads one generator into @p g (left zeroed on failure). */
@@ -187,6 +101,7 @@ static bool load_one(cdyn__load *L, cdyn__force *g)
         if (!cdyn__load_callback(L, CDYN_CALLBACK_FORCE, flags & 1u, &b, &g->tag))
             break;
         g->ops = &cdyn__callback_ops;
+        g->user_fn = 1;
         g->fn = b.force;
         g->jac = b.force_jacobian;
         g->user = b.user;
@@ -194,7 +109,7 @@ static bool load_one(cdyn__load *L, cdyn__force *g)
         break;
     }
     case CDYN_FORCE_PAIR:
-        load_pair(L, g);
+        cdyn__load_pair(L, g);
         break;
     default:
         cdyn__in_fail(r, "force: unknown kind %u", kind);

@@ -1,7 +1,7 @@
 /* The system and particles sections of a snapshot.
  *
  *     system     u16 salt, u8 integrator, u8 drives, f64 time, step dt,
- *                drive power, drive work of the step, drive work
+ *                drive power, drive work of the step, drive work, u64 revision
  *     particles  slot pool; per slot f64 mass, u8 flags (1 fixed,
  *                2 kinematic), then f64 x, v (slots x dim each, removed
  *                slots included); u8 generalized, [f64 u, u' (slots x dim
@@ -28,6 +28,10 @@ void cdyn__save_system(cdyn__save *S)
     const double v[5] = {sys->time, sys->step_dt, sys->drive_power, sys->drive_step_work,
                          sys->drive_work};
     cdyn__out_f64s(&S->w, v, 5);
+    /* The caches a step keeps (neighbour and exclusion lists, the box's
+     * clusters, the forces kept for the next step) hold for the revision
+     * they were made at: the loaded system counts on from the same one. */
+    cdyn__out_u64(&S->w, sys->revision);
 }
 
 bool cdyn__load_system(cdyn__load *L)
@@ -44,6 +48,7 @@ bool cdyn__load_system(cdyn__load *L)
      * or one whose drivers' power overflowed, may not be finite): read as
      * bits. */
     cdyn__in_f64s(r, v + 2, 3);
+    uint64_t revision = cdyn__in_u64(r);
     if (!cdyn__load_ok(L))
         return false;
     if (salt > 0xfffu || !cdyn__integrator_of((cdyn_integrator)integ) || !(v[1] >= 0))
@@ -58,6 +63,7 @@ bool cdyn__load_system(cdyn__load *L)
     sys->drive_power = v[2];
     sys->drive_step_work = v[3];
     sys->drive_work = v[4];
+    sys->revision = revision; /* no part of a load bumps it */
     return true;
 }
 

@@ -37,6 +37,9 @@ const cdyn__section cdyn__sections[] = {
     {8, "multipliers", cdyn__save_multipliers, cdyn__load_multipliers},
     {9, "integrators", cdyn__save_integrators, cdyn__load_integrators},
     {10, "projection", cdyn__save_projection, cdyn__load_projection},
+    {11, "box", cdyn__save_box, cdyn__load_box},
+    {12, "thermostat", cdyn__save_thermostat, cdyn__load_thermostat},
+    {13, "kept forces", cdyn__save_kept_forces, cdyn__load_kept_forces},
 };
 const size_t cdyn__n_sections = sizeof cdyn__sections / sizeof cdyn__sections[0];
 
@@ -228,6 +231,7 @@ static cdyn_status load(const void *buffer, size_t size, const cdyn_allocator *a
     memset(&L, 0, sizeof L);
     L.r.p = p;
     L.r.end = size - TAIL;
+    L.size = size;
     L.version = version;
     L.status = CDYN_ERR_FORMAT;
     L.bind = bind;

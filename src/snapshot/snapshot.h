@@ -41,6 +41,7 @@ typedef struct cdyn__save {
  * was: CDYN_ERR_FORMAT unless set otherwise. */
 typedef struct cdyn__load {
     cdyn__win r;
+    size_t size;      /* of the whole snapshot */
     cdyn_system *sys; /* being built; destroyed on failure */
     uint32_t version;
     cdyn_callback_resolve_fn resolve;
@@ -139,6 +140,17 @@ struct cdyn__param;
 void cdyn__save_param(cdyn__save *S, const struct cdyn__param *p);
 struct cdyn__param *cdyn__load_param(cdyn__load *L, int k, uint32_t slot);
 
+/* Pair generators in the forces section (snapshot/pairs.c), a pair set's
+ * neighbour list in them (snapshot/neighbors.c). A failed load of a
+ * generator leaves nothing allocated; a failed load of a list leaves what
+ * it allocated in the set, freed with it. */
+struct cdyn__force;
+struct cdyn__pair;
+void cdyn__save_pair(cdyn__save *S, const struct cdyn__force *g);
+bool cdyn__load_pair(cdyn__load *L, struct cdyn__force *g);
+void cdyn__save_neighbors(cdyn__save *S, const struct cdyn__pair *p);
+bool cdyn__load_neighbors(cdyn__load *L, struct cdyn__pair *p);
+
 /* --- the sections ----------------------------------------------------------- */
 
 typedef struct cdyn__section {
@@ -172,5 +184,11 @@ void cdyn__save_multipliers(cdyn__save *S);
 bool cdyn__load_multipliers(cdyn__load *L);
 void cdyn__save_projection(cdyn__save *S);
 bool cdyn__load_projection(cdyn__load *L);
+void cdyn__save_box(cdyn__save *S);
+bool cdyn__load_box(cdyn__load *L);
+void cdyn__save_thermostat(cdyn__save *S);
+bool cdyn__load_thermostat(cdyn__load *L);
+void cdyn__save_kept_forces(cdyn__save *S);
+bool cdyn__load_kept_forces(cdyn__load *L);
 
 #endif /* CDYN__SNAPSHOT_SNAPSHOT_H */

@@ -115,6 +115,18 @@ static int schedule(const cdyn_system *sys, double t, double out[3], void *user)
     return 0;
 }
 
+static int pair(const cdyn_system *sys, double t, size_t i, size_t j, double r, double *energy,
+                double *force_out, double *dforce, void *user)
+{
+    (void)sys, (void)t, (void)i, (void)j, (void)r, (void)user;
+    if (energy)
+        *energy = 0;
+    *force_out = 0;
+    if (dforce)
+        *dforce = 0;
+    return 0;
+}
+
 static int resolve(cdyn_callback_kind kind, uint64_t tag, cdyn_callback_binding *out,
                    void *user)
 {
@@ -130,6 +142,7 @@ static int resolve(cdyn_callback_kind kind, uint64_t tag, cdyn_callback_binding 
     out->surface = surface;
     out->motion = motion;
     out->schedule = schedule;
+    out->pair = pair;
     (void)kind;
     return 0;
 }

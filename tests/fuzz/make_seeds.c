@@ -217,7 +217,7 @@ static int system_seeds(const char *dir)
                                            CDYN_INTEGRATOR_RK45, CDYN_INTEGRATOR_RATTLE,
                                            CDYN_INTEGRATOR_BACKWARD_EULER};
     int bad = 0;
-    for (size_t k = 0; k < 6; k++)
+    for (size_t k = 0; k < TS_N_SCENES; k++)
         for (size_t i = 0; i < 4; i++) {
             ts_world w;
             ts_scene_build(ts_scenes[k], &w, with[i], i % 2 ? CDYN_SOLVER_CG : CDYN_SOLVER_DIRECT);

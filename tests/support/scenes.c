@@ -189,6 +189,24 @@ static int breathing_length(const cdyn_system *sys, double t, double out[3], voi
     return 0;
 }
 
+/* Tag 61: a soft repulsion U = a (rc - r)^2 / 2 inside rc. */
+static double soft_pair[2] = {20.0, 0.5}; /* a, rc */
+
+static int soft(const cdyn_system *sys, double t, size_t i, size_t j, double r, double *energy,
+                double *force, double *dforce, void *user)
+{
+    (void)sys, (void)t, (void)i, (void)j;
+    const double *c = user;
+    double gap = c[1] - r;
+    if (energy)
+        *energy = 0.5 * c[0] * gap * gap;
+    if (force)
+        *force = c[0] * gap;
+    if (dforce)
+        *dforce = -c[0];
+    return 0;
+}
+
 int ts_scene_resolve(cdyn_callback_kind kind, uint64_t tag, cdyn_callback_binding *out,
                      void *user)
 {
@@ -217,6 +235,9 @@ int ts_scene_resolve(cdyn_callback_kind kind, uint64_t tag, cdyn_callback_bindin
         break;
     case 51:
         out->ground = tilted, out->user = ground_plane;
+        break;
+    case 61:
+        out->pair = soft, out->user = soft_pair;
         break;
     default:
         return 1;
@@ -541,15 +562,91 @@ static void build_driven(ts_world *w)
     gravity(w);
 }
 
+/* A Lennard-Jones fluid in a periodic box with a neighbour list fast
+ * enough to rebuild it within a few steps: a dimer on a rod (a cluster,
+ * made whole at the first step) that starts outside the box and is
+ * wrapped back while the runs go on, bonded and explicit exclusions, a
+ * spring; a tabulated and a callback pair between four more particles. */
+static void build_fluid(ts_world *w)
+{
+    cdyn_system *sys = w->sys;
+    const double origin[2] = {0, 0}, lengths[2] = {3.0, 3.0};
+    const bool periodic[2] = {true, true};
+    CHECK(cdyn_system_set_box(sys, origin, lengths, periodic));
+    cdyn_particle members[18];
+    uint64_t seed = 11;
+    for (int i = 0; i < 16; i++) {
+        const double x[2] = {0.2 + 0.75 * (i % 4) + 0.05 * ts_rand_sym(&seed),
+                             0.2 + 0.75 * (i / 4) + 0.05 * ts_rand_sym(&seed)};
+        const double v[2] = {2.5 * ts_rand_sym(&seed), 2.5 * ts_rand_sym(&seed)};
+        members[i] = add(w, 1.0, x, v);
+    }
+    /* The dimer's first particle more than half a box length past the
+     * face, the second given at its image inside. */
+    const double d0[2] = {4.45, 0.575}, d1[2] = {1.25, 0.575}, dv[2] = {3.0, 0.1};
+    members[16] = add(w, 1.0, d0, dv);
+    members[17] = add(w, 1.0, d1, dv);
+    cdyn_constraint c;
+    CHECK(cdyn_constraint_add_distance(sys, members[16], members[17], 0.2, &c));
+    hold(w, c, members[17]);
+    cdyn_pair_params pp;
+    CHECK(cdyn_pair_params_init(&pp, CDYN_PAIR_LJ));
+    pp.sigma = 0.3;
+    pp.epsilon = 0.5;
+    cdyn_force set, f;
+    CHECK(cdyn_force_add_pair_set(sys, &pp, members, 18, &set));
+    CHECK(cdyn_force_set_pair_skin(sys, set, 0.12));
+    CHECK(cdyn_force_set_pair_exclude_bonded(sys, set, 1));
+    const cdyn_particle excluded[2] = {members[0], members[1]};
+    CHECK(cdyn_force_add_pair_exclusions(sys, set, excluded, 1));
+    CHECK(cdyn_force_add_spring(sys, members[2], members[6], 10.0, 0.0, 0.7, &f));
+
+    const double t0[2] = {1.0, 2.6}, t1[2] = {1.3, 2.6}, c0[2] = {2.0, 2.6}, c1[2] = {2.3, 2.6};
+    cdyn_particle tab[2] = {add(w, 1.0, t0, NULL), add(w, 1.0, t1, NULL)};
+    cdyn_particle cb[2] = {add(w, 1.0, c0, NULL), add(w, 1.0, c1, NULL)};
+    double table[2 * 6];
+    for (int k = 0; k < 6; k++) { /* U = (0.5 - r)^2, F = 2 (0.5 - r) on r in [0, 0.5] */
+        double r = 0.1 * k;
+        table[2 * k] = (0.5 - r) * (0.5 - r);
+        table[2 * k + 1] = 2 * (0.5 - r);
+    }
+    CHECK(cdyn_pair_params_init(&pp, CDYN_PAIR_TABLE));
+    pp.cutoff = 0.5;
+    pp.table = table;
+    pp.table_size = 6;
+    CHECK(cdyn_force_add_pairs(sys, &pp, tab, 1, &f));
+    CHECK(cdyn_pair_params_init(&pp, CDYN_PAIR_CALLBACK));
+    pp.cutoff = soft_pair[1];
+    pp.fn = soft;
+    pp.user = soft_pair;
+    CHECK(cdyn_force_add_pairs(sys, &pp, cb, 1, &f));
+    CHECK(cdyn_force_set_tag(sys, f, 61));
+}
+
+/* The fluid under the Langevin thermostat. */
+static void build_langevin(ts_world *w)
+{
+    build_fluid(w);
+    cdyn_langevin_options lo;
+    cdyn_langevin_options_init(&lo);
+    lo.kT = 0.5;
+    lo.gamma = 2.0;
+    lo.seed = 12345;
+    CHECK(cdyn_system_set_langevin_options(w->sys, &lo));
+}
+
 const ts_scene ts_scene_springs = {"springs", 2, build_springs};
 const ts_scene ts_scene_chain = {"chain", 2, build_chain};
 const ts_scene ts_scene_coaster = {"coaster", 3, build_coaster};
 const ts_scene ts_scene_rigid = {"rigid", 3, build_rigid};
 const ts_scene ts_scene_pairs = {"pairs", 2, build_pairs};
 const ts_scene ts_scene_driven = {"driven", 3, build_driven};
+const ts_scene ts_scene_fluid = {"fluid", 2, build_fluid};
+const ts_scene ts_scene_langevin = {"langevin", 2, build_langevin};
 
-const ts_scene *const ts_scenes[6] = {&ts_scene_springs, &ts_scene_chain, &ts_scene_coaster,
-                                      &ts_scene_rigid,   &ts_scene_pairs, &ts_scene_driven};
+const ts_scene *const ts_scenes[TS_N_SCENES] = {
+    &ts_scene_springs, &ts_scene_chain, &ts_scene_coaster, &ts_scene_rigid,
+    &ts_scene_pairs,   &ts_scene_driven, &ts_scene_fluid,  &ts_scene_langevin};
 
 void ts_scene_build_with(const ts_scene *scene, ts_world *w, cdyn_integrator integrator,
                          cdyn_constraint_solver solver, const cdyn_allocator *alloc)

@@ -1,8 +1,10 @@
 /* Scenes that hold every kind of object a snapshot saves, for the snapshot
- * suites, the loader's fuzz seeds and the benchmark: a spring net, a rod
- * chain, particles on shapes, rigid bodies on grounds with friction, pair
- * potentials, and a driven scene (kinematic particles, moving anchors,
- * schedules, time-dependent callbacks, a conveyor). Callbacks carry tags
+ * suites and the loader's fuzz seeds: a spring net, a rod chain, particles
+ * on shapes, rigid bodies on grounds with friction, pair potentials, a
+ * driven scene (kinematic particles, moving anchors, schedules,
+ * time-dependent callbacks, a conveyor), a fluid in a periodic box with a
+ * neighbour list, exclusions and every pair kind, and that fluid under the
+ * Langevin thermostat. Callbacks carry tags
  * that ts_scene_resolve maps back to their functions. Public API only. */
 #ifndef CDYN_TEST_SCENES_H
 #define CDYN_TEST_SCENES_H
@@ -32,10 +34,11 @@ typedef struct ts_scene {
 } ts_scene;
 
 extern const ts_scene ts_scene_springs, ts_scene_chain, ts_scene_coaster, ts_scene_rigid,
-    ts_scene_pairs, ts_scene_driven;
+    ts_scene_pairs, ts_scene_driven, ts_scene_fluid, ts_scene_langevin;
 
 /* Every scene, for loops. */
-extern const ts_scene *const ts_scenes[6];
+#define TS_N_SCENES 8
+extern const ts_scene *const ts_scenes[TS_N_SCENES];
 
 /* Builds @p scene into a new system with @p integrator and @p solver;
  * aborts the program on failure (a broken test fixture). */
