@@ -161,7 +161,9 @@ typedef enum cdyn_pair_kind {
  *  for the same arguments: a step reuses the forces of the last one's end
  *  while the system is unchanged (docs/pairs.md section 5), so after
  *  changing data the function reads, change the system, for instance with
- *  cdyn_system_set_time(sys, t) at the current time. @since 0.1 */
+ *  cdyn_system_set_time(sys, t) at the current time. A snapshot holds the
+ *  generator's tag in place of the function and @p user (cdyn_force_set_tag,
+ *  snapshot.h). @since 0.1 */
 typedef int (*cdyn_pair_fn)(const cdyn_system *sys, double t, size_t i, size_t j, double r,
                             double *energy, double *force, double *dforce, void *user);
 
