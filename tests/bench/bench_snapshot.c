@@ -2,7 +2,8 @@
  * masses on rods of 0.1 under gravity, 2-D, dt = 1e-3) after 100 steps,
  * with symplectic Euler and the direct solver, and with RATTLE (Newton
  * projection). Prints per N and integrator: the snapshot's size, its bytes
- * per particle (the particles section over the N + 1 particles) and per
+ * per particle (the particles section and the forces kept for the next
+ * step, which RATTLE holds, over the N + 1 particles) and per
  * constraint (the constraints and multipliers sections over the N rods),
  * the rest (header, system, integrators, projection, ...), and the median
  * times of a save, a load and a clone next to that of one step, with the
@@ -111,7 +112,7 @@ static int row(long n, cdyn_integrator integ, const char *name, int repeat)
     double save = time_op(SAVE, sys, buf, size, repeat);
     double load = time_op(LOAD, sys, buf, size, repeat);
     double clone = time_op(CLONE, sys, buf, size, repeat);
-    size_t particles = section_bytes(buf, size, 2);
+    size_t particles = section_bytes(buf, size, 2) + section_bytes(buf, size, 13);
     size_t constraints = section_bytes(buf, size, 4) + section_bytes(buf, size, 8);
     printf("%8ld  %-17s %10zu  %8.2f  %8.2f  %7zu  %9.3f  %9.3f  %9.3f  %9.3f  %5.2f %5.2f %5.2f\n",
            n, name, size, (double)particles / (double)(n + 1),
