@@ -78,9 +78,10 @@ static bool load_one(cdyn__load *L, cdyn__rigid *r, uint32_t i)
     for (; marked < n && cdyn__load_ok(L); marked++) {
         uint32_t s = r->member[marked];
         if (s >= sys->particles.count || !sys->particles.alive[s] || sys->fixed[s] ||
-            cdyn__holder_constraints(sys, s) || cdyn__holder_body(sys, s)) {
+            sys->kinematic[s] || cdyn__holder_constraints(sys, s) ||
+            cdyn__holder_body(sys, s)) {
             cdyn__in_fail(r_in, "rigid body: member %u (slot %u) is removed, fixed, "
-                                "constrained or in a body already", marked, s);
+                                "kinematic, constrained or in a body already", marked, s);
             break;
         }
         cdyn__holders_set_body(sys, s, i + 1);
