@@ -133,8 +133,6 @@ static void test_wrap_and_unwrap(void **state)
     }
 }
 
-/* A position read (wrapped) and set back keeps the unwrapped position; a
- * small move keeps it continuous. */
 /* A particle 10^300 m out is wrapped into the box like any other: its
  * image counter, which cannot count that many box lengths, is left as it
  * was (never overflowed), while a particle a few lengths out counts them. */
@@ -159,6 +157,8 @@ static void test_far_out_particle_wraps(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A position read (wrapped) and set back keeps the unwrapped position; a
+ * small move keeps it continuous. */
 static void test_set_position_keeps_unwrapped(void **state)
 {
     (void)state;
