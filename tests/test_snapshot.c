@@ -482,13 +482,121 @@ static void expect_unresolved(const ts_scene *scene, cdyn_callback_resolve_fn re
 static void test_unresolved_tags(void **state)
 {
     (void)state;
-    static const uint64_t miss_31[] = {31, 0}, miss_51[] = {51, 0}, miss_21[] = {21, 0};
+    static const uint64_t miss_31[] = {31, 0}, miss_51[] = {51, 0}, miss_21[] = {21, 0},
+                          miss_32[] = {32, 0}, miss_41[] = {41, 0}, miss_42[] = {42, 0},
+                          miss_61[] = {61, 0};
     expect_unresolved(&ts_scene_springs, NULL, NULL, CDYN_CALLBACK_FORCE, 11);
     expect_unresolved(&ts_scene_springs, no_jacobian, NULL, CDYN_CALLBACK_FORCE, 12);
     expect_unresolved(&ts_scene_driven, forgetful, (void *)miss_31, CDYN_CALLBACK_IMPLICIT,
                       31);
+    expect_unresolved(&ts_scene_driven, forgetful, (void *)miss_32, CDYN_CALLBACK_CONSTRAINT,
+                      32);
+    expect_unresolved(&ts_scene_driven, forgetful, (void *)miss_41, CDYN_CALLBACK_MOTION, 41);
+    expect_unresolved(&ts_scene_driven, forgetful, (void *)miss_42, CDYN_CALLBACK_SCHEDULE,
+                      42);
     expect_unresolved(&ts_scene_rigid, forgetful, (void *)miss_51, CDYN_CALLBACK_GROUND, 51);
     expect_unresolved(&ts_scene_coaster, forgetful, (void *)miss_21, CDYN_CALLBACK_CURVE, 21);
+    expect_unresolved(&ts_scene_fluid, forgetful, (void *)miss_61, CDYN_CALLBACK_PAIR, 61);
+}
+
+/* --- a callback surface ------------------------------------------------------ */
+
+/* A bowl z = c (u^2 + v^2) whose curvature c is behind the user pointer,
+ * so that a copy steps alike only with the pointer it was given. */
+static int bowl(const cdyn_system *sys, double t, double u, double v, double r[3], double ru[3],
+                double rv[3], double ruu[3], double ruv[3], double rvv[3], void *user)
+{
+    (void)sys, (void)t;
+    const double c = *(const double *)user;
+    r[0] = u, r[1] = v, r[2] = c * (u * u + v * v);
+    ru[0] = 1, ru[1] = 0, ru[2] = 2 * c * u;
+    rv[0] = 0, rv[1] = 1, rv[2] = 2 * c * v;
+    ruu[0] = ruu[1] = 0, ruu[2] = 2 * c;
+    ruv[0] = ruv[1] = ruv[2] = 0;
+    rvv[0] = rvv[1] = 0, rvv[2] = 2 * c;
+    return 0;
+}
+
+static double bowl_curvature = 0.4;
+
+/* Gives the bowl for tag 71 when @p user is non-NULL, nothing otherwise. */
+static int bowl_resolver(cdyn_callback_kind kind, uint64_t tag, cdyn_callback_binding *out,
+                         void *user)
+{
+    if (!user || kind != CDYN_CALLBACK_SURFACE || tag != 71)
+        return 1;
+    out->surface = bowl;
+    out->user = &bowl_curvature;
+    return 0;
+}
+
+/* A particle sliding in a callback bowl under gravity: a copy loaded with
+ * the bowl's tag resolved, and a clone, step to the same bits; a resolver
+ * that does not know the tag gets CDYN_ERR_UNRESOLVED naming the surface,
+ * and nothing is created or left allocated. */
+static void test_callback_surface(void **state)
+{
+    (void)state;
+    ts_world w;
+    memset(&w, 0, sizeof w);
+    w.dim = 3;
+    assert_int_equal(cdyn_system_create(3, &w.sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(w.sys, CDYN_INTEGRATOR_RK4), CDYN_OK);
+    const double x0[3] = {0.3, -0.2, 0.4 * (0.09 + 0.04)}, v0[3] = {0.1, 0.25, 0};
+    const double g[3] = {0, 0, -9.81};
+    cdyn_particle p;
+    cdyn_force f;
+    assert_int_equal(cdyn_particle_add(w.sys, 1.5, x0, v0, &p), CDYN_OK);
+    assert_int_equal(cdyn_force_add_gravity(w.sys, g, &f), CDYN_OK);
+    cdyn_surface_desc sd;
+    cdyn_surface_desc_init(&sd, CDYN_SURFACE_CALLBACK);
+    sd.callback = bowl;
+    sd.user = &bowl_curvature;
+    sd.tag = 71;
+    sd.u_min = -2, sd.u_max = 2, sd.v_min = -2, sd.v_max = 2;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_surface(w.sys, p, &sd, &c), CDYN_OK);
+    w.particles[w.n_particles++] = p;
+    w.held[w.n_constraints] = p;
+    w.constraints[w.n_constraints++] = c;
+    snprintf(context, sizeof context, "callback surface");
+    assert_int_equal(run(w.sys, K), CDYN_OK);
+
+    size_t size;
+    unsigned char *buf = save_all(w.sys, &size);
+    cdyn_snapshot_options o;
+    cdyn_snapshot_options_init(&o);
+    o.resolve = bowl_resolver;
+    o.resolve_user = &bowl_curvature;
+    cdyn_system *loaded = NULL, *cloned = NULL;
+    assert_int_equal(cdyn_system_load(buf, size, &o, NULL, &loaded), CDYN_OK);
+    assert_int_equal(cdyn_system_clone(w.sys, NULL, &cloned), CDYN_OK);
+    for (int i = 0; i < M; i++) {
+        assert_int_equal(cdyn_system_step(w.sys, DT), CDYN_OK);
+        assert_int_equal(cdyn_system_step(loaded, DT), CDYN_OK);
+        assert_int_equal(cdyn_system_step(cloned, DT), CDYN_OK);
+    }
+    assert_same_systems(&w, w.sys, loaded);
+    assert_same_systems(&w, w.sys, cloned);
+    cdyn_system_destroy(loaded);
+    cdyn_system_destroy(cloned);
+
+    /* The resolver does not know the bowl. */
+    ts_counting_alloc count = {0};
+    cdyn_allocator a = ts_counting_allocator(&count);
+    o.allocator = &a;
+    o.resolve_user = NULL;
+    cdyn_snapshot_report rep = {.size = sizeof rep};
+    loaded = (cdyn_system *)&count; /* overwritten */
+    assert_int_equal(cdyn_system_load(buf, size, &o, &rep, &loaded), CDYN_ERR_UNRESOLVED);
+    assert_null(loaded);
+    assert_int_equal(rep.callback_kind, CDYN_CALLBACK_SURFACE);
+    assert_true(rep.callback_tag == 71);
+    assert_non_null(strstr(rep.message, "tag 71"));
+    assert_int_equal(count.live_bytes, 0);
+    assert_int_equal(count.allocs, count.frees);
+    free(buf);
+    cdyn_system_destroy(w.sys);
 }
 
 /* A system without callbacks needs no resolver; a clone keeps the
@@ -522,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_tags),           cmocka_unit_test(test_unresolved_tags),
         cmocka_unit_test(test_no_resolver_needed),
         cmocka_unit_test(test_snapshot_after_failed_steps),
+        cmocka_unit_test(test_callback_surface),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

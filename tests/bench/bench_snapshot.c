@@ -7,8 +7,10 @@
  * constraint (the constraints and multipliers sections over the N rods),
  * the rest (header, system, integrators, projection, ...), and the median
  * times of a save, a load and a clone next to that of one step, with the
- * processor's model and the load average before and after (the machine may
- * be shared: the times are medians of several runs).
+ * processor's model and the load average before and after. The machine may
+ * be shared: each round times a step, a save, a load and a clone one after
+ * the other (interleaved, so that a change of load touches all four), and
+ * the figures are the medians over the rounds.
  *
  * Usage: bench_snapshot [--sizes N1,N2,...] [--repeat R]
  * Default N = 10^4, R = 9. */
@@ -64,26 +66,45 @@ static size_t section_bytes(const unsigned char *p, size_t n, uint32_t id)
     return 0;
 }
 
-/* The median of @p repeat timings of @p what on @p sys. */
-enum { SAVE, LOAD, CLONE };
+/* One round of the interleaved timings: a step, a save, a load of what
+ * was saved and a clone, each timed once, so that a change in the
+ * machine's load touches all four alike. Returns nonzero on a failure. */
+enum { STEP, SAVE, LOAD, CLONE, N_OPS };
 
-static double time_op(int what, cdyn_system *sys, unsigned char *buf, size_t n, int repeat)
+static int round_of(cdyn_system *sys, unsigned char **buf, size_t *cap, size_t *size,
+                    double t[N_OPS])
 {
-    double t[64];
-    for (int r = 0; r < repeat; r++) {
-        cdyn_system *copy = NULL;
-        double t0 = bench_now();
-        cdyn_status st = what == SAVE   ? cdyn_system_save(sys, buf, n, NULL)
-                         : what == LOAD ? cdyn_system_load(buf, n, NULL, NULL, &copy)
-                                        : cdyn_system_clone(sys, NULL, &copy);
-        t[r] = bench_now() - t0;
-        if (st) {
-            fprintf(stderr, "snapshot call %d failed: %s\n", what, cdyn_status_name(st));
-            exit(1);
-        }
-        cdyn_system_destroy(copy);
+    double t0 = bench_now();
+    cdyn_status st = cdyn_system_step(sys, DT);
+    t[STEP] = bench_now() - t0;
+    if (st)
+        return 1;
+    if (cdyn_system_snapshot_size(sys, size))
+        return 1;
+    if (*size > *cap) {
+        unsigned char *b = realloc(*buf, *size);
+        if (!b)
+            return 1;
+        *buf = b;
+        *cap = *size;
     }
-    return bench_median(t, (size_t)repeat);
+    t0 = bench_now();
+    st = cdyn_system_save(sys, *buf, *cap, NULL);
+    t[SAVE] = bench_now() - t0;
+    if (st)
+        return 1;
+    cdyn_system *copy = NULL;
+    t0 = bench_now();
+    st = cdyn_system_load(*buf, *size, NULL, NULL, &copy);
+    t[LOAD] = bench_now() - t0;
+    cdyn_system_destroy(copy);
+    if (st)
+        return 1;
+    t0 = bench_now();
+    st = cdyn_system_clone(sys, NULL, &copy);
+    t[CLONE] = bench_now() - t0;
+    cdyn_system_destroy(copy);
+    return st != CDYN_OK;
 }
 
 static int row(long n, cdyn_integrator integ, const char *name, int repeat)
@@ -95,29 +116,28 @@ static int row(long n, cdyn_integrator integ, const char *name, int repeat)
     for (int i = 0; i < WARM_STEPS; i++)
         if (cdyn_system_step(sys, DT))
             return 1;
-    /* One step: the median of steps timed one by one. */
-    double steps[64];
+    /* Rounds of step, save, load, clone; the medians of each. */
+    double times[N_OPS][64], med[N_OPS];
+    unsigned char *buf = NULL;
+    size_t cap = 0, size = 0;
     for (int r = 0; r < repeat; r++) {
-        double t0 = bench_now();
-        if (cdyn_system_step(sys, DT))
+        double t[N_OPS];
+        if (round_of(sys, &buf, &cap, &size, t)) {
+            free(buf);
             return 1;
-        steps[r] = bench_now() - t0;
+        }
+        for (int k = 0; k < N_OPS; k++)
+            times[k][r] = t[k];
     }
-    double step = bench_median(steps, (size_t)repeat);
-    size_t size;
-    cdyn_system_snapshot_size(sys, &size);
-    unsigned char *buf = malloc(size);
-    if (!buf)
-        return 1;
-    double save = time_op(SAVE, sys, buf, size, repeat);
-    double load = time_op(LOAD, sys, buf, size, repeat);
-    double clone = time_op(CLONE, sys, buf, size, repeat);
+    for (int k = 0; k < N_OPS; k++)
+        med[k] = bench_median(times[k], (size_t)repeat);
     size_t particles = section_bytes(buf, size, 2) + section_bytes(buf, size, 13);
     size_t constraints = section_bytes(buf, size, 4) + section_bytes(buf, size, 8);
     printf("%8ld  %-17s %10zu  %8.2f  %8.2f  %7zu  %9.3f  %9.3f  %9.3f  %9.3f  %5.2f %5.2f %5.2f\n",
            n, name, size, (double)particles / (double)(n + 1),
-           (double)constraints / (double)n, size - particles - constraints, 1e3 * step,
-           1e3 * save, 1e3 * load, 1e3 * clone, save / step, load / step, clone / step);
+           (double)constraints / (double)n, size - particles - constraints, 1e3 * med[STEP],
+           1e3 * med[SAVE], 1e3 * med[LOAD], 1e3 * med[CLONE], med[SAVE] / med[STEP],
+           med[LOAD] / med[STEP], med[CLONE] / med[STEP]);
     free(buf);
     cdyn_system_destroy(sys);
     return 0;
@@ -141,7 +161,7 @@ int main(int argc, char **argv)
         }
     }
     print_machine("before");
-    printf("# the standard chain after %d steps; times are medians of %d (ms); the last columns "
+    printf("# the standard chain after %d steps; times are medians of %d interleaved rounds (ms); the last columns "
            "are save, load and clone over one step\n", WARM_STEPS, repeat);
     printf("%8s  %-17s %10s  %8s  %8s  %7s  %9s  %9s  %9s  %9s  %17s\n", "N", "integrator",
            "bytes", "B/part.", "B/rod", "rest", "step", "save", "load", "clone",
