@@ -12,8 +12,9 @@
  * the other (interleaved, so that a change of load touches all four), and
  * the figures are the medians over the rounds.
  *
- * Usage: bench_snapshot [--sizes N1,N2,...] [--repeat R]
- * Default N = 10^4, R = 9. */
+ * Usage: bench_snapshot [--full] [--sizes N1,N2,...] [--repeat R]
+ * Default N = 10^3 and 10^4, R = 9; --full: the standard chain of 10^4
+ * rods, R = 21. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,10 +146,14 @@ static int row(long n, cdyn_integrator integ, const char *name, int repeat)
 
 int main(int argc, char **argv)
 {
-    long sizes[16] = {10000};
-    int n_sizes = 1, repeat = 9;
+    long sizes[16] = {1000, 10000};
+    int n_sizes = 2, repeat = 9;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--full") == 0) {
+            sizes[0] = 10000;
+            n_sizes = 1;
+            repeat = 21;
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
             n_sizes = 0;
             for (char *s = strtok(argv[++i], ","); s && n_sizes < 16; s = strtok(NULL, ","))
                 sizes[n_sizes++] = strtol(s, NULL, 10);
@@ -156,13 +161,14 @@ int main(int argc, char **argv)
             repeat = atoi(argv[++i]);
             repeat = repeat < 1 ? 1 : repeat > 64 ? 64 : repeat;
         } else {
-            fprintf(stderr, "usage: %s [--sizes N1,N2,...] [--repeat R]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--full] [--sizes N1,N2,...] [--repeat R]\n", argv[0]);
             return 2;
         }
     }
     print_machine("before");
-    printf("# the standard chain after %d steps; times are medians of %d interleaved rounds (ms); the last columns "
-           "are save, load and clone over one step\n", WARM_STEPS, repeat);
+    printf("# the standard chain after %d steps; times are medians of %d interleaved rounds "
+           "(ms); the last columns are save, load and clone over one step\n",
+           WARM_STEPS, repeat);
     printf("%8s  %-17s %10s  %8s  %8s  %7s  %9s  %9s  %9s  %9s  %17s\n", "N", "integrator",
            "bytes", "B/part.", "B/rod", "rest", "step", "save", "load", "clone",
            "in steps");
