@@ -537,6 +537,28 @@ static void test_every_allocation_failed_in_load(void **state)
     }
 }
 
+/* A load of every scene allocates at most a small multiple of the
+ * snapshot's length at any moment (the loader's own arrays sized by the
+ * counts checked against the bytes, plus the topology a step would lay out). */
+static void test_load_allocates_a_small_multiple(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < TS_N_SCENES; k++) {
+        ts_world w;
+        build_stepped(ts_scenes[k], &w);
+        snap s = save(w.sys);
+        ts_counting_alloc count = {0};
+        cdyn_system *out;
+        assert_int_equal(load_counted(s.p, s.n, &count, &out), CDYN_OK);
+        if (count.peak_bytes >= 16 * s.n)
+            fail_msg("%s: a load of %zu bytes peaked at %zu bytes", ts_scenes[k]->name, s.n,
+                     count.peak_bytes);
+        cdyn_system_destroy(out);
+        free(s.p);
+        ts_scene_free(&w);
+    }
+}
+
 /* The same for a clone into a counting allocator: the source is left as
  * it was and its message names the call. */
 static void test_every_allocation_failed_in_clone(void **state)
@@ -660,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_resealed_bit_flips_of_pairs),
         cmocka_unit_test(test_resealed_invalid_pair_contents),
         cmocka_unit_test(test_every_allocation_failed_in_load),
+        cmocka_unit_test(test_load_allocates_a_small_multiple),
         cmocka_unit_test(test_every_allocation_failed_in_clone),
         cmocka_unit_test(test_refusals),
     };
