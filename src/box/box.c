@@ -194,7 +194,9 @@ cdyn_status cdyn_particle_get_image(const cdyn_system *sys, cdyn_particle p, int
         double w = x - cells * b->len[k];
         if (cells != 0 && w >= b->lo[k] + b->len[k])
             cells += 1; /* as cdyn__box_wrap_point's rounding at the upper face */
-        out[k] = cdyn__box_image_add(cdyn__box_image(b, i, k), cells);
+        int64_t img = cdyn__box_image(b, i, k);
+        cdyn__box_count_images(&img, cells);
+        out[k] = img;
     }
     return CDYN_OK;
 }

@@ -119,6 +119,19 @@ static inline const double *cdyn__box_ground_point(const cdyn__box *b, int dim,
     return tmp;
 }
 
+/* Adds @p n box lengths to the image counter @p img. Counts beyond the
+ * range of int64_t are dropped (a position 10^19 box lengths out has no
+ * image worth counting), never overflowed. */
+static inline void cdyn__box_count_images(int64_t *img, double n)
+{
+    if (!(fabs(n) < 9.0e18))
+        return;
+    int64_t k = (int64_t)n;
+    if ((k > 0 && *img > INT64_MAX - k) || (k < 0 && *img < INT64_MIN - k))
+        return;
+    *img += k;
+}
+
 /* Makes the image counters cover @p cap slots (new ones 0); called where
  * the particle arrays grow. CDYN_ERR_NO_MEMORY (no message) with nothing
  * changed. No-op without a box. */
@@ -142,15 +155,6 @@ void cdyn__box_forget_slot(cdyn_system *sys, uint32_t slot);
 static inline int64_t cdyn__box_image(const cdyn__box *b, uint32_t slot, int k)
 {
     return b && slot < b->image_cap ? b->image[(size_t)slot * (size_t)b->dim + (size_t)k] : 0;
-}
-
-/* @p img shifted by @p n whole box lengths; a count beyond int64_t (a
- * particle flung 1e300 box lengths away) stays as it was rather than
- * overflow, which would be undefined. */
-static inline int64_t cdyn__box_image_add(int64_t img, double n)
-{
-    double s = (double)img + n;
-    return fabs(n) < 9.0e18 && fabs(s) < 9.0e18 ? img + (int64_t)n : img;
 }
 
 #endif /* CDYN__CORE_BOX_H */
