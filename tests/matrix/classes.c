@@ -205,6 +205,8 @@ static bool applies(mx_ctx *c, const mx_arg *a, int bad)
             return bad == B_NULL || bad == B_GARBAGE;
         case BYTES_PERIODIC:
             return bad == B_NULL;
+        case BYTES_SYS_SNAPSHOT:
+            return bad == B_NULL || bad == B_CORRUPT;
         }
         return false;
     }
@@ -436,6 +438,12 @@ void mx_base(mx_ctx *c, const mx_row *row, int k, mx_val *out)
             unsigned char *b = copy_in(c, k, NULL, n + 1);
             b[n] = 0;
             cdyn_lattice_save(f->lat, b, n, NULL);
+            out->w = b;
+        } else if (a->role == BYTES_SYS_SNAPSHOT) {
+            size_t n = mx_need(c, N_SMALL_SNAP);
+            unsigned char *b = copy_in(c, k, NULL, n + 1);
+            b[n] = 0;
+            mx_small_snapshot(b, &n);
             out->w = b;
         } else if (a->role == BYTES_ASC) {
             out->w = copy_in(c, k, asc_text, strlen(asc_text));
@@ -765,6 +773,8 @@ void mx_bad_value(mx_ctx *c, const mx_row *row, const mx_case *cs, mx_val *out)
     case A_BYTES:
         if (a->role == BYTES_SNAPSHOT) {
             ((unsigned char *)out->w)[mx_need(c, N_SNAP) / 2] ^= 0x10;
+        } else if (a->role == BYTES_SYS_SNAPSHOT) {
+            ((unsigned char *)out->w)[mx_need(c, N_SMALL_SNAP) / 2] ^= 0x10;
         } else if (a->role == BYTES_ASC) {
             memcpy(out->w, "ncols x", 7);
         } else if (a->role == BYTES_MASK) {

@@ -601,6 +601,12 @@ size_t mx_need(mx_ctx *c, int need)
     case N_SNAP:
         cdyn_lattice_snapshot_size(f->lat, &n);
         return n;
+    case N_SYS_SNAP:
+        cdyn_system_snapshot_size(f->s.sys, &n);
+        return n;
+    case N_SMALL_SNAP:
+        mx_small_snapshot(NULL, &n);
+        return n;
     case N_ASC:
         cdyn_lattice_asc_size(f->lat, CDYN_LATTICE_GRID_HEIGHTS, &n);
         return n;
@@ -714,4 +720,19 @@ const double *mx_vector(mx_ctx *c, int v, size_t *len, double *tmp)
     }
     *len = 0;
     return NULL;
+}
+
+void mx_small_snapshot(unsigned char *buf, size_t *n)
+{
+    cdyn_system *sys;
+    cdyn_particle p[2];
+    cdyn_force spring;
+    if (cdyn_system_create(2, &sys) != CDYN_OK ||
+        cdyn_particle_add(sys, 1, (double[]){0, 0}, (double[]){0.5, 0}, &p[0]) != CDYN_OK ||
+        cdyn_particle_add(sys, 2, (double[]){1, 0}, NULL, &p[1]) != CDYN_OK ||
+        cdyn_force_add_spring(sys, p[0], p[1], 10, 0.1, 1, &spring) != CDYN_OK ||
+        cdyn_system_step(sys, 1e-3) != CDYN_OK || cdyn_system_snapshot_size(sys, n) != CDYN_OK ||
+        (buf && cdyn_system_save(sys, buf, *n, NULL) != CDYN_OK))
+        abort();
+    cdyn_system_destroy(sys);
 }

@@ -16,7 +16,7 @@ static const mx_table *const tables[] = {
     &mx_rows_core,       &mx_rows_system,     &mx_rows_particle, &mx_rows_force,
     &mx_rows_pair,       &mx_rows_constraint, &mx_rows_parametric, &mx_rows_projection,
     &mx_rows_motion,     &mx_rows_shapes,     &mx_rows_ground,   &mx_rows_rigid,
-    &mx_rows_lattice,    &mx_rows_kinetics,   &mx_rows_box,
+    &mx_rows_lattice,    &mx_rows_kinetics,   &mx_rows_box,      &mx_rows_snapshot,
 };
 enum { N_TABLES = sizeof tables / sizeof *tables };
 

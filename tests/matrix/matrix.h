@@ -175,7 +175,8 @@ enum { V_POINT, V_VEL, V_G, V_NORMAL, V_FORCE, V_BOX_ORIGIN, V_BOX_LENGTHS, V3_O
 enum { N_XD, N_IDX, N_ROWS_USER, N_RIGID, N_NEWTON, N_CONTACTS, N_LAT, N_WALK, N_LAT_W,
        N_LAT_H, N_SPECIES, N_REACTIONS, N_STOICH, N_MOIETY_VALUES, N_MOIETIES, N_SNAP,
        N_ASC, N_TEXT, N_TIMES_OUT, N_PAIRS, N_SET, N_USER, N_USER_ROWS, N_RIGID_NEW,
-       N_SITES, N_ERRBUF, N_ONE, N_TWO, N_64, N_2_30, N_U32MAX, N_COUNT };
+       N_SITES, N_ERRBUF, N_ONE, N_TWO, N_64, N_2_30, N_U32MAX, N_SYS_SNAP, N_SMALL_SNAP,
+       N_COUNT };
 
 /* Struct roles (structs.c). */
 enum { S_RK45, S_RK45_STATS, S_NEWTON, S_NEWTON_STATS, S_SOLVER, S_SOLVER_STATS, S_PROJ,
@@ -192,7 +193,7 @@ enum { L_PAIRS, L_SET, L_USER, L_RIGID, L_EXCL, L_COUNT };
 enum { FN_FORCE, FN_JAC, FN_USER, FN_IMPLICIT, FN_GROUND, FN_RATE, FN_RATE_JAC, FN_CURVE,
        FN_SURFACE, FN_MOTION, FN_SCHEDULE, FN_PAIR, FN_COUNT };
 enum { STR_NEW, STR_KNOWN };
-enum { BYTES_SNAPSHOT, BYTES_ASC, BYTES_RECEIVERS, BYTES_MASK, BYTES_PERIODIC };
+enum { BYTES_SNAPSHOT, BYTES_ASC, BYTES_RECEIVERS, BYTES_MASK, BYTES_PERIODIC, BYTES_SYS_SNAPSHOT };
 enum { PATH_READ, PATH_WRITE };
 enum { K_REACTANTS, K_PRODUCTS, K_DEPS };
 
@@ -290,9 +291,14 @@ typedef struct mx_table {
 extern const mx_table mx_rows_core, mx_rows_system, mx_rows_particle, mx_rows_force,
     mx_rows_pair, mx_rows_constraint, mx_rows_parametric, mx_rows_projection,
     mx_rows_motion, mx_rows_shapes, mx_rows_ground, mx_rows_rigid, mx_rows_lattice,
-    mx_rows_kinetics, mx_rows_box;
+    mx_rows_kinetics, mx_rows_box, mx_rows_snapshot;
 
 /* ---- What wrappers may use ------------------------------------------ */
+
+/* The snapshot of a small system without callbacks (two particles and a
+ * spring): its size into *n, and its bytes into @p buf when not NULL
+ * (room for *n). Aborts if the library cannot make it. */
+void mx_small_snapshot(unsigned char *buf, size_t *n);
 
 /* A contract broken inside a wrapper (an output written on failure, a
  * created object not NULL on failure): recorded, the case fails. */

@@ -37,8 +37,8 @@ static cdyn_status w_version_string(mx_ctx *c, mx_val *a)
 }
 
 static const mx_row rows[] = {
-    ROW(status_string, MX_Q, {ENUM(0, 12)}),
-    ROW(status_name, MX_Q, {ENUM(0, 12)}),
+    ROW(status_string, MX_Q, {ENUM(0, 13)}),
+    ROW(status_name, MX_Q, {ENUM(0, 13)}),
     ROW(version, MX_Q, {0}),
     ROW(version_string, MX_Q, {0}),
 };
