@@ -44,7 +44,8 @@ struct fz_ctx {
     size_t nrec;
     int mode;       /* CB_* */
     long countdown; /* CB_COUNTDOWN: calls left before the callbacks fail */
-    uint64_t rk45_work; /* RK45 internal steps taken in this input (op_step) */
+    uint64_t dog_evals; /* evaluations the RK45 watchdog has seen (op_step) */
+    bool dog_bit;       /* the watchdog stopped a step during this call */
     int in_callback;
     bool overflowed; /* a callback's own value overflowed during this call */
     double buf[4096], buf2[4096];
@@ -89,6 +90,21 @@ static inline int fz_force(const cdyn_system *sys, double t, size_t n, int dim, 
     for (size_t i = 0; i < n * (size_t)dim; i++)
         f[i] += fz_cb_value(c, -0.5 * x[i] - 0.05 * v[i]);
     return fz_cb_fails(c);
+}
+
+/* The watchdog of RK45 steps (op_step): adds nothing, fails once the input
+ * has had this many evaluations. */
+enum { FZ_RK45_EVALS = 100000 };
+
+static inline int fz_watchdog(const cdyn_system *sys, double t, size_t n, int dim,
+                              const double *x, const double *v, double *f, void *user)
+{
+    (void)sys, (void)t, (void)n, (void)dim, (void)x, (void)v, (void)f;
+    fz_ctx *c = user;
+    if (++c->dog_evals <= FZ_RK45_EVALS)
+        return 0;
+    c->dog_bit = true;
+    return 1;
 }
 
 static inline int fz_jacobian(const cdyn_system *sys, double t, size_t n, int dim,

@@ -20,8 +20,8 @@
  *  - a query changes nothing even when it succeeds;
  *  - statuses come from the documented set: no I/O or format error, BUSY
  *    only from inside a callback, NO_MEMORY only after a failed allocation,
- *    CALLBACK only when a callback was made to fail or its own value
- *    overflowed (a state grown huge);
+ *    CALLBACK only when a callback was made to fail, its own value
+ *    overflowed (a state grown huge) or the RK45 watchdog stopped a step;
  *  - a step that succeeds leaves a finite state;
  *  - system-free functions that succeed give finite outputs;
  *  - a call from inside a callback that would change the system is refused
@@ -674,27 +674,24 @@ static cdyn_status op_step(fz_ctx *c, fuzz_in *in, const char **fn)
     double dt = k < 240 ? dts[k % 6] : fuzz_double(in);
     if (getenv("FZ_TRACE"))
         fprintf(stderr, "dt %g\n", dt);
-    /* RK45 may take up to 10^6 internal steps in one step (documented), some
-     * seconds under the sanitizers: one input gets that much RK45 work in
-     * all, so that it stays within the run's time limit per input. */
+    /* RK45 may take up to 10^6 internal steps in one step (documented): with
+     * many particles and grounds, minutes under the sanitizers. Its steps
+     * run with a watchdog, a force callback that adds nothing and fails once
+     * the input has had FZ_RK45_EVALS evaluations; a step it stops fails
+     * with CDYN_ERR_CALLBACK and is rolled back like any other. */
     cdyn_integrator in_use = 0;
     cdyn_system_get_integrator(c->sys, &in_use);
-    const bool rk45 = in_use == CDYN_INTEGRATOR_RK45;
-    cdyn_rk45_stats before = {.size = sizeof before}, after = {.size = sizeof after};
-    if (rk45) {
-        if (c->rk45_work >= 1000000)
-            return CDYN_OK;
-        cdyn_system_get_rk45_stats(c->sys, &before);
-    }
+    cdyn_force dog = 0;
+    if (in_use == CDYN_INTEGRATOR_RK45 &&
+        cdyn_force_add_callback(c->sys, fz_watchdog, c, false, &dog) != CDYN_OK)
+        return CDYN_OK; /* (an armed allocation failure): no step */
     *fn = "cdyn_system_step";
     cdyn_status st = cdyn_system_step(c->sys, dt);
-    if (rk45) {
-        cdyn_system_get_rk45_stats(c->sys, &after);
-        c->rk45_work += after.accepted + after.rejected - before.accepted - before.rejected;
-        /* a step that failed for too many internal steps or an underflow of
-         * their size does not report them: count it as the whole budget */
-        if (st == CDYN_ERR_NOT_CONVERGED || st == CDYN_ERR_DIVERGED)
-            c->rk45_work += 1000000;
+    if (dog) {
+        bool failed = c->alloc.failed;
+        fuzz_alloc_arm(&c->alloc, 0); /* the removal must not fail */
+        c->alloc.failed = failed;
+        FUZZ_CHECK(cdyn_force_remove(c->sys, dog) == CDYN_OK);
     }
     return st;
 }
@@ -973,7 +970,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t before = fz_state(c, parts);
         const char *fn = "";
         prime(c, ops[which].call == op_integrator);
-        c->overflowed = false;
+        c->overflowed = c->dog_bit = false;
         cdyn_status st = ops[which].call(c, &in, &fn);
         if (getenv("FZ_TRACE")) /* reproducing a finding: every call and its status */
             fprintf(stderr, "op %zu %s: %s %s\n", which, fn[0] ? fn : "-", cdyn_status_name(st),
@@ -985,12 +982,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * allocation failed, CALLBACK only when a callback was made to. */
         if (st > CDYN_ERR_BUSY || st == CDYN_ERR_BUSY ||
             (st == CDYN_ERR_NO_MEMORY && !c->alloc.failed) ||
-            (st == CDYN_ERR_CALLBACK && c->mode == CB_OK && !c->overflowed))
+            (st == CDYN_ERR_CALLBACK && c->mode == CB_OK && !c->overflowed && !c->dog_bit))
             fprintf(stderr, "%s returned %s (%s)\n", fn, cdyn_status_name(st),
                     cdyn_system_last_error(c->sys));
         FUZZ_CHECK(st <= CDYN_ERR_BUSY && st != CDYN_ERR_BUSY);
         FUZZ_CHECK(st != CDYN_ERR_NO_MEMORY || c->alloc.failed);
-        FUZZ_CHECK(st != CDYN_ERR_CALLBACK || c->mode != CB_OK || c->overflowed);
+        FUZZ_CHECK(st != CDYN_ERR_CALLBACK || c->mode != CB_OK || c->overflowed || c->dog_bit);
         if (st != CDYN_OK && !(ops[which].flags & FREE)) {
             const char *msg = cdyn_system_last_error(c->sys);
             if (!fz_names(msg, fn))

@@ -63,10 +63,11 @@ for t in "${targets[@]}"; do
     mkdir -p "$work" "$art"
     echo "--- fuzz_$t: $seconds s"
     rc=0
-    # An input may take 10 s, or 120 s for system_api: one of its steps may
-    # take RK45's documented 10^6 internal steps (the target allows one such
-    # step per input): 10 to 50 s under the sanitizers, with callbacks of
-    # particles on shapes and a loaded machine.
+    # An input may take 10 s, or 120 s for system_api, whose inputs step
+    # systems of up to 24 particles and 16 grounds up to 64 times (its RK45
+    # steps stop at a watchdog's 10^5 evaluations per input; before it, one
+    # step of RK45's documented 10^6 internal steps took 10 to 130 s under
+    # the sanitizers on a loaded machine).
     case $t in system_api) limit=120 ;; *) limit=10 ;; esac
     "$exe" -max_total_time="$seconds" -timeout="$limit" -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$art/$t-" "$work" "$here/corpus/$t" >"$log" 2>&1 || rc=$?
