@@ -1,0 +1,5 @@
+import cdyn
+
+
+def test_version():
+    assert cdyn.version() == cdyn.HEADER_VERSION
