@@ -18,6 +18,7 @@ from ._call import BINDINGS
 from ._errors import STATUS_CLASSES, ClosedError, CdynError, UnknownStatusError
 from ._ffi import HEADER_VERSION, LIBRARY_PATH, MACROS, LibraryNotFoundError, \
     VersionMismatchError, ffi, lib
+from ._callbacks import Jacobian, MotionStateView
 from .allocator import Allocator
 from .constraint import Constraint
 from .force import Force

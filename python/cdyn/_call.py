@@ -60,6 +60,9 @@ BINDINGS = {}  # C function name -> [Python spellings]
 
 
 def register(c_names, spelling):
+    owner, _, attr = spelling.rpartition(".")
+    if owner.endswith("Mixin"):
+        spelling = "System." + attr  # the System is made of one mixin per concern
     for name in c_names:
         spellings = BINDINGS.setdefault(name, [])
         if spelling not in spellings:

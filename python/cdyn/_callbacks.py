@@ -80,9 +80,10 @@ def _fn(user):
     return ffi.from_handle(user).fn
 
 
-def _run(cptr, fn, build):
-    """Calls `fn` with the owner of `cptr` and the arguments `build` makes;
-    returns (ok, result)."""
+def _run(cptr, fn, build, convert=None):
+    """Calls `fn` with the owner of `cptr` and the arguments `build` makes,
+    its result turned into plain numbers by `convert`; returns
+    (ok, converted result)."""
     owner = _owner(cptr)
     views = _Views()
     if owner is not None:
@@ -91,6 +92,7 @@ def _run(cptr, fn, build):
         args = build(views)
         before = views.counts()
         result = fn(owner, *args)
+        result = convert(result) if convert is not None else None
         if before != views.counts():
             raise _CALLBACK_ERROR(
                 "a callback kept a view of the library's arrays after it returned; "
@@ -104,8 +106,14 @@ def _run(cptr, fn, build):
             owner._in_callback -= 1
 
 
-def _scalar_out(ptr, value):
-    ptr[0] = float(value)
+def _number(what):
+    def convert(value):
+        try:
+            return float(value)
+        except (TypeError, ValueError) as exc:
+            raise TypeError("%s must return %s as a number, not %r (%s)"
+                            % ("a callback", what, value, exc)) from None
+    return convert
 
 
 # ---- cdyn_force_fn --------------------------------------------------------------
@@ -177,14 +185,9 @@ def implicit_fn(csys, t, dim, x, c, gradient, hessian, c_t, gradient_t, c_tt, us
             args += (w.make(c_t, (), True), w.make(gradient_t, (dim,), True),
                      w.make(c_tt, (), True))
         return args
-    ok, value = _run(csys, _fn(user), build)
+    ok, value = _run(csys, _fn(user), build, _number("c(x)"))
     if ok:
-        try:
-            _scalar_out(c, value)
-        except (TypeError, ValueError) as exc:
-            _call.keep_pending(TypeError("an implicit constraint's function must return "
-                                         "c(x) as a number: %s" % exc))
-            return 1
+        c[0] = value
     return 0 if ok else 1
 
 
@@ -193,15 +196,11 @@ def implicit_fn(csys, t, dim, x, c, gradient, hessian, c_t, gradient_t, c_tt, us
 @ffi.callback("cdyn_ground_fn", error=1)
 def ground_fn(csys, t, dim, x, h, grad, velocity, user):
     ok, value = _run(csys, _fn(user), lambda w: (t, w.make(x, (dim,), False),
-                                            w.make(grad, (dim,), True),
-                                            w.make(velocity, (dim,), True)))
+                                                 w.make(grad, (dim,), True),
+                                                 w.make(velocity, (dim,), True)),
+                     _number("H(x)"))
     if ok:
-        try:
-            _scalar_out(h, value)
-        except (TypeError, ValueError) as exc:
-            _call.keep_pending(TypeError("a ground's function must return H(x) as a number: "
-                                         "%s" % exc))
-            return 1
+        h[0] = value
     return 0 if ok else 1
 
 
@@ -230,18 +229,20 @@ def motion_fn(csys, t, out, user):
 
 @ffi.callback("cdyn_schedule_fn", error=1)
 def schedule_fn(csys, t, out, user):
-    ok, value = _run(csys, _fn(user), lambda w: (t,))
+    ok, value = _run(csys, _fn(user), lambda w: (t,), _three)
     if ok:
-        try:
-            s = [float(x) for x in value]
-            if len(s) != 3:
-                raise ValueError("got %d values" % len(s))
-        except (TypeError, ValueError) as exc:
-            _call.keep_pending(TypeError("a schedule's function must return (s, s', s''): %s"
-                                         % exc))
-            return 1
-        out[0], out[1], out[2] = s
+        out[0], out[1], out[2] = value
     return 0 if ok else 1
+
+
+def _three(value):
+    try:
+        s = [float(x) for x in value]
+        if len(s) == 3:
+            return s
+    except (TypeError, ValueError):
+        pass
+    raise TypeError("a schedule's function must return (s, s', s''), not %r" % (value,))
 
 
 # ---- shapes ----------------------------------------------------------------------------
@@ -264,14 +265,10 @@ def surface_fn(csys, t, u, v, r, ru, rv, ruu, ruv, rvv, user):
 
 @ffi.callback("cdyn_kinetics_rate_fn", error=1)
 def rate_fn(ckin, t, c, n, rate, user):
-    ok, value = _run(ckin, _fn(user), lambda w: (t, w.make(c, (n,), False)))
+    ok, value = _run(ckin, _fn(user), lambda w: (t, w.make(c, (n,), False)),
+                     _number("the rate"))
     if ok:
-        try:
-            _scalar_out(rate, value)
-        except (TypeError, ValueError) as exc:
-            _call.keep_pending(TypeError("a rate law must return the rate as a number: %s"
-                                         % exc))
-            return 1
+        rate[0] = value
     return 0 if ok else 1
 
 

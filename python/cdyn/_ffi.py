@@ -73,10 +73,41 @@ def _load():
 
 
 lib, LIBRARY_PATH = _load()
+_raw_lib = lib
+
+
+def signature(name):
+    """The ctype of the C function `name` (its arguments and result)."""
+    return ffi.typeof(getattr(_raw_lib, name))
+
+
+CALLED = set()  # with CDYN_TRACE_CALLS set: every C function called so far
+
+
+class _TracingLib:
+    """The library, recording the name of every function called (the test
+    suite checks that it calls them all)."""
+
+    def __init__(self, raw):
+        self._raw = raw
+
+    def __getattr__(self, name):
+        value = getattr(self._raw, name)
+        if not name.startswith("cdyn_"):
+            return value
+
+        def traced(*args):
+            CALLED.add(name)
+            return value(*args)
+        return traced
+
+
+if os.environ.get("CDYN_TRACE_CALLS"):
+    lib = _TracingLib(_raw_lib)
 
 
 def _check_version():
-    found = lib.cdyn_version()
+    found = _raw_lib.cdyn_version()
     major = HEADER_VERSION // 10000
     # The ABI only grows within a major version: a newer library of the
     # same major serves these declarations, an older one may lack some.
@@ -84,7 +115,7 @@ def _check_version():
         raise VersionMismatchError(
             "cdyn: %s is version %s (%d); these bindings were generated from the headers of "
             "%s (%d) and need the same major version, at least as new"
-            % (LIBRARY_PATH, ffi.string(lib.cdyn_version_string()).decode(), found,
+            % (LIBRARY_PATH, ffi.string(_raw_lib.cdyn_version_string()).decode(), found,
                MACROS["CDYN_VERSION_STRING"], HEADER_VERSION))
 
 
@@ -93,6 +124,6 @@ _check_version()
 
 def function_names():
     """Every function the headers declare, sorted."""
-    return sorted(name for name in dir(lib)
-                  if name.startswith("cdyn_") and callable(getattr(lib, name))
-                  and ffi.typeof(getattr(lib, name)).kind == "function")
+    return sorted(name for name in dir(_raw_lib)
+                  if name.startswith("cdyn_") and not isinstance(getattr(_raw_lib, name), int)
+                  and ffi.typeof(getattr(_raw_lib, name)).kind == "function")

@@ -12,7 +12,7 @@ vectors from the shape given here ("dim", 3, (3, 3)).
 from . import _enums
 from ._arrays import array_out, vector_in
 from ._call import bound_property, fail
-from ._ffi import ffi, lib
+from ._ffi import ffi, lib, signature
 
 
 def _shape(owner, shape):
@@ -22,7 +22,7 @@ def _shape(owner, shape):
 
 
 def _out_scalar(fname):
-    return ffi.typeof(getattr(lib, fname)).args[-1]
+    return signature(fname).args[-1]
 
 
 def _from_c(ctype, value):
@@ -61,7 +61,7 @@ def read(system, fname, head, shape=None):
 def write(system, fname, head, value, shape=None):
     ptr = system._checked()
     if shape is None:
-        ctype = ffi.typeof(getattr(lib, fname)).args[-1]
+        ctype = signature(fname).args[-1]
         arg = _to_c(ctype, value, fname)
     else:
         arg = vector_in(value, _shape(system, shape)[0], fname)

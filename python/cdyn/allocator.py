@@ -9,7 +9,7 @@ size), working with integer addresses.
 """
 import cffi
 
-from . import _call
+from . import _call, _structs
 from ._ffi import ffi
 
 _libc_ffi = cffi.FFI()
@@ -43,7 +43,7 @@ class Allocator:
         self.live_bytes = 0
         self.peak_bytes = 0
         self._handle = ffi.new_handle(self)
-        self._c = ffi.new("cdyn_allocator *")
+        self._c = _structs.new("cdyn_allocator")
         self._c.alloc = _alloc
         self._c.free = _free
         self._c.user = self._handle

@@ -56,8 +56,8 @@ class Force(Handle):
 
 
 def _pair_params(kind, params):
-    p = ffi.new("cdyn_pair_params *")
     k = _enums.coerce(_enums.ENUMS["cdyn_pair_kind"], kind, "pair kind")
+    p = _structs.new("cdyn_pair_params")
     st = lib.cdyn_pair_params_init(p, k)
     if st:
         fail(None, st, "cdyn_pair_params_init")

@@ -49,7 +49,7 @@ class Motion(Description):
         """The transform at time t in a space of dimension dim: a MotionState
         (position, velocity, acceleration, rotation (3 x 3), angular_velocity,
         angular_acceleration)."""
-        out = ffi.new("cdyn_motion_state *")
+        out = _structs.new("cdyn_motion_state")
         st = lib.cdyn_motion_evaluate(self._desc(), dim, t, out)
         if st:
             fail(None, st, "cdyn_motion_evaluate")

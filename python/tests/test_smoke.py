@@ -1,5 +1,0 @@
-import cdyn
-
-
-def test_version():
-    assert cdyn.version() == cdyn.HEADER_VERSION
