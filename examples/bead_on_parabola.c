@@ -1,4 +1,4 @@
-/* bead_on_parabola: seed 002's bead on the wire x^2 + 100 y = 0, both forms.
+/* bead_on_parabola: a bead on the wire x^2 + 100 y = 0, both forms.
  *
  * A bead of mass m slides without friction on the parabola
  *
@@ -11,22 +11,22 @@
  *     (grad c . grad c / m) lambda = -v^T Hess(c) v - grad c . F / m
  *                                    - ks c - kd grad c . v
  *
- * for the wire's force lambda grad c (Witkin's method, seed 002).
+ * for the wire's force lambda grad c (Witkin's method).
  *
  * Which way is down. The curve is y = -x^2 / 100, which opens towards -y.
- * The seed draws in screen coordinates, y pointing DOWN, with gravity
+ * The classic form of this problem uses screen coordinates, y pointing DOWN, with gravity
  * m g [0, 1] along +y: there the wire is a bowl, and its parametric form
  * q'' = (-q q'^2 - 50 g q) / (2500 + q^2) is a restoring force. This example
- * keeps the seed's equation and its convention: y points down, gravity is
+ * keeps that equation and its convention: y points down, gravity is
  * +9.81 along y, and the height of the bead above the bottom of the bowl is
  * h = -y = x^2 / 100. (With y up and gravity along -y the same equation is a
  * hill and the bead slides off to infinity.)
  *
  * The bead starts at rest at x = 50 (h = 25) and oscillates between x = -50
  * and x = 50 (period about 18 s) with RK4, dt = 1e-3 s, twice: without drift
- * feedback (cdyn_system_set_constraint_gains(sys, 0, 0)), where the
+ * feedback (ks = kd = 0 in cdyn_solver_options), where the
  * integrator's error lets c drift away from 0 -- the drift of the implicit
- * form that seed 002 reports -- and with the library's default feedback
+ * form -- and with the library's default feedback
  * (ks = 100 /s^2, kd = 20 /s), which holds it.
  *
  * What to expect. With RK4 at dt = 1e-3 both errors are tiny (distances of
@@ -41,14 +41,14 @@
  * first 20 s, where the feedback run is still the further off); a larger
  * --dt shows the same at larger sizes (both errors scale as dt^4).
  *
- * The parametric form, side by side. Seed 002 solves the same bead a second
+ * The parametric form, side by side. The same bead can be solved a second
  * way: in the generalized coordinate q of the parametrization (q, -q^2/100),
  * with Lagrange's equations. The library does that for a particle put on a
  * curve (cdyn_constraint_add_on_curve with CDYN_CURVE_PARABOLA, vertex at
  * the origin, axis1 = (1, 0), axis2 = (0, 1), coefficient a = -0.01, so
  * r(q) = (q, a q^2)): it integrates (q, q') with the generalized mass
  * m |r'|^2 = m (1 + 4 a^2 q^2) and force r' . (F - m r'' q'^2), which for
- * this wire is the seed's q'' = (-q q'^2 - 50 g q) / (2500 + q^2). Same
+ * this wire is q'' = (-q q'^2 - 50 g q) / (2500 + q^2). Same
  * start, gravity, integrator and step. Its position is r(q) at every step,
  * so its distance from the wire is the round-off of evaluating
  * c = x^2 + 100 y at that point (about 1e-15 m here, never growing; zero
@@ -114,7 +114,7 @@ static void usage(FILE *out, const params *d)
 {
     fprintf(out,
             "usage: bead_on_parabola [options]\n"
-            "Seed 002's bead on the wire x^2 + 100 y = 0 (y down, gravity along +y) as an\n"
+            "A bead on the wire x^2 + 100 y = 0 (y down, gravity along +y) as an\n"
             "implicit constraint, without and with drift feedback, and in the parametric form\n"
             "(q, -q^2/100); writes bead_on_parabola.svg and bead_on_parabola_path.svg into the\n"
             "current directory.\n"
@@ -242,8 +242,12 @@ static int run_implicit(const params *p, const void *varg, record *rec)
     cdyn_system *sys = NULL;
     CHECK(cdyn_system_create(2, &sys));
     CHECK(cdyn_system_set_integrator(sys, p->integrator));
-    if (!arg->feedback)
-        CHECK(cdyn_system_set_constraint_gains(sys, 0.0, 0.0));
+    if (!arg->feedback) {
+        cdyn_solver_options so;
+        cdyn_solver_options_init(&so);
+        so.ks = so.kd = 0.0;
+        CHECK(cdyn_system_set_solver_options(sys, &so));
+    }
     /* On the wire, at rest. */
     const double start[2] = {p->x0, -p->x0 * p->x0 / 100.0};
     cdyn_particle bead;
@@ -261,7 +265,7 @@ static int run_implicit(const params *p, const void *varg, record *rec)
         CHECK(cdyn_system_get_time(sys, &rec->t[i]));
         parabola(NULL, 0.0, 2, x, &c, grad, hess, NULL, NULL, NULL, NULL);
         /* The library's residuals: |c| / |grad c| and |grad c . v| / |grad c|. */
-        CHECK(cdyn_system_get_constraint_residuals(sys, &rec->dist[i], &rec->speed[i]));
+        CHECK(cdyn_system_compute_constraint_residuals(sys, &rec->dist[i], &rec->speed[i]));
         double e = bead_energy(p, x, v);
         if (i == 0)
             e0 = e;
@@ -293,7 +297,7 @@ static int run_parametric(const params *p, const void *varg, record *rec)
     cdyn_system *sys = NULL;
     CHECK(cdyn_system_create(2, &sys));
     CHECK(cdyn_system_set_integrator(sys, p->integrator));
-    /* Seed 002's parametrization (q, -q^2/100): vertex at the origin, q along
+    /* The wire's parametrization (q, -q^2/100): vertex at the origin, q along
      * x, the parabola y = a q^2 with a = -0.01. */
     cdyn_curve_desc wire_desc;
     cdyn_curve_desc_init(&wire_desc, CDYN_CURVE_PARABOLA);
@@ -409,7 +413,7 @@ static int write_drift_chart(const char *path, const record *recs, const params 
     methods_key(c, 0.3, NULL);
     log_panel(c, "|c(x)| = |x^{2} + 100 y| (m^{2})", recs, offsetof(record, c));
     log_panel(c, "distance to the wire |c| / |grad c| (m; implicit runs: "
-                 "cdyn_system_get_constraint_residuals)", recs, offsetof(record, dist));
+                 "cdyn_system_compute_constraint_residuals)", recs, offsetof(record, dist));
     log_panel(c, "relative energy error |E(t) - E(0)| / E(0)", recs, offsetof(record, energy));
     int bad = chart_save(c, path);
     chart_free(c);
@@ -520,15 +524,15 @@ int main(int argc, char **argv)
     long steps = lround(p.duration / p.dt);
     size_t n = (size_t)steps + 1;
 
-    printf("bead_on_parabola: seed 002's bead on the wire c(x, y) = x^2 + 100 y = 0, implicit "
+    printf("bead_on_parabola: a bead on the wire c(x, y) = x^2 + 100 y = 0, implicit "
            "and parametric forms\n");
-    printf("  y points down (the seed's screen coordinates): gravity %g m/s^2 along +y, the "
+    printf("  y points down (screen coordinates): gravity %g m/s^2 along +y, the "
            "wire is a bowl y = -x^2 / 100\n", p.gravity);
     printf("  bead of %g kg released at rest at (%g, %g); %s, dt = %g s, %ld steps (%g s)\n",
            p.mass, p.x0, -p.x0 * p.x0 / 100.0, p.integrator_name, p.dt, steps,
            (double)steps * p.dt);
     printf("  |c| in m^2; distance = |c| / |grad c| (m) and speed across the wire "
-           "|grad c . v| / |grad c| (m/s)\n  from cdyn_system_get_constraint_residuals "
+           "|grad c . v| / |grad c| (m/s)\n  from cdyn_system_compute_constraint_residuals "
            "(implicit runs; the parametric run has no implicit rows:\n  computed from its x "
            "and v); energy error relative to E(0) = m g h(0)\n");
     printf("  parametric: cdyn_constraint_add_on_curve, CDYN_CURVE_PARABOLA r(q) = (q, a q^2), "

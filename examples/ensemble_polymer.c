@@ -238,7 +238,7 @@ static cdyn_system *build(const ensemble *e, const params *p, chain *c, uint64_t
     opt.method = CDYN_PROJECTION_NEWTON;
     opt.position_tolerance = p->tolerance;
     opt.velocity_tolerance = p->tolerance;
-    CHECK(cdyn_system_set_projection(sys, &opt), "projection");
+    CHECK(cdyn_system_set_projection_options(sys, &opt), "projection");
     double pos[3] = {0, 0, 0};
     for (int j = 0; j <= p->bonds; j++) {
         if (j > 0)

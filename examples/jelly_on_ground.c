@@ -1,12 +1,12 @@
 /* jelly_on_ground: a spring-dashpot jelly dropped onto a curved ground
- * (seed 001, sections 1.1 and 1.2).
+ * with penalty contact and friction.
  *
  * A disc of point masses on a triangular lattice, joined to their nearest
  * and next-nearest neighbours by springs with dashpots, falls onto a ground
  * given as a height-field profile y = f(x) (bicubic spline through samples,
  * cdyn_ground_add_heightfield in 2-D): a long slope with a bump that ends
  * in a V-shaped notch. The ground pushes every mass below it with the
- * penalty force of seed 001, -S H/|grad H| grad H/|grad H|, plus a normal
+ * penalty force -S H/|grad H| grad H/|grad H|, plus a normal
  * dashpot and friction against the tangential velocity
  * (include/cdyn/ground.h). The jelly lands on the slope, squashes, rolls
  * and hops down, hits the far wall of the notch and settles wedged in it
@@ -28,7 +28,7 @@
  *     conservative or dissipative (dashpots, ground damping, friction);
  *   - impulse balance: the time integral of the ground's force on the jelly
  *     plus M g T equals the change of momentum (the springs cancel in
- *     pairs, seed 001 eq. 9), and over the last second, with the jelly
+ *     pairs, Newton's third law), and over the last second, with the jelly
  *     nearly at rest, the ground carries its weight on average;
  *   - the friction regularization is resolved by the step:
  *     dt mu (N / m) / v_s < 1 for the masses in contact (ground.h).
@@ -560,7 +560,7 @@ int main(int argc, char **argv)
     CHECK(cdyn_ground_set_friction(sys, ground, p.friction));
     CHECK(cdyn_ground_set_friction_speed(sys, ground, p.friction_speed));
 
-    printf("jelly_on_ground: a spring-dashpot jelly dropped on a curved ground (seed 001)\n");
+    printf("jelly_on_ground: a spring-dashpot jelly dropped on a curved ground\n");
     printf("  %zu masses of %.4g kg on a disc of radius %g m, %zu springs (%zu nearest, S = %g "
            "N/m; %zu next-nearest, S/2), dashpots D = %g N s/m\n",
            j.n, m, p.radius, j.n_springs, j.n_near, p.stiffness, j.n_springs - j.n_near,

@@ -1,7 +1,7 @@
-/* lattice_cradle: seed 004's lattice Newton's cradle.
+/* lattice_cradle: a lattice Newton's cradle.
  *
  * A grid of cols x rows steel-like balls of radius r, each on a rigid rod
- * of length L from its own hook (cdyn_constraint_add_anchor: seed 004's
+ * of length L from its own hook (cdyn_constraint_add_anchor:
  * g_i = (|q_i - b_i|^2 - L^2) / 2). The hooks sit on a horizontal square
  * grid of spacing 2 r at height L, so that at rest every ball touches its
  * four grid neighbours with zero force. Balls push on each other by Hertz
@@ -30,7 +30,7 @@
  *   verlet      10 us    7.5    0.75   1.7e-4  (rods held by feedback: 4e-9 m)
  *
  * RK4 is the more accurate per step, RATTLE the cheaper and the one that
- * neither drifts nor needs feedback gains (seed 004's method).
+ * neither drifts nor needs feedback gains.
  * Which ball holds what after many collisions is chaotic: round-off breaks
  * the x <-> y mirror symmetry of a corner pull within a few swings, and
  * another integrator or dt gives another late-time pattern; how far the
@@ -103,7 +103,7 @@ static void usage(FILE *out, const params *d)
 {
     fprintf(out,
             "usage: lattice_cradle [options]\n"
-            "The lattice Newton's cradle of seed 004: a grid of balls on rods from hooks spaced\n"
+            "A lattice Newton's cradle: a grid of balls on rods from hooks spaced\n"
             "2 r apart, Hertz contact between balls; one corner ball (or a row) pulled out and\n"
             "released. Writes lattice_cradle.svg and lattice_cradle_energy.svg into the\n"
             "current directory.\n"
@@ -611,7 +611,7 @@ int main(int argc, char **argv)
     /* A pulse needs roughly one contact time per ball it passes. */
     const double t_contact_path = t_contact * (double)(p.pull_row ? p.rows : p.cols);
 
-    printf("lattice_cradle: seed 004's lattice Newton's cradle, %dx%d balls\n", p.cols, p.rows);
+    printf("lattice_cradle: a lattice Newton's cradle, %dx%d balls\n", p.cols, p.rows);
     printf("  balls: radius %g m, mass %g kg, rods %g m from hooks spaced %g m (touching at "
            "rest); g = %g m/s^2\n", r, m, p.length, 2 * r, GRAVITY);
     printf("  Hertz k = %g N/m^1.5 on %s; %s pulled back %g degrees and released\n",
@@ -756,7 +756,7 @@ int main(int argc, char **argv)
             CHECK(cdyn_system_get_potential_energy(sys, &pe));
             CHECK(cdyn_force_get_energy(sys, hertz, &ch));
             CHECK(cdyn_system_get_momentum(sys, pm));
-            CHECK(cdyn_system_get_constraint_residuals(sys, &res_p, &res_v));
+            CHECK(cdyn_system_compute_constraint_residuals(sys, &res_p, &res_v));
             worst_rod = fmax(worst_rod, res_p);
             worst_vel = fmax(worst_vel, res_v);
             double sum = ball_energies(x, v, n, m, e);

@@ -1,8 +1,8 @@
-/* newtons_cradle: five steel balls on rods with Hertz contacts (seed 004;
- * docs/cradle.md).
+/* newtons_cradle: five steel balls on rods with Hertz contacts
+ * (docs/cradle.md).
  *
  * Hooks on a horizontal line, one ball diameter apart; each ball hangs on
- * a rigid rod from its hook (cdyn_constraint_add_anchor: seed 004's
+ * a rigid rod from its hook (cdyn_constraint_add_anchor:
  * g_i = (|q_i - b_i|^2 - L^2) / 2), so that neighbours touch at rest. The
  * balls push on their neighbours through Hertz contacts (cdyn_force_add_pairs
  * with CDYN_PAIR_HERTZ: F = k delta^(3/2), k from the Young's modulus and

@@ -1,10 +1,10 @@
-/* polymer: seed 003's freely jointed chain in 3-D, integrated with RATTLE.
+/* polymer: freely jointed chains in 3-D, integrated with RATTLE.
  *
  * N + 1 unit masses joined by N rigid bonds of length b (distance
- * constraints g = (|d|^2 - b^2) / 2, one multiplier per bond, seed 003), no
+ * constraints g = (|d|^2 - b^2) / 2, one multiplier per bond), no
  * other force: the chain tumbles and wriggles with random thermal
  * velocities. CDYN_INTEGRATOR_RATTLE with the Newton projection keeps every
- * bond at its length and every velocity tangent to the manifold (seed 004).
+ * bond at its length and every velocity tangent to the manifold.
  *
  * What the average end-to-end distance should be, and over what. A freely
  * jointed chain (bond directions independent and uniform) has
@@ -68,7 +68,7 @@ static void usage(FILE *out, const params *d)
 {
     fprintf(out,
             "usage: polymer [options]\n"
-            "An ensemble of 3-D freely jointed chains of rigid bonds (seed 003) with thermal\n"
+            "An ensemble of 3-D freely jointed chains of rigid bonds with thermal\n"
             "velocities, integrated with RATTLE; writes polymer.svg and polymer_r2.svg into\n"
             "the current directory. Units: bond length, bead mass and kT are 1.\n"
             "  --bonds N       bonds per chain (default %d)\n"
@@ -480,7 +480,7 @@ int main(int argc, char **argv)
         goto fail;
     }
 
-    printf("polymer: %d freely jointed chains of N = %d rigid bonds (seed 003), RATTLE\n",
+    printf("polymer: %d freely jointed chains of N = %d rigid bonds, RATTLE\n",
            p.chains, n);
     printf("  b = %g, m = %g, kT = %g; dt = %g, %ld steps per chain (t = %g), projection "
            "Newton, tolerance %g\n", BOND, MASS, KT, p.dt, p.steps, (double)p.steps * p.dt,
@@ -506,7 +506,7 @@ int main(int argc, char **argv)
         opt.method = CDYN_PROJECTION_NEWTON;
         opt.position_tolerance = p.tolerance;
         opt.velocity_tolerance = p.tolerance;
-        CHECK(cdyn_system_set_projection(sys, &opt));
+        CHECK(cdyn_system_set_projection_options(sys, &opt));
         double pos[3] = {0, 0, 0};
         for (int j = 0; j < beads; j++) {
             if (j > 0)
@@ -534,7 +534,7 @@ int main(int argc, char **argv)
                 CHECK(cdyn_system_get_positions(sys, x, nx));
                 CHECK(cdyn_system_get_kinetic_energy(sys, &e));
                 CHECK(cdyn_system_get_angular_momentum(sys, l));
-                CHECK(cdyn_system_get_constraint_residuals(sys, NULL, &vres));
+                CHECK(cdyn_system_compute_constraint_residuals(sys, NULL, &vres));
                 double r2 = end_to_end2(x, n);
                 if (step == 0) {
                     r2_start = r2;

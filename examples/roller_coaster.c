@@ -1,6 +1,5 @@
 /* roller_coaster: a cart on a closed 3-D spline track with a vertical loop
- * (seed 000, section 19.4: "how would you simulate the motion of ... a
- * roller coaster?"; the parametric form of seed 002, on a spline).
+ * (the parametric form of a constraint, on a spline).
  *
  * The track is a closed C2 cubic spline (CDYN_CURVE_SPLINE,
  * CDYN_SPLINE_CLOSED) through control points 1 m apart, placed at equal

@@ -1,8 +1,8 @@
-/* spring_network: a thrown jelly (seed 001, section 1.1).
+/* spring_network: a thrown jelly.
  *
  * A disc of point masses on a triangulated mesh (a centre and rings of 6k
  * masses), each joined to its nearest and next-nearest neighbours by springs
- * with dashpots (seed 001, eq. 6), is
+ * with dashpots, is
  * squeezed flat by the hand that throws it and launched upwards with a spin.
  * In flight only gravity, the springs, their dashpots and a weak linear air
  * drag act: the jelly spins, wobbles between wide and tall, and the wobble
@@ -18,7 +18,7 @@
  *   - energy balance: total + dissipated stays at its initial value;
  *   - centre of mass: with equal masses and uniform drag b per particle the
  *     centre obeys M dU/dt = M g - N b U exactly (the internal forces cancel,
- *     seed 001 eq. 9), whatever the jelly does; compared with that solution;
+ *     Newton's third law), whatever the jelly does; compared with that solution;
  *   - angular momentum about the centre decays as exp(-b t / m) (the spring
  *     forces are central and exert no net torque).
  *
@@ -562,7 +562,7 @@ int main(int argc, char **argv)
     /* The painted rim mass: the outline's first, at angle 0 (+x) at rest. */
     size_t painted = j.outline[0];
 
-    printf("spring_network: a spring-dashpot jelly thrown with a spin (seed 001)\n");
+    printf("spring_network: a spring-dashpot jelly thrown with a spin\n");
     printf("  %zu masses of %.4g kg on a disc of radius %g m, %zu springs "
            "(%zu nearest-neighbour, %zu next-nearest)\n",
            j.n, m, p.radius, j.n_springs, j.n_near, j.n_springs - j.n_near);
@@ -681,8 +681,9 @@ int main(int argc, char **argv)
         c_exact[k] = c0[k] + u0[k] * f1 + g[k] * f2;
     }
     double diss = diss_dash + diss_air;
-    uint64_t acc = 0, rej = 0;
-    CHECK(cdyn_system_get_rk45_counts(sys, &acc, &rej));
+    cdyn_rk45_stats rs = {.size = sizeof rs};
+    CHECK(cdyn_system_get_rk45_stats(sys, &rs));
+    uint64_t acc = rs.accepted, rej = rs.rejected;
 
     printf("\nafter %ld steps, t = %.6g s:\n", p.steps, t_end);
     printf("  energy: initial %.6f J, final %.6f J, lost %.6f J; dissipated %.6f J "

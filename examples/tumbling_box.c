@@ -1,5 +1,5 @@
 /* tumbling_box: a rigid box of point masses thrown onto a plane ground with
- * friction (seed 001, sections 1.2 and 1.3).
+ * friction.
  *
  * Twelve masses on a 3 x 2 x 2 grid (a brick 0.4 x 0.2 x 0.15 m) are made
  * into one rigid body (cdyn_rigid_add) and thrown with a spin about an
@@ -92,7 +92,7 @@ static int parse_args(int argc, char **argv, params *p)
         int bad = 0;
         if (strcmp(a, "--scheme") == 0) {
             if (strcmp(val, "seed") == 0)
-                p->scheme = CDYN_RIGID_SEED_FIRST_ORDER;
+                p->scheme = CDYN_RIGID_FIRST_ORDER;
             else if (strcmp(val, "second") == 0)
                 p->scheme = CDYN_RIGID_SECOND_ORDER;
             else
@@ -418,7 +418,7 @@ int main(int argc, char **argv)
            size[0], size[1], size[2]);
     printf("  principal moments %.5f, %.5f, %.5f kg m^2; scheme %s, dt %g s, %ld steps\n",
            ib[0], ib[4], ib[8],
-           p.scheme == CDYN_RIGID_SECOND_ORDER ? "second order" : "seed 001 first order", p.dt,
+           p.scheme == CDYN_RIGID_SECOND_ORDER ? "second order" : "first order", p.dt,
            steps);
     printf("  ground y = 0: stiffness %g N/m, damping %g N s/m, friction mu %g\n", p.stiffness,
            p.damping, p.mu);

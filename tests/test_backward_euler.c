@@ -1,4 +1,4 @@
-/* Backward Euler (issue 5, seed 001): Newton's method on the implicit step.
+/* Backward Euler: Newton's method on the implicit step.
  *
  *  - a stiff spring network (k dt^2 / m = 100) stays bounded where forward
  *    (explicit and symplectic) Euler diverge, with <= 5 Newton iterations
@@ -129,10 +129,9 @@ static void test_stiff_network(void **state)
     }
     /* Backward Euler: energy never above its start, <= 5 Newton iterations. */
     cdyn_system *sys = stiff_network(BE);
-    double tol;
-    size_t cap;
-    assert_int_equal(cdyn_system_get_newton_options(sys, &tol, &cap), CDYN_OK);
-    assert_true(tol == 1e-10 && cap == 20);
+    cdyn_newton_options no = {.size = sizeof no};
+    assert_int_equal(cdyn_system_get_newton_options(sys, &no), CDYN_OK);
+    assert_true(no.tolerance == 1e-10 && no.max_iterations == 20);
     double e0 = energy(sys), emax = 0, r[64];
     size_t worst = 0, sum = 0, first_sum = 0;
     for (int i = 1; i <= 500; i++) {
@@ -199,7 +198,7 @@ static void test_order(void **state)
     (void)state;
     double ref[4], x[4], h[4], err[4];
     cdyn_system *sys = elastic_pendulum(CDYN_INTEGRATOR_RK45);
-    assert_int_equal(cdyn_system_set_rk45_tolerance(sys, 1e-13, 1e-13), CDYN_OK);
+    assert_int_equal(ts_set_rk45_tolerance(sys, 1e-13, 1e-13), CDYN_OK);
     assert_int_equal(cdyn_system_step(sys, 1.0), CDYN_OK);
     assert_int_equal(cdyn_system_get_positions(sys, ref, 4), CDYN_OK);
     cdyn_system_destroy(sys);
@@ -254,7 +253,7 @@ static void test_quadratic_convergence(void **state)
     for (int damped = 0; damped < 2; damped++) {
         cdyn_system *sys = spinning_network(damped ? 100.0 : 0.0);
         /* A tight tolerance shows the sequence down to round-off. */
-        assert_int_equal(cdyn_system_set_newton_options(sys, 1e-15, 50), CDYN_OK);
+        assert_int_equal(ts_set_newton(sys, 1e-15, 50), CDYN_OK);
         double worst = 0;
         size_t longest = 0;
         for (int i = 1; i <= 5; i++) {
@@ -878,23 +877,20 @@ static void test_options(void **state)
     (void)state;
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    /* The ranges of the Newton options (the struct's rules in general:
+     * test_options.c). */
     const double bad_tol[] = {0.0, -1e-10, 1e-16, 0.2, NAN, INFINITY};
     for (size_t i = 0; i < sizeof bad_tol / sizeof bad_tol[0]; i++)
-        assert_int_equal(cdyn_system_set_newton_options(sys, bad_tol[i], 10),
-                         CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_newton_options(sys, 1e-8, 0), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_newton_options(sys, 1e-8, 1001), CDYN_ERR_INVALID_ARGUMENT);
-    double tol;
-    size_t cap;
-    assert_int_equal(cdyn_system_get_newton_options(sys, &tol, &cap), CDYN_OK);
-    assert_true(tol == 1e-10 && cap == 20); /* unchanged */
-    assert_int_equal(cdyn_system_set_newton_options(sys, 1e-15, 1), CDYN_OK);
-    assert_int_equal(cdyn_system_set_newton_options(sys, 0.1, 1000), CDYN_OK);
-    assert_int_equal(cdyn_system_get_newton_options(sys, &tol, NULL), CDYN_OK);
-    assert_int_equal(cdyn_system_get_newton_options(sys, NULL, &cap), CDYN_OK);
-    assert_true(tol == 0.1 && cap == 1000);
-    assert_int_equal(cdyn_system_set_newton_options(NULL, 1e-8, 5), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_get_newton_options(NULL, &tol, &cap), CDYN_ERR_INVALID_ARGUMENT);
+        assert_int_equal(ts_set_newton(sys, bad_tol[i], 10), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ts_set_newton(sys, 1e-8, 0), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(ts_set_newton(sys, 1e-8, 1001), CDYN_ERR_INVALID_ARGUMENT);
+    cdyn_newton_options no = {.size = sizeof no};
+    assert_int_equal(cdyn_system_get_newton_options(sys, &no), CDYN_OK);
+    assert_true(no.tolerance == 1e-10 && no.max_iterations == 20); /* unchanged */
+    assert_int_equal(ts_set_newton(sys, 1e-15, 1), CDYN_OK);
+    assert_int_equal(ts_set_newton(sys, 0.1, 1000), CDYN_OK);
+    assert_int_equal(cdyn_system_get_newton_options(sys, &no), CDYN_OK);
+    assert_true(no.tolerance == 0.1 && no.max_iterations == 1000);
 
     /* Reports before any step: zeros. */
     cdyn_newton_stats s;
@@ -956,7 +952,7 @@ static int meddling_jac(const cdyn_system *sys, double t, size_t n, int dim, con
 {
     (void)t, (void)n, (void)dim, (void)x, (void)v, (void)jac, (void)sys;
     cdyn_system *mut = user;
-    return cdyn_system_set_newton_options(mut, 1e-8, 5) == CDYN_ERR_BUSY ? 0 : 1;
+    return ts_set_newton(mut, 1e-8, 5) == CDYN_ERR_BUSY ? 0 : 1;
 }
 
 static void test_busy(void **state)
@@ -972,9 +968,9 @@ static void test_busy(void **state)
     assert_int_equal(cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &f), CDYN_OK);
     assert_int_equal(cdyn_system_set_integrator(sys, BE), CDYN_OK);
     assert_int_equal(cdyn_system_step(sys, 0.01), CDYN_OK);
-    double tol;
-    assert_int_equal(cdyn_system_get_newton_options(sys, &tol, NULL), CDYN_OK);
-    assert_true(tol == 1e-10);
+    cdyn_newton_options no = {.size = sizeof no};
+    assert_int_equal(cdyn_system_get_newton_options(sys, &no), CDYN_OK);
+    assert_true(no.tolerance == 1e-10);
     cdyn_system_destroy(sys);
 }
 
@@ -984,7 +980,7 @@ static void test_not_converged(void **state)
     /* A cap of one iteration on the spinning network's strongly nonlinear
      * step: not converged, and nothing changed. */
     cdyn_system *sys = spinning_network(0.0);
-    assert_int_equal(cdyn_system_set_newton_options(sys, 1e-10, 1), CDYN_OK);
+    assert_int_equal(ts_set_newton(sys, 1e-10, 1), CDYN_OK);
     size_t n;
     assert_int_equal(cdyn_system_get_index_count(sys, &n), CDYN_OK);
     double x0[64], v0[64], x1[64], v1[64], t;
@@ -1005,7 +1001,7 @@ static void test_not_converged(void **state)
     assert_int_equal(residuals(sys, r), 2);
     assert_true(r[1] > 1e-10);
     /* With the default cap the same step succeeds. */
-    assert_int_equal(cdyn_system_set_newton_options(sys, 1e-10, 20), CDYN_OK);
+    assert_int_equal(ts_set_newton(sys, 1e-10, 20), CDYN_OK);
     assert_int_equal(cdyn_system_step(sys, 0.02), CDYN_OK);
     cdyn_system_destroy(sys);
 }
@@ -1131,7 +1127,7 @@ static void test_no_allocation(void **state)
         allocs = w.ca.allocs, frees = w.ca.frees;
         if (!rods)
             assert_int_equal(cdyn_particle_set_fixed(w.sys, p, true), CDYN_OK);
-        assert_int_equal(cdyn_system_set_newton_options(w.sys, 1e-9, 10), CDYN_OK);
+        assert_int_equal(ts_set_newton(w.sys, 1e-9, 10), CDYN_OK);
         assert_int_equal(cdyn_system_get_velocities(w.sys, v, 26), CDYN_OK);
         v[1] += 0.5;
         assert_int_equal(cdyn_system_set_velocities(w.sys, v, 26), CDYN_OK);

@@ -1,5 +1,5 @@
 /* The direct and CG solvers agree on large systems: a 1000-link chain (the
- * standard chain of design.md section 11) and a 30 x 30 cloth of rods. CG
+ * standard chain) and a 30 x 30 cloth of rods. CG
  * stops at a relative residual tol; the error of its multipliers is then
  * bounded by cond(A) * tol, estimated here from the structure. */
 #include <math.h>
@@ -23,7 +23,7 @@ typedef struct scene {
 static void standard_chain(scene *s, int n, cdyn_constraint_solver solver)
 {
     assert_int_equal(cdyn_system_create(2, &s->sys), CDYN_OK);
-    cdyn_system_set_constraint_solver(s->sys, solver);
+    ts_set_solver(s->sys, solver);
     s->rods = malloc((size_t)n * sizeof *s->rods);
     s->n_rods = (size_t)n;
     assert_int_equal(ts_standard_chain(s->sys, n, NULL, s->rods), CDYN_OK);
@@ -35,7 +35,7 @@ static void standard_chain(scene *s, int n, cdyn_constraint_solver solver)
 static void cloth(scene *s, int n, cdyn_constraint_solver solver)
 {
     assert_int_equal(cdyn_system_create(3, &s->sys), CDYN_OK);
-    cdyn_system_set_constraint_solver(s->sys, solver);
+    ts_set_solver(s->sys, solver);
     cdyn_particle *p = malloc((size_t)(n * n) * sizeof *p);
     const double h = 0.05;
     for (int j = 0; j < n; j++)
@@ -107,7 +107,7 @@ static void compare(void (*build)(scene *, int, cdyn_constraint_solver), int n, 
     scene d, c;
     build(&d, n, CDYN_SOLVER_DIRECT);
     build(&c, n, CDYN_SOLVER_CG);
-    cdyn_system_set_cg_options(c.sys, tol, 100000);
+    ts_set_cg(c.sys, tol, 100000);
     /* Move both a little first so the state is not the symmetric start. */
     for (int i = 0; i < 20; i++) {
         assert_int_equal(cdyn_system_step(d.sys, 1e-3), CDYN_OK);

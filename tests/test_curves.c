@@ -64,7 +64,7 @@ static void test_desc_init(void **state)
 static void test_evaluate(void **state)
 {
     (void)state;
-    /* seed 002: the parabola (q, -q^2 / 100) */
+    /* the parabola (q, -q^2 / 100) */
     cdyn_curve_desc d = make(CDYN_CURVE_PARABOLA);
     d.coefficient = -0.01;
     for (double q = -150.0; q <= 150.0; q += 12.5) {
@@ -204,7 +204,7 @@ static void test_arc_length(void **state)
     assert_int_equal(cdyn_curve_arc_length(&d, 2, 0.0, TWO_PI, &s), CDYN_OK);
     assert_true(fabs(s - 16.0) < 1e-14); /* 8 R */
     d = make(CDYN_CURVE_PARABOLA);
-    d.coefficient = -0.01; /* seed 002, from the vertex to x = 100 */
+    d.coefficient = -0.01; /* from the vertex to x = 100 */
     assert_int_equal(cdyn_curve_arc_length(&d, 2, 0.0, 100.0, &s), CDYN_OK);
     double exact = 50.0 * sqrt(5.0) + 25.0 * asinh(2.0);
     assert_true(fabs(s - exact) < 1e-12 * exact);
@@ -272,7 +272,7 @@ static void test_closest_parameter(void **state)
 {
     (void)state;
     double q;
-    /* seed 002's parabola: a point on it, and a point below its vertex */
+    /* the parabola y = -x^2/100: a point on it, and a point below its vertex */
     cdyn_curve_desc d = make(CDYN_CURVE_PARABOLA);
     d.coefficient = -0.01;
     double on[2] = {40.0, -16.0};

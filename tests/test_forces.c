@@ -1,4 +1,4 @@
-/* Force generators: the spring-dashpot of seed 001 eq. (6), gravity, drag,
+/* Force generators: the spring-dashpot, gravity, drag,
  * user callbacks, energies and bad input. */
 #include <math.h>
 #include <setjmp.h>

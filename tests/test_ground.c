@@ -956,7 +956,7 @@ static void test_jacobian(void **state)
             assert_int_equal(cdyn_ground_set_motion(sys, g, NULL), CDYN_OK);
             assert_int_equal(cdyn_ground_set_surface_velocity(sys, g, (double[]){0, 0, 0}),
                              CDYN_OK);
-            /* no friction, no damping: the seed's force alone */
+            /* no friction, no damping: the penalty force alone */
             set_contact(sys, g, 2e3, 0.0, 0.0);
             jacobian_check(sys, g, p, tol);
             /* above the ground, fixed, or damping outrunning the spring: zero */

@@ -125,12 +125,13 @@ static void test_rk45_meets_tolerance(void **state)
         for (double tol = 1e-6; tol >= 1e-10; tol *= 0.01) {
             cdyn_system *sys = build(pb);
             cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK45);
-            assert_int_equal(cdyn_system_set_rk45_tolerance(sys, tol, tol), CDYN_OK);
+            assert_int_equal(ts_set_rk45_tolerance(sys, tol, tol), CDYN_OK);
             for (int s = 0; s < 4; s++)
                 assert_int_equal(cdyn_system_step(sys, 0.25), CDYN_OK);
             cdyn_system_get_positions(sys, x, (size_t)(NP * pb->dim));
-            uint64_t acc, rej;
-            cdyn_system_get_rk45_counts(sys, &acc, &rej);
+            cdyn_rk45_stats rs = {.size = sizeof rs};
+            assert_int_equal(cdyn_system_get_rk45_stats(sys, &rs), CDYN_OK);
+            uint64_t acc = rs.accepted, rej = rs.rejected;
             double err = max_diff(x, ref, NP * pb->dim);
             print_message("RK45 tol %.0e: error %.3e, %llu accepted, %llu rejected\n", tol, err,
                           (unsigned long long)acc, (unsigned long long)rej);
@@ -160,7 +161,7 @@ static void test_rk45_controls_velocity_error(void **state)
     assert_int_equal(cdyn_particle_add(sys, m, (double[]){0, 0}, (double[]){v0, 0}, &p), CDYN_OK);
     assert_int_equal(cdyn_force_add_drag(sys, b, &f), CDYN_OK);
     assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK45), CDYN_OK);
-    assert_int_equal(cdyn_system_set_rk45_tolerance(sys, tol, tol), CDYN_OK);
+    assert_int_equal(ts_set_rk45_tolerance(sys, tol, tol), CDYN_OK);
     double worst = 0;
     for (int i = 1; i <= 200; i++) {
         assert_int_equal(cdyn_system_step(sys, 0.01), CDYN_OK);

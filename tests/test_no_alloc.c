@@ -3,7 +3,8 @@
  * further steps with it allocate and free nothing, for every integrator;
  * neither do queries, bulk reads and writes, nor changes that keep the
  * shape (positions, velocities, masses, fixing, the clock, going back to an
- * integrator that needs less workspace). */
+ * integrator that needs less workspace); nor, once the first force was
+ * applied, do applied forces and the bulk reads. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -151,7 +152,7 @@ static void test_queries_and_state_changes(void **state)
     size_t n;
     bool fixed;
     cdyn_force_kind kind;
-    uint64_t acc, rej;
+    cdyn_rk45_stats rs = {.size = sizeof rs};
     for (int round = 0; round < 3; round++) {
         assert_int_equal(cdyn_system_get_positions(w.sys, x, 3 * NP), CDYN_OK);
         assert_int_equal(cdyn_system_get_velocities(w.sys, v, 3 * NP), CDYN_OK);
@@ -166,10 +167,10 @@ static void test_queries_and_state_changes(void **state)
         assert_int_equal(cdyn_system_get_center_of_mass(w.sys, vec, &e), CDYN_OK);
         assert_int_equal(cdyn_system_get_particle_count(w.sys, &n), CDYN_OK);
         assert_int_equal(cdyn_system_get_index_count(w.sys, &n), CDYN_OK);
-        assert_int_equal(cdyn_system_get_rk45_counts(w.sys, &acc, &rej), CDYN_OK);
+        assert_int_equal(cdyn_system_get_rk45_stats(w.sys, &rs), CDYN_OK);
         assert_int_equal(cdyn_system_get_time(w.sys, &t), CDYN_OK);
         assert_int_equal(cdyn_system_set_time(w.sys, t + 1.0), CDYN_OK);
-        assert_int_equal(cdyn_system_set_rk45_tolerance(w.sys, 1e-8, 1e-8), CDYN_OK);
+        assert_int_equal(ts_set_rk45_tolerance(w.sys, 1e-8, 1e-8), CDYN_OK);
         assert_int_equal(cdyn_particle_get_position(w.sys, w.p[3], vec), CDYN_OK);
         vec[0] += 0.001;
         assert_int_equal(cdyn_particle_set_position(w.sys, w.p[3], vec), CDYN_OK);
@@ -208,12 +209,69 @@ static void test_queries_and_state_changes(void **state)
     assert_int_equal(w.ca.live_bytes, 0);
 }
 
+/* Applied forces: the first one allocates the accumulators; from then on
+ * neither steps (every integrator, backward Euler included, a force for the
+ * next step given before each), nor applying and clearing, nor the bulk
+ * reads allocate anything. A particle removed and added back reuses its
+ * slot's accumulators. */
+static void test_applied_forces(void **state)
+{
+    (void)state;
+    static world w;
+    build(&w, 3);
+    double held[3 * NP], out[3 * NP], m[NP];
+    bool fixed[NP];
+    for (int i = 0; i < 3 * NP; i++)
+        held[i] = 0.01 * (i % 7) - 0.03;
+    assert_int_equal(cdyn_system_apply_forces(w.sys, held, 3 * NP, CDYN_APPLY_UNTIL_CLEARED),
+                     CDYN_OK);
+    const double kick[3] = {0.5, 0, -0.5};
+    const cdyn_integrator all[] = {
+        CDYN_INTEGRATOR_EXPLICIT_EULER, CDYN_INTEGRATOR_SYMPLECTIC_EULER,
+        CDYN_INTEGRATOR_VELOCITY_VERLET, CDYN_INTEGRATOR_RK4, CDYN_INTEGRATOR_RK45,
+        CDYN_INTEGRATOR_BACKWARD_EULER};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        assert_int_equal(cdyn_system_set_integrator(w.sys, all[k]), CDYN_OK);
+        assert_int_equal(cdyn_system_step(w.sys, 1e-3), CDYN_OK); /* may size its workspace */
+        counts before = now(&w);
+        for (int i = 0; i < 50; i++) {
+            assert_int_equal(cdyn_particle_apply_force(w.sys, w.p[i % NP], kick,
+                                                       CDYN_APPLY_NEXT_STEP), CDYN_OK);
+            assert_int_equal(cdyn_system_step(w.sys, 1e-3), CDYN_OK);
+            assert_int_equal(cdyn_system_get_applied_forces(w.sys, out, 3 * NP), CDYN_OK);
+            assert_int_equal(cdyn_system_get_constraint_forces(w.sys, out, 3 * NP), CDYN_OK);
+            assert_int_equal(cdyn_system_get_contact_forces(w.sys, out, 3 * NP), CDYN_OK);
+            assert_int_equal(cdyn_system_get_masses(w.sys, m, NP), CDYN_OK);
+            assert_int_equal(cdyn_system_get_fixed(w.sys, fixed, NP), CDYN_OK);
+        }
+        assert_int_equal(cdyn_particle_clear_applied_force(w.sys, w.p[3]), CDYN_OK);
+        assert_int_equal(cdyn_system_clear_applied_forces(w.sys), CDYN_OK);
+        assert_int_equal(cdyn_system_apply_forces(w.sys, held, 3 * NP, CDYN_APPLY_UNTIL_CLEARED),
+                         CDYN_OK);
+        counts after = now(&w);
+        assert_unchanged(&before, &after, "steps with applied forces");
+    }
+    counts before = now(&w);
+    assert_int_equal(cdyn_particle_remove(w.sys, w.p[NP - 1]), CDYN_OK);
+    const double pos[3] = {2, 2, 2};
+    assert_int_equal(cdyn_particle_add(w.sys, 1.0, pos, NULL, &w.p[NP - 1]), CDYN_OK);
+    assert_int_equal(cdyn_particle_apply_force(w.sys, w.p[NP - 1], kick, CDYN_APPLY_NEXT_STEP),
+                     CDYN_OK);
+    assert_int_equal(cdyn_system_step(w.sys, 1e-3), CDYN_OK);
+    counts after = now(&w);
+    assert_unchanged(&before, &after, "slot reuse with applied forces");
+    cdyn_system_destroy(w.sys);
+    assert_int_equal(w.ca.live_bytes, 0);
+    assert_int_equal(w.ca.allocs, w.ca.frees);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_steps_2d),
         cmocka_unit_test(test_steps_3d),
         cmocka_unit_test(test_queries_and_state_changes),
+        cmocka_unit_test(test_applied_forces),
     };
     return cmocka_run_group_tests_name("no_alloc", tests, NULL, NULL);
 }

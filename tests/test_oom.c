@@ -1,14 +1,15 @@
 /* Out of memory: a scenario (create a system with an allocator, add
- * particles, springs, gravity, drag and a callback force, step with every
- * integrator including RK45, remove and re-add particles, grow past the
- * capacity again and step) is run once with an allocator that never fails
- * to count its allocations, then once for every N up to that count with an
- * allocator that fails the Nth allocation. For every N:
+ * particles, springs, gravity, drag and a callback force, apply forces to
+ * particles, step with every integrator including RK45, remove and re-add
+ * particles, grow past the capacity again and step) is run once with an
+ * allocator that never fails to count its allocations, then once for every
+ * N up to that count with an allocator that fails the Nth allocation. For
+ * every N:
  *  - the call that met the failure returns CDYN_ERR_NO_MEMORY, and every
  *    call that returns it met the failure;
  *  - that call changed nothing that the public API can see (particles,
- *    bulk state, clock, integrator, RK45 counters, energies, which handles
- *    are valid), and its message is set;
+ *    bulk state, applied forces, clock, integrator, RK45 counters,
+ *    energies, which handles are valid), and its message is set;
  *  - retrying the same call with allocation allowed succeeds, and the
  *    scenario then ends in exactly (bit for bit) the state of the unfailed
  *    run;
@@ -41,7 +42,8 @@ typedef enum op_kind {
     OP_SET_INTEGRATOR, /* a: cdyn_integrator */
     OP_STEP,
     OP_REMOVE_PARTICLE, /* a: particle number */
-    OP_REMOVE_FORCE     /* a: force number */
+    OP_REMOVE_FORCE,    /* a: force number */
+    OP_APPLY_FORCE      /* a: particle number, b: 0 held, 1 for the next step */
 } op_kind;
 
 typedef struct op {
@@ -115,6 +117,9 @@ static void build_ops(scenario *s)
     for (int i = 0; i + 3 < 20; i += 2)
         push(s, OP_ADD_SPRING, i, i + 3);
     push(s, OP_ADD_CALLBACK, 0, 0);
+    /* The first applied force allocates the accumulators. */
+    push(s, OP_APPLY_FORCE, 3, 0);
+    push(s, OP_APPLY_FORCE, 8, 1);
     steps(s, CDYN_INTEGRATOR_EXPLICIT_EULER, 3);
     steps(s, CDYN_INTEGRATOR_SYMPLECTIC_EULER, 3);
     steps(s, CDYN_INTEGRATOR_VELOCITY_VERLET, 3);
@@ -127,7 +132,9 @@ static void build_ops(scenario *s)
     push(s, OP_ADD_SPRING, 4, 20);
     push(s, OP_ADD_SPRING, 20, 6);
     steps(s, CDYN_INTEGRATOR_VELOCITY_VERLET, 2);
-    /* Past the particle capacity again: the workspace must follow. */
+    push(s, OP_APPLY_FORCE, 20, 1);
+    /* Past the particle capacity again: the workspace and the applied
+     * forces' accumulators must follow. */
     for (int i = 21; i < 34; i++) {
         push(s, OP_ADD_PARTICLE, i, 0);
         push(s, OP_ADD_SPRING, i - 1, i);
@@ -193,6 +200,11 @@ static cdyn_status run_op(scenario *s, const op *o, const cdyn_allocator *alloc)
         if (!st)
             s->f[o->a] = 0;
         return st;
+    case OP_APPLY_FORCE: {
+        const double force[3] = {0.5, -0.25 * (double)o->a, 0.125};
+        return cdyn_particle_apply_force(s->sys, s->p[o->a], force,
+                                         o->b ? CDYN_APPLY_NEXT_STEP : CDYN_APPLY_UNTIL_CLEARED);
+    }
     default:
         fail_msg("unknown op %d", (int)o->kind);
         return CDYN_ERR_INVALID_ARGUMENT;
@@ -207,7 +219,7 @@ static cdyn_status run_op(scenario *s, const op *o, const cdyn_allocator *alloc)
 /* Everything the public API shows of a system. */
 typedef struct view {
     size_t count, index_count;
-    double x[3 * MAX_P], v[3 * MAX_P];
+    double x[3 * MAX_P], v[3 * MAX_P], applied[3 * MAX_P];
     double time, pe, ke;
     cdyn_integrator integrator;
     uint64_t accepted, rejected;
@@ -224,11 +236,15 @@ static void look(const scenario *s, view *w)
     assert_true(w->index_count <= MAX_P);
     assert_int_equal(cdyn_system_get_positions(sys, w->x, 3 * MAX_P), CDYN_OK);
     assert_int_equal(cdyn_system_get_velocities(sys, w->v, 3 * MAX_P), CDYN_OK);
+    assert_int_equal(cdyn_system_get_applied_forces(sys, w->applied, 3 * MAX_P), CDYN_OK);
     assert_int_equal(cdyn_system_get_time(sys, &w->time), CDYN_OK);
     assert_int_equal(cdyn_system_get_potential_energy(sys, &w->pe), CDYN_OK);
     assert_int_equal(cdyn_system_get_kinetic_energy(sys, &w->ke), CDYN_OK);
     assert_int_equal(cdyn_system_get_integrator(sys, &w->integrator), CDYN_OK);
-    assert_int_equal(cdyn_system_get_rk45_counts(sys, &w->accepted, &w->rejected), CDYN_OK);
+    cdyn_rk45_stats rs = {.size = sizeof rs};
+    assert_int_equal(cdyn_system_get_rk45_stats(sys, &rs), CDYN_OK);
+    w->accepted = rs.accepted;
+    w->rejected = rs.rejected;
     for (int i = 0; i < MAX_P; i++) {
         w->p_valid[i] = cdyn_particle_is_valid(sys, s->p[i]);
         if (w->p_valid[i])
@@ -244,6 +260,7 @@ static void assert_same_view(const view *a, const view *b)
     assert_int_equal(a->index_count, b->index_count);
     assert_memory_equal(a->x, b->x, sizeof a->x);
     assert_memory_equal(a->v, b->v, sizeof a->v);
+    assert_memory_equal(a->applied, b->applied, sizeof a->applied);
     assert_memory_equal(&a->time, &b->time, sizeof a->time);
     assert_memory_equal(&a->pe, &b->pe, sizeof a->pe);
     assert_memory_equal(&a->ke, &b->ke, sizeof a->ke);

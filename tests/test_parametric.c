@@ -1,5 +1,5 @@
 /* Particles on curves and surfaces in generalized coordinates (issue 4):
- * seed 002's bead both ways, its closed-form equation of motion, the bead on
+ * the bead on x^2 + 100 y = 0 both ways, its closed-form equation of motion, the bead on
  * a circle against the rigid pendulum, the spherical pendulum's invariants,
  * a pendulum hanging from a bead on a wire against its Lagrangian equations,
  * ends, release, setters and bad input. */
@@ -26,7 +26,7 @@ static cdyn_system *make(int dim, cdyn_integrator integrator)
     return sys;
 }
 
-/* Seed 002's wire y = -x^2 / 100 as a parametric curve (q, -q^2/100). */
+/* The wire y = -x^2 / 100 as a parametric curve (q, -q^2/100). */
 static void seed_parabola(cdyn_curve_desc *d)
 {
     cdyn_curve_desc_init(d, CDYN_CURVE_PARABOLA);
@@ -47,7 +47,7 @@ static int parabola_c(const cdyn_system *sys, double t, int dim, const double *x
     return 0;
 }
 
-/* Gravity along +y (the seed's screen), so the wire is a bowl. */
+/* Gravity along +y (screen coordinates), so the wire is a bowl. */
 static cdyn_system *bead(bool parametric, cdyn_particle *p, cdyn_constraint *c)
 {
     cdyn_system *sys = make(2, CDYN_INTEGRATOR_RK4);
@@ -59,7 +59,7 @@ static cdyn_system *bead(bool parametric, cdyn_particle *p, cdyn_constraint *c)
         seed_parabola(&d);
         assert_int_equal(cdyn_constraint_add_on_curve(sys, *p, &d, c), CDYN_OK);
     } else {
-        cdyn_system_set_constraint_gains(sys, 0, 0);
+        ts_set_gains(sys, 0, 0);
         assert_int_equal(cdyn_constraint_add_implicit(sys, *p, parabola_c, NULL, c), CDYN_OK);
     }
     return sys;
@@ -92,7 +92,7 @@ static void test_seed002_both_ways(void **state)
     double x[2];
     cdyn_particle_get_position(par, pp, x);
     assert_true(q == x[0]);
-    print_message("seed 002 over 5 s: parametric vs implicit %.3e; parametric off the curve %.3e; "
+    print_message("bead on the parabola over 5 s: parametric vs implicit %.3e; parametric off the curve %.3e; "
                   "implicit |c| %.3e at 0.1 s, %.3e at 5 s\n",
                   worst_diff, worst_on_curve, c_first, c_last);
     assert_true(worst_diff < 1e-8);

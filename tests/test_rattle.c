@@ -40,7 +40,7 @@ static void set_options(cdyn_system *sys, cdyn_projection_method method, double 
     o.velocity_tolerance = tol;
     o.max_iterations = 100000;
     o.enabled = enabled;
-    assert_int_equal(cdyn_system_set_projection(sys, &o), CDYN_OK);
+    assert_int_equal(cdyn_system_set_projection_options(sys, &o), CDYN_OK);
 }
 
 /* The standard chain of n links (ts_standard_chain). In 3-D each mass also
@@ -116,7 +116,7 @@ static void test_options(void **state)
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
     cdyn_projection_options got = {.size = sizeof got};
-    assert_int_equal(cdyn_system_get_projection(sys, &got), CDYN_OK);
+    assert_int_equal(cdyn_system_get_projection_options(sys, &got), CDYN_OK);
     assert_memory_equal(&got, &o, sizeof o);
     cdyn_projection_stats st = {.size = sizeof st};
     assert_int_equal(cdyn_system_get_projection_stats(sys, &st), CDYN_OK);
@@ -128,8 +128,8 @@ static void test_options(void **state)
     o.position_tolerance = 1e-8;
     o.velocity_tolerance = 1e-7;
     o.max_iterations = 77;
-    assert_int_equal(cdyn_system_set_projection(sys, &o), CDYN_OK);
-    assert_int_equal(cdyn_system_get_projection(sys, &got), CDYN_OK);
+    assert_int_equal(cdyn_system_set_projection_options(sys, &o), CDYN_OK);
+    assert_int_equal(cdyn_system_get_projection_options(sys, &got), CDYN_OK);
     assert_memory_equal(&got, &o, sizeof o);
 
     /* Each bad field is refused and changes nothing. */
@@ -152,25 +152,25 @@ static void test_options(void **state)
         }
         if (cases[i].field == 5 && sizeof(size_t) < 8 && cases[i].value > 0)
             continue;
-        assert_int_equal(cdyn_system_set_projection(sys, &bad), CDYN_ERR_INVALID_ARGUMENT);
+        assert_int_equal(cdyn_system_set_projection_options(sys, &bad), CDYN_ERR_INVALID_ARGUMENT);
         assert_true(strlen(cdyn_system_last_error(sys)) > 0);
-        assert_int_equal(cdyn_system_get_projection(sys, &got), CDYN_OK);
+        assert_int_equal(cdyn_system_get_projection_options(sys, &got), CDYN_OK);
         assert_memory_equal(&got, &o, sizeof o);
     }
-    assert_int_equal(cdyn_system_set_projection(sys, NULL), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_projection(NULL, &o), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_get_projection(sys, NULL), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_get_projection(NULL, &got), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_set_projection_options(sys, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_set_projection_options(NULL, &o), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_get_projection_options(sys, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_get_projection_options(NULL, &got), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_system_get_projection_stats(sys, NULL), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_system_get_projection_stats(NULL, &st), CDYN_ERR_INVALID_ARGUMENT);
     got.size = 0;
-    assert_int_equal(cdyn_system_get_projection(sys, &got), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_get_projection_options(sys, &got), CDYN_ERR_INVALID_ARGUMENT);
     /* A shorter size (an older caller) gets the fields it knows. */
     struct {
         size_t size;
         int enabled;
     } small = {sizeof(size_t) + sizeof(int), 0};
-    assert_int_equal(cdyn_system_get_projection(sys, (cdyn_projection_options *)(void *)&small),
+    assert_int_equal(cdyn_system_get_projection_options(sys, (cdyn_projection_options *)(void *)&small),
                      CDYN_OK);
     assert_int_equal(small.enabled, 1);
 
@@ -187,7 +187,7 @@ static void test_options(void **state)
 
 /* Positions and velocities on the tangent bundle at every step, both
  * methods, 2-D and 3-D: |g| / b <= tol L and |G v| / b <= tol (max speed),
- * read through cdyn_system_get_constraint_residuals. */
+ * read through cdyn_system_compute_constraint_residuals. */
 static void test_on_manifold_every_step(void **state)
 {
     (void)state;
@@ -201,7 +201,8 @@ static void test_on_manifold_every_step(void **state)
             for (int s = 0; s < steps; s++) {
                 assert_int_equal(cdyn_system_step(c.sys, 1e-3), CDYN_OK);
                 double pr, vr;
-                assert_int_equal(cdyn_system_get_constraint_residuals(c.sys, &pr, &vr), CDYN_OK);
+                assert_int_equal(cdyn_system_compute_constraint_residuals(c.sys, &pr, &vr),
+                                 CDYN_OK);
                 double vmax = max_speed(c.sys);
                 worst_p = fmax(worst_p, pr / 0.1);
                 worst_v = fmax(worst_v, vr / vmax);
@@ -280,7 +281,7 @@ static void test_energy_bounded(void **state)
         spread = fmax(spread, fabs(mean[t] - mean[0]));
     }
     double pr;
-    cdyn_system_get_constraint_residuals(c.sys, &pr, NULL);
+    cdyn_system_compute_constraint_residuals(c.sys, &pr, NULL);
     print_message("10-link chain, 10^6 steps of 1 ms: max |dE| / E_scale %.3e; per tenth of the "
                   "run: max %.2e .. %.2e, mean %.2e .. %.2e (largest change of the mean %.1e); "
                   "rod residual at the end %.1e m\n",
@@ -430,7 +431,7 @@ static void test_shake_equals_newton(void **state)
     }
 }
 
-/* Seed 004's constraints g_i = (|q_i - b_i|^2 - L^2) / 2 (anchors, a
+/* The anchor constraints g_i = (|q_i - b_i|^2 - L^2) / 2 (anchors, a
  * Newton's cradle without contacts), pins, planes, an implicit curve and a
  * user constraint, all under RATTLE with both methods. */
 static int user_rod(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
@@ -519,7 +520,7 @@ static void test_other_kinds(void **state)
         for (int s = 0; s < 1000; s++) {
             assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
             double pr, vr;
-            assert_int_equal(cdyn_system_get_constraint_residuals(sys, &pr, &vr), CDYN_OK);
+            assert_int_equal(cdyn_system_compute_constraint_residuals(sys, &pr, &vr), CDYN_OK);
             worst_p = fmax(worst_p, pr);
             worst_v = fmax(worst_v, vr);
             if (s > 0)
@@ -556,7 +557,7 @@ static void test_unsatisfiable(void **state)
             cdyn_projection_options_init(&o);
             o.method = (cdyn_projection_method)m;
             o.max_iterations = 50;
-            assert_int_equal(cdyn_system_set_projection(sys, &o), CDYN_OK);
+            assert_int_equal(cdyn_system_set_projection_options(sys, &o), CDYN_OK);
             cdyn_particle p[6];
             cdyn_constraint rod[5], c;
             for (int i = 0; i < 6; i++)
@@ -615,10 +616,10 @@ static void test_unsatisfiable(void **state)
                                  CDYN_OK);
             }
             o.max_iterations = 100000;
-            cdyn_system_set_projection(sys, &o);
+            cdyn_system_set_projection_options(sys, &o);
             assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
             double pr;
-            cdyn_system_get_constraint_residuals(sys, &pr, NULL);
+            cdyn_system_compute_constraint_residuals(sys, &pr, NULL);
             assert_true(pr < 1e-10);
             cdyn_system_destroy(sys);
         }
@@ -643,9 +644,9 @@ static void test_redundant_and_conflicting(void **state)
         assert_int_equal(cdyn_constraint_add_distance(sys, a, b, conflict ? 0.35 : 0.3, &c),
                          CDYN_OK);
         cdyn_projection_options o = {.size = sizeof o};
-        assert_int_equal(cdyn_system_get_projection(sys, &o), CDYN_OK);
+        assert_int_equal(cdyn_system_get_projection_options(sys, &o), CDYN_OK);
         o.max_iterations = 100;
-        cdyn_system_set_projection(sys, &o);
+        cdyn_system_set_projection_options(sys, &o);
         cdyn_status st = CDYN_OK;
         for (int s = 0; s < 100 && !st; s++)
             st = cdyn_system_step(sys, 1e-3);
@@ -712,13 +713,13 @@ static void test_post_step_projection(void **state)
         for (int on = 0; on <= 1; on++) {
             chain c;
             make_chain(&c, 2, 10, ins[i], CDYN_PROJECTION_NEWTON, 1e-11);
-            assert_int_equal(cdyn_system_set_constraint_gains(c.sys, 0, 0), CDYN_OK);
+            assert_int_equal(ts_set_gains(c.sys, 0, 0), CDYN_OK);
             set_options(c.sys, on % 2 ? CDYN_PROJECTION_NEWTON : CDYN_PROJECTION_SHAKE, 1e-11, on);
             double worst_p = 0, worst_v = 0;
             for (int s = 0; s < 500; s++) {
                 assert_int_equal(cdyn_system_step(c.sys, 1e-3), CDYN_OK);
                 double pr, vr;
-                cdyn_system_get_constraint_residuals(c.sys, &pr, &vr);
+                cdyn_system_compute_constraint_residuals(c.sys, &pr, &vr);
                 worst_p = fmax(worst_p, pr / 0.1);
                 worst_v = fmax(worst_v, vr / max_speed(c.sys));
             }
@@ -743,7 +744,7 @@ static void test_multipliers(void **state)
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
     assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE), CDYN_OK);
-    assert_int_equal(cdyn_system_set_constraint_gains(sys, 0, 0), CDYN_OK);
+    assert_int_equal(ts_set_gains(sys, 0, 0), CDYN_OK);
     cdyn_particle p;
     cdyn_constraint rod;
     cdyn_particle_add(sys, 2.0, (double[]){0.6, -0.8}, (double[]){1.6, 1.2}, &p);
@@ -911,8 +912,8 @@ static void test_factorization_reuse(void **state)
         make_chain(&b, 2, 10, CDYN_INTEGRATOR_RATTLE, CDYN_PROJECTION_NEWTON, 1e-12);
         add_star(a.sys, 2);
         add_star(b.sys, 2);
-        cdyn_system_set_constraint_solver(a.sys, (cdyn_constraint_solver)solver);
-        cdyn_system_set_constraint_solver(b.sys, (cdyn_constraint_solver)solver);
+        ts_set_solver(a.sys, (cdyn_constraint_solver)solver);
+        ts_set_solver(b.sys, (cdyn_constraint_solver)solver);
         for (int s = 0; s < 50; s++) {
             assert_int_equal(cdyn_system_step(a.sys, 1e-3), CDYN_OK);
             assert_int_equal(cdyn_system_step(b.sys, 1e-3), CDYN_OK);
@@ -1054,7 +1055,7 @@ static void test_chain_kernel(void **state)
         assert_true(sa.position_residual <= 1e-12 && sa.velocity_residual <= 1e-12);
         assert_true(cdyn_constraint_is_valid(sys[0], sa.worst));
         double pr, vr;
-        cdyn_system_get_constraint_residuals(sys[0], &pr, &vr);
+        cdyn_system_compute_constraint_residuals(sys[0], &pr, &vr);
         assert_true(pr < 1e-12 * 0.15 * 2);
         cdyn_system_destroy(sys[0]);
         cdyn_system_destroy(sys[1]);
@@ -1185,7 +1186,7 @@ static void test_no_allocation(void **state)
         cdyn_system_set_integrator(sys, k < 2 || k == 4 ? CDYN_INTEGRATOR_RATTLE
                                                         : CDYN_INTEGRATOR_RK4);
         if (k == 3)
-            cdyn_system_set_constraint_solver(sys, CDYN_SOLVER_CG);
+            ts_set_solver(sys, CDYN_SOLVER_CG);
         set_options(sys, k == 1 ? CDYN_PROJECTION_SHAKE : CDYN_PROJECTION_NEWTON, 1e-10,
                     k == 2 || k == 3);
         cdyn_particle prev, p;
@@ -1234,7 +1235,7 @@ static void test_out_of_memory(void **state)
             cdyn_projection_options_init(&o);
             o.method = (cdyn_projection_method)method;
             if (!st)
-                st = cdyn_system_set_projection(sys, &o);
+                st = cdyn_system_set_projection_options(sys, &o);
             cdyn_particle prev = 0, p;
             cdyn_constraint c;
             if (!st)

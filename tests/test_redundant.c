@@ -23,8 +23,8 @@ static void triangle(bool duplicate, cdyn_constraint_solver solver, double out[6
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
     cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4);
-    cdyn_system_set_constraint_solver(sys, solver);
-    cdyn_system_set_cg_options(sys, 1e-14, 100);
+    ts_set_solver(sys, solver);
+    ts_set_cg(sys, 1e-14, 100);
     const double xs[3][2] = {{0, 0}, {1, 0}, {0.3, 0.8}};
     const double vs[3][2] = {{0, -1}, {0, 1}, {-0.8, -0.3}};
     cdyn_particle p[3];

@@ -1,6 +1,6 @@
 /* Rigid bodies through the public API (include/cdyn/rigid.h):
- *  - seed 001 exercise 1 (four equal masses on the axes, 2-D: the inertia
- *    tensor) and exercise 2 (R(Omega, dt) orthogonal to round-off), R exact
+ *  - four equal masses on the axes, 2-D: the inertia
+ *    tensor) and R(Omega, dt) orthogonal to round-off), R exact
  *    for a constant Omega, the inertia tensor against its definition;
  *  - torque-free bodies: |L| conserved to round-off, kinetic energy and
  *    state to the order of each scheme (measured on a refinement), the
@@ -134,7 +134,7 @@ static double det3(const double *a)
            a[2] * (a[3] * a[7] - a[4] * a[6]);
 }
 
-/* ---- seed 001, exercises 1 and 2 ------------------------------------------ */
+/* ---- the inertia tensor and the rotation ---------------------------------------- */
 
 /* Exercise 1: four masses m on the axes at distance r (2-D). The tensor
  * sum m (|x|^2 1 - x x^T) is 2 m r^2 times the identity: isotropic, the
@@ -420,7 +420,7 @@ static void test_torque_free_orders(void **state)
                       "%.2e (order %.2f), |L| error <= %.1e\n",
                       scheme, ee[0], ee[3], oe, xe[0], xe[3], ox, lmax);
         assert_true(lmax < 1e-12);
-        double want = scheme == CDYN_RIGID_SEED_FIRST_ORDER ? 1.0 : 2.0;
+        double want = scheme == CDYN_RIGID_FIRST_ORDER ? 1.0 : 2.0;
         assert_near(oe, want, 0.15);
         assert_near(ox, want, 0.15);
     }
@@ -1239,7 +1239,7 @@ static int busy_force(const cdyn_system *sys, double t, size_t n, int dim, const
     u->st[1] = cdyn_rigid_remove(u->sys, u->body);
     u->st[2] = cdyn_rigid_set_velocity(u->sys, u->body, (double[]){1, 1, 1});
     u->st[3] = cdyn_rigid_set_angular_velocity(u->sys, u->body, (double[]){1, 1, 1});
-    u->st[4] = cdyn_rigid_set_scheme(u->sys, u->body, CDYN_RIGID_SEED_FIRST_ORDER);
+    u->st[4] = cdyn_rigid_set_scheme(u->sys, u->body, CDYN_RIGID_FIRST_ORDER);
     return 0;
 }
 
@@ -1295,7 +1295,7 @@ static void test_failing_step_keeps_state(void **state)
         cdyn_particle p[6];
         cdyn_rigid body = axes_body(sys, 1, 2, 3, NULL, p);
         if (mode == 1)
-            assert_int_equal(cdyn_rigid_set_scheme(sys, body, CDYN_RIGID_SEED_FIRST_ORDER),
+            assert_int_equal(cdyn_rigid_set_scheme(sys, body, CDYN_RIGID_FIRST_ORDER),
                              CDYN_OK);
         add_particle(sys, 1.0, (double[]){5, 0, 0}, (double[]){1, 0, 0});
         assert_int_equal(cdyn_rigid_set_angular_velocity(sys, body, (double[]){1, 2, 3}), CDYN_OK);

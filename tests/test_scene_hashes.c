@@ -84,9 +84,9 @@ static uint64_t scene_hash(scene *s)
         ok(cdyn_constraint_get_multipliers(sys, s->c[i], lam, 64));
         h = ts_hash_doubles(lam, rows < 64 ? rows : 64, h);
     }
-    uint64_t acc = 0, rej = 0;
-    ok(cdyn_system_get_rk45_counts(sys, &acc, &rej));
-    h = hash_u64(acc, hash_u64(rej, h));
+    cdyn_rk45_stats rs = {.size = sizeof rs};
+    ok(cdyn_system_get_rk45_stats(sys, &rs));
+    h = hash_u64(rs.accepted, hash_u64(rs.rejected, h));
     cdyn_projection_stats ps = {.size = sizeof ps};
     ok(cdyn_system_get_projection_stats(sys, &ps));
     h = hash_u64(ps.position_iterations_total, hash_u64(ps.velocity_iterations_total, h));
@@ -149,7 +149,7 @@ static void set_projection(cdyn_system *sys, int enabled, cdyn_projection_method
     cdyn_projection_options_init(&o);
     o.enabled = enabled;
     o.method = method;
-    sys_ok(sys, cdyn_system_set_projection(sys, &o));
+    sys_ok(sys, cdyn_system_set_projection_options(sys, &o));
 }
 
 static int user_row(const cdyn_system *sys, double t, size_t np, int dim, const double *x,
@@ -341,7 +341,7 @@ static void bodies(scene *s, int dim)
         cdyn_rigid r;
         sys_ok(sys, cdyn_rigid_add(sys, p, 4, &r));
         sys_ok(sys, cdyn_rigid_set_scheme(sys, r, b ? CDYN_RIGID_SECOND_ORDER
-                                                    : CDYN_RIGID_SEED_FIRST_ORDER));
+                                                    : CDYN_RIGID_FIRST_ORDER));
         double w[3] = {0.5, 1.0, 3.0 - b};
         if (dim == 2)
             w[0] = w[1] = 0;
@@ -531,7 +531,7 @@ static void chain_scenes(void **state)
         /* SHAKE's velocity sweeps converge slowly on long chains. */
         chain(&S, rows[i].dim, rows[i].method == CDYN_PROJECTION_SHAKE ? 8 : 40);
         sys_ok(S.sys, cdyn_system_set_integrator(S.sys, rows[i].integ));
-        sys_ok(S.sys, cdyn_system_set_constraint_solver(S.sys, rows[i].solver));
+        sys_ok(S.sys, ts_set_solver(S.sys, rows[i].solver));
         set_projection(S.sys, rows[i].project, rows[i].method);
         run(&S, 1e-3, 300);
         check(rows[i].name, &S);
@@ -561,9 +561,9 @@ static void mixed_scenes(void **state)
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         mixed(&S, rows[i].dim, rows[i].compliance);
         sys_ok(S.sys, cdyn_system_set_integrator(S.sys, rows[i].integ));
-        sys_ok(S.sys, cdyn_system_set_constraint_solver(S.sys, rows[i].solver));
+        sys_ok(S.sys, ts_set_solver(S.sys, rows[i].solver));
         /* The scene starts off its constraints: Newton needs more room. */
-        sys_ok(S.sys, cdyn_system_set_newton_options(S.sys, 1e-9, 200));
+        sys_ok(S.sys, ts_set_newton(S.sys, 1e-9, 200));
         run(&S, 1e-3, 200);
         check(rows[i].name, &S);
     }

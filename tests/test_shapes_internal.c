@@ -218,7 +218,7 @@ static void test_curve_derivatives_fd(void **state)
 static void test_curve_formulas(void **state)
 {
     (void)state;
-    /* seed 002: the parabola (q, -q^2/100) */
+    /* the parabola (q, -q^2/100) */
     cdyn_curve_desc d;
     cdyn_curve_desc_init(&d, CDYN_CURVE_PARABOLA);
     d.coefficient = -1.0 / 100.0;

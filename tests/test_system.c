@@ -80,14 +80,7 @@ static void test_time_and_integrator(void **state)
     assert_int_equal(cdyn_system_get_integrator(sys, &it), CDYN_OK);
     assert_int_equal(it, CDYN_INTEGRATOR_RK4);
 
-    assert_int_equal(cdyn_system_set_rk45_tolerance(sys, 0, 0), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_rk45_tolerance(sys, -1, 1e-6), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_rk45_tolerance(sys, NAN, 1e-6), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_system_set_rk45_tolerance(sys, 1e-8, 0), CDYN_OK);
-    uint64_t acc = 1, rej = 1;
-    assert_int_equal(cdyn_system_get_rk45_counts(sys, &acc, &rej), CDYN_OK);
-    assert_int_equal(acc, 0);
-    assert_int_equal(rej, 0);
+    /* RK45 options and counters: tests/test_options.c. */
     cdyn_system_destroy(sys);
 }
 

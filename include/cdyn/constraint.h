@@ -1,19 +1,21 @@
 /* cdyn: implicit holonomic constraints g(x) = 0 and their solver.
  *
- * Every force evaluation solves (design.md section 3)
+ * Every force evaluation solves
  *
  *     (G W G^T) lambda = -G' v - G W F - ks g - kd g'
  *
  * for the multipliers lambda (one per constraint row), with G = dg/dx the
- * Jacobian, W the inverse masses and F the applied forces, then adds the
- * constraint force G^T lambda to F. The forces do no work on motions that
- * keep g' = 0. ks, kd feed drift back (Baumgarte). Compliant rows
+ * Jacobian, W the inverse masses and F every other force (generators,
+ * applied forces, grounds), then adds the constraint force G^T lambda to F.
+ * The forces do no work on motions that keep g' = 0. ks, kd feed drift back
+ * (Baumgarte; cdyn_solver_options). Compliant rows
  * (cdyn_constraint_set_compliance) replace the feedback terms by an
  * implicit spring over the step, adding alpha / dt^2 to their diagonal.
  *
- * The built-in constraints use the quadratic forms of seeds 003 and 004
- * (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of force per
- * length; cdyn_constraint_get_force gives the Cartesian force in newtons.
+ * The built-in constraints use quadratic forms where a distance is
+ * involved (g = (|d|^2 - L^2) / 2 for rods), so a multiplier has units of
+ * force per length; cdyn_constraint_get_force gives the Cartesian force in
+ * newtons; cdyn_system_get_constraint_forces all of them per particle.
  *
  * A constraint owns its rows; a particle removed from the system removes
  * every constraint that touches it (their handles become stale).
@@ -126,7 +128,7 @@ CDYN_API cdyn_status cdyn_constraint_add_distance(cdyn_system *sys, cdyn_particl
                                                   cdyn_constraint *out);
 
 /** A rod of @p length L (> 0) from the fixed point @p anchor (dim finite
- *  values, copied): g = (|x - b|^2 - L^2) / 2 (seed 004, eq. 8). @since 0.1 */
+ *  values, copied): g = (|x - b|^2 - L^2) / 2. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_add_anchor(cdyn_system *sys, cdyn_particle p,
                                                 const double *anchor, double length,
                                                 cdyn_constraint *out);
@@ -153,7 +155,8 @@ CDYN_API cdyn_status cdyn_constraint_add_user(cdyn_system *sys, const cdyn_parti
                                               cdyn_constraint *out);
 
 /** Keeps @p p on c(x) = 0 given by @p fn (one row; G = grad c,
- *  G'v = v^T Hess(c) v). Seed 002's parabola is c = x^2 + 100 y. @since 0.1 */
+ *  G'v = v^T Hess(c) v). A bead on the parabola x^2 + 100 y = 0 is
+ *  c = x^2 + 100 y. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_add_implicit(cdyn_system *sys, cdyn_particle p,
                                                   cdyn_implicit_fn fn, void *user,
                                                   cdyn_constraint *out);
@@ -221,6 +224,22 @@ CDYN_API cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdy
  *  is not one of its particles. @since 0.1 */
 CDYN_API cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint c,
                                                cdyn_particle p, double *out);
+
+/** The total constraint force (N) on every particle index at the most
+ *  recent force evaluation, in the flat layout of
+ *  cdyn_system_get_positions: for each particle the sum over its
+ *  constraints of G^T lambda, as cdyn_constraint_get_force gives them one
+ *  at a time, plus for a particle held on a curve or surface the force of
+ *  the shape. Fixed and kinematic particles get the reaction of their
+ *  constraints; removed indices, particles in no constraint and disabled
+ *  constraints contribute zeros, as does every constraint before the first
+ *  evaluation or after the constraints changed (until the next one). With
+ *  CDYN_INTEGRATOR_RATTLE the forces are those of its projections.
+ *  @p capacity is the length of @p out in doubles.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or @p capacity below index count * dim. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_constraint_forces(const cdyn_system *sys, double *out,
+                                                       size_t capacity);
 
 /* ---- Driven (time-dependent) constraints -------------------------------
  *
@@ -319,47 +338,84 @@ CDYN_API cdyn_status cdyn_constraint_get_point(const cdyn_system *sys, cdyn_cons
 CDYN_API cdyn_status cdyn_constraint_get_length(const cdyn_system *sys, cdyn_constraint c,
                                                 double *out);
 
-/** Drift-feedback gains: ks (1/s^2) >= 0 and kd (1/s) >= 0, finite.
- *  Defaults ks = 100, kd = 20: a critically damped return of the error with
- *  a time constant of 0.1 s, stable for dt up to about 0.05 s with the
- *  explicit integrators. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_set_constraint_gains(cdyn_system *sys, double ks, double kd);
+/** Options of the multiplier solve. Fill with cdyn_solver_options_init,
+ *  then change what you need; the size field lets the struct grow. */
+typedef struct cdyn_solver_options {
+    size_t size; /**< sizeof(cdyn_solver_options), set by the init function */
+    /** The linear solver: CDYN_SOLVER_DIRECT (the default) or
+     *  CDYN_SOLVER_CG. */
+    cdyn_constraint_solver solver;
+    /** Drift-feedback gains of the multiplier equation: ks (1/s^2) and kd
+     *  (1/s), finite and >= 0. Defaults ks = 100, kd = 20: a critically
+     *  damped return of the error with a time constant of 0.1 s, stable for
+     *  dt up to about 0.05 s with the explicit integrators. RATTLE and
+     *  compliant rows use no gains. */
+    double ks;
+    double kd;
+    /** CG: relative residual tolerance, finite and > 0; default 1e-10. */
+    double cg_tolerance;
+    /** CG: iteration cap, 1 .. 2^32 - 1; default 1000. A solve that hits
+     *  the cap keeps its last iterate and is counted in
+     *  cdyn_solver_stats.cg_not_converged. */
+    size_t cg_max_iterations;
+} cdyn_solver_options;
 
-/** The feedback gains. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_get_constraint_gains(const cdyn_system *sys, double *ks,
-                                                      double *kd);
+/** Fills @p options with the defaults: size = sizeof(cdyn_solver_options),
+ *  CDYN_SOLVER_DIRECT, ks = 100, kd = 20, cg_tolerance = 1e-10,
+ *  cg_max_iterations = 1000. NULL is a no-op. @since 0.1 */
+CDYN_API void cdyn_solver_options_init(cdyn_solver_options *options);
 
-/** Selects the linear solver (default CDYN_SOLVER_DIRECT). @since 0.1 */
-CDYN_API cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys,
-                                                       cdyn_constraint_solver solver);
-
-/** CG options: relative tolerance (finite, > 0; default 1e-10) and
- *  iteration cap (>= 1; default 1000). A solve that hits the cap keeps its
- *  last iterate and is counted in cdyn_solver_stats.cg_not_converged.
+/** Sets the options of the multiplier solve of @p sys (copied; the pointer
+ *  is not kept); they apply from the next force evaluation.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing changed, the message
+ *  names the field) for a NULL argument, a size other than
+ *  sizeof(cdyn_solver_options), an unknown solver, a gain not finite or
+ *  < 0, a CG tolerance not finite or <= 0, or an iteration cap outside
+ *  1 .. 2^32 - 1; CDYN_ERR_NO_MEMORY when the constraint store (created on
+ *  first use) cannot be allocated; CDYN_ERR_BUSY from a callback.
  *  @since 0.1 */
-CDYN_API cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance,
-                                                size_t max_iterations);
+CDYN_API cdyn_status cdyn_system_set_solver_options(cdyn_system *sys,
+                                                    const cdyn_solver_options *options);
+
+/** Copies the solver options of @p sys into @p out (the defaults before any
+ *  cdyn_system_set_solver_options). @p out->size must be set by the caller
+ *  (at least sizeof(size_t)); at most that many bytes are written and the
+ *  size field is left as it is.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
+ *  sizeof(size_t) (nothing written). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_solver_options(const cdyn_system *sys,
+                                                    cdyn_solver_options *out);
 
 /** Evaluates forces, constraint multipliers and accelerations at the
- *  committed state without stepping; accelerations (index count * dim
- *  values, layout of cdyn_system_get_positions) go to @p accelerations
- *  when it is not NULL (then @p capacity must be large enough). Statuses as
- *  for a step (callback, singular); the state never changes. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations,
-                                          size_t capacity);
+ *  committed state without stepping, with what the next step would start
+ *  from (forces applied for the next step included); the accelerations
+ *  (m/s^2, index count * dim values, layout of cdyn_system_get_positions)
+ *  go to @p out when it is not NULL (then @p capacity must be large
+ *  enough). Statuses as for a step (callback, singular); the state never
+ *  changes. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *out, size_t capacity);
 
-/** The worst constraint residuals at the committed state and time, over
- *  every enabled row: |g| / b and |g'| / b (g' = G v + dg/dt, the rate of
- *  change of g along the motion), with b the largest norm of the row's
- *  blocks (one block per particle). For rods and anchors that is the length
- *  error (m, to first order) and the rate of change of length (m/s); for
- *  pins the distance from the point; for planes the distance from the
- *  plane. Calls user callbacks. Either pointer may be NULL. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
-                                                          double *velocity);
+/** Computes the worst constraint residuals at the committed state and
+ *  time, over every enabled row: |g| / b into *@p position and |g'| / b
+ *  into *@p velocity (g' = G v + dg/dt, the rate of change of g along the
+ *  motion), with b the largest norm of the row's blocks (one block per
+ *  particle). For rods and anchors that is the length error (m, to first
+ *  order) and the rate of change of length (m/s); for pins the distance
+ *  from the point; for planes the distance from the plane. Either pointer
+ *  may be NULL. Work on demand (hence compute_, not get_): it evaluates
+ *  every constraint, user callbacks included, and lays out the constraint
+ *  rows first if they changed (which may allocate).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys;
+ *  CDYN_ERR_CALLBACK from a callback; CDYN_ERR_NO_MEMORY; CDYN_ERR_BUSY
+ *  from a callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_compute_constraint_residuals(cdyn_system *sys, double *position,
+                                                              double *velocity);
 
-/** Fills @p out (whose size field the caller set) with the solver report.
- *  @since 0.1 */
+/** Fills @p out (whose size field the caller set, at least sizeof(size_t);
+ *  at most that many bytes are written) with the solver report; all zero
+ *  before the first solve.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
+ *  sizeof(size_t) (nothing written). @since 0.1 */
 CDYN_API cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys,
                                                   cdyn_solver_stats *out);
 

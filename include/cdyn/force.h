@@ -2,12 +2,14 @@
  *
  * Each generator is a handle owned by the system; every step sums the forces
  * of all generators on every particle before constraints are solved. Forces
- * on fixed particles are computed but do not move them.
+ * on fixed particles are computed but do not move them. Forces applied to
+ * particles directly, without a generator, are at the end of this header.
  */
 #ifndef CDYN_FORCE_H
 #define CDYN_FORCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "export.h"
 #include "status.h"
@@ -33,8 +35,8 @@ typedef enum cdyn_force_kind {
  *  @p g has dim finite components (m/s^2). @since 0.1 */
 CDYN_API cdyn_status cdyn_force_add_gravity(cdyn_system *sys, const double *g, cdyn_force *out);
 
-/** A spring with a dashpot between particles @p a and @p b (seed 001,
- *  eq. 6): with d = x_b - x_a, l = |d|, n = d / l, the tension is
+/** A spring with a dashpot between particles @p a and @p b: with
+ *  d = x_b - x_a, l = |d|, n = d / l, the tension is
  *  T = S (l - R0) + D n.(v_b - v_a), and a receives T n, b receives -T n.
  *  @p stiffness S (N/m) and @p damping D (N s/m) finite and >= 0,
  *  @p rest_length R0 (m) finite and >= 0; potential energy S (l - R0)^2 / 2.
@@ -122,6 +124,86 @@ CDYN_API cdyn_status cdyn_force_get_energy(const cdyn_system *sys, cdyn_force f,
  *  CDYN_ERR_INVALID_ARGUMENT when @p f is not a spring. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_get_spring_tension(const cdyn_system *sys, cdyn_force f,
                                                    double *out);
+
+/* ---- Applied forces -----------------------------------------------------
+ *
+ * A force given to a particle directly, held by the system in one of two
+ * accumulators per particle (cdyn_apply_mode) and added to the forces of
+ * the generators at every force evaluation of every integrator (backward
+ * Euler's Newton iteration and rigid bodies included). An applied force is
+ * constant over a step: it has no Jacobian and no potential energy, and the
+ * work it does is counted nowhere (neither in the potential energy nor in
+ * cdyn_system_get_drive_work), so with applied forces kinetic + potential
+ * energy - drive work changes by that work. Fixed and kinematic particles
+ * accept applied forces but are not moved by them: a kinematic particle's
+ * motion works against them (part of cdyn_system_get_drive_work); a fixed
+ * particle keeps its applied force, which acts once it is released.
+ * Removing a particle clears its applied force. The accumulators are allocated on the first
+ * call that applies a force and grow with the particles; steps allocate
+ * nothing for them. */
+
+/** Where an applied force goes. Values are pinned. */
+typedef enum cdyn_apply_mode {
+    /** Held at every evaluation of every step until cleared
+     *  (cdyn_particle_clear_applied_force, cdyn_system_clear_applied_forces). */
+    CDYN_APPLY_UNTIL_CLEARED = 1,
+    /** Acts during the next successful cdyn_system_step only, at all its
+     *  evaluations (over its whole dt: every internal step of RK45, every
+     *  substep at spline knots), then cleared: an impulse F dt. A step that
+     *  fails changes nothing and keeps it for the next attempt.
+     *  cdyn_system_evaluate, which evaluates what the next step starts
+     *  from, includes it. */
+    CDYN_APPLY_NEXT_STEP = 2
+} cdyn_apply_mode;
+
+/** Adds @p force (N; dim finite values, copied) to the applied force of
+ *  @p p in the accumulator @p mode. Forces given in one mode add up.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing changed) for a NULL
+ *  @p sys or @p force, a non-finite value or an unknown mode;
+ *  CDYN_ERR_INVALID_HANDLE / CDYN_ERR_STALE_HANDLE for a bad particle;
+ *  CDYN_ERR_NO_MEMORY when the first applied force of the system cannot
+ *  allocate the accumulators (nothing changed); CDYN_ERR_BUSY from a
+ *  callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_particle_apply_force(cdyn_system *sys, cdyn_particle p,
+                                               const double *force, cdyn_apply_mode mode);
+
+/** Clears both applied-force accumulators of @p p (a particle without an
+ *  applied force: nothing to do).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys; handle
+ *  statuses; CDYN_ERR_BUSY from a callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_particle_clear_applied_force(cdyn_system *sys, cdyn_particle p);
+
+/** The applied force of @p p (N; dim values into @p out): the sum of both
+ *  accumulators, zero when none was applied.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL arguments; handle
+ *  statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_particle_get_applied_force(const cdyn_system *sys, cdyn_particle p,
+                                                     double *out);
+
+/** Adds @p forces (N; the flat layout of cdyn_system_get_positions, index
+ *  i's force at forces[i*dim .. i*dim+dim-1]) to the applied forces of
+ *  every particle in the accumulator @p mode, as cdyn_particle_apply_force
+ *  on each. Entries of removed indices are ignored.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing changed) for a NULL
+ *  @p sys or @p forces, @p count other than index count * dim, a
+ *  non-finite value at a live index, or an unknown mode; CDYN_ERR_NO_MEMORY
+ *  (nothing changed); CDYN_ERR_BUSY from a callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_apply_forces(cdyn_system *sys, const double *forces,
+                                              size_t count, cdyn_apply_mode mode);
+
+/** Clears the applied forces of every particle, both accumulators.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys;
+ *  CDYN_ERR_BUSY from a callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_clear_applied_forces(cdyn_system *sys);
+
+/** The applied forces of every particle (N; sum of both accumulators) in
+ *  the flat layout of cdyn_system_get_positions, removed indices and
+ *  particles without an applied force as zeros. @p capacity is the length
+ *  of @p out in doubles.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or @p capacity below index count * dim. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_applied_forces(const cdyn_system *sys, double *out,
+                                                    size_t capacity);
 
 #ifdef __cplusplus
 }

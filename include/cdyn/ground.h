@@ -2,12 +2,12 @@
  *
  * A ground is a handle owned by a system. It is described by a function
  * H of position that is positive above the ground, zero on it and negative
- * below (seed 001, section 1.2). Several grounds may exist at once; their
+ * below. Several grounds may exist at once; their
  * forces add. docs/ground.md derives the model; in short, for a particle at
  * x with velocity U below a ground (H(x) < 0), with g = grad H(x):
  *
  *   n   = g / |g|             unit normal, pointing out of the ground
- *   d   = -H / |g|            penetration depth (> 0), seed 001's distance
+ *   d   = -H / |g|            penetration depth (> 0), to first order
  *   v_n = n . U               normal speed (< 0 while sinking)
  *   N   = max(0, S d - c v_n) normal force magnitude, never pulling
  *   U_t = U - v_n n           tangential velocity
@@ -15,7 +15,7 @@
  *
  * with the ground's stiffness S (N/m), normal damping c (N s/m), friction
  * coefficient mu (dimensionless) and friction speed v_s (m/s). With c = 0
- * the normal force is seed 001's -S H/|g| g/|g| exactly. The friction
+ * the normal force is the penalty -S H/|g| g/|g| exactly. The friction
  * opposes the tangential velocity with magnitude mu N when |U_t| >> v_s;
  * below v_s it fades linearly to zero, so the force is a smooth function of
  * the velocity and a resting particle does not chatter. The price is creep:
@@ -294,13 +294,14 @@ CDYN_API cdyn_status cdyn_ground_get_contact_count(const cdyn_system *sys, cdyn_
                                                    size_t *out);
 
 /** The penetration depth d = -H / |grad H| (length units) of @p particle
- *  into @p ground at the committed state, 0 when it is on or above it. A
+ *  into @p ground at the committed state into *@p out, 0 when it is on or
+ *  above it. A
  *  geometric query: answered for fixed particles too.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL; CDYN_ERR_INVALID_HANDLE
  *  or CDYN_ERR_STALE_HANDLE for a bad ground or particle handle;
  *  CDYN_ERR_CALLBACK. @since 0.1 */
 CDYN_API cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground ground,
-                                                 cdyn_particle particle, double *depth);
+                                                 cdyn_particle particle, double *out);
 
 /** The sums over all movable particles of the normal forces N n and of the
  *  friction forces that @p ground exerts at the committed state (N): 3
@@ -312,6 +313,21 @@ CDYN_API cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_gr
  *  (nothing written). @since 0.1 */
 CDYN_API cdyn_status cdyn_ground_get_total_force(const cdyn_system *sys, cdyn_ground ground,
                                                  double normal[3], double friction[3]);
+
+/** The contact force (N) of every ground on every particle index at the
+ *  committed state and time, in the flat layout of
+ *  cdyn_system_get_positions: for each particle the sum over the grounds
+ *  of the normal force N n and the friction force, as
+ *  cdyn_ground_get_total_force sums them over the particles. Fixed and
+ *  kinematic particles, which grounds do not act on, removed indices and
+ *  particles above every ground get zeros. @p capacity is the length of
+ *  @p out in doubles.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or @p capacity below index count * dim; CDYN_ERR_CALLBACK when
+ *  a callback ground or motion fails (@p out then unspecified).
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_contact_forces(const cdyn_system *sys, double *out,
+                                                    size_t capacity);
 
 /** The penalty energy sum S H^2 / (2 |grad H|^2) over the movable particles
  *  below @p ground at the committed state (J) into *@p out: the ground's

@@ -3,7 +3,7 @@
  * A particle put on a curve x = r(q) (one coordinate) or a surface
  * x = r(u, v) (two, 3-D only) moves from then on in those coordinates: the
  * integrators advance (q, q') with the generalized mass m r'^T r' and force
- * r'^T (F - m r'' q'^2) (design.md section 3), so the particle is on its
+ * r'^T (F - m r'' q'^2), so the particle is on its
  * shape to round-off at every step. Its Cartesian position and velocity stay
  * readable and settable as for any particle (a set position is projected to
  * the nearest point of the shape, a set velocity to its tangent), forces and

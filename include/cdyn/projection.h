@@ -2,7 +2,7 @@
  *
  * The implicit constraints g(x) = 0 (constraint.h) define the manifold of
  * admissible positions; differentiating them gives the hidden velocity
- * constraint G(x) v = 0 (seed 004: g'(q) p = 0). Positions and velocities
+ * constraint G(x) v = 0 (the momenta tangent to the manifold). Positions and velocities
  * that satisfy both lie on its tangent bundle. A projection moves a state
  * back onto it:
  *
@@ -24,7 +24,7 @@
  *
  * Tolerances are relative. Row r of a constraint is within the position
  * tolerance when its residual |g_r| / b_r (b_r: the largest norm of the
- * row's Jacobian blocks, the measure of cdyn_system_get_constraint_residuals:
+ * row's Jacobian blocks, the measure of cdyn_system_compute_constraint_residuals:
  * a rod's length error) is at most
  *
  *     max(position_tolerance * s_r, 4 eps (X_r + s_r))
@@ -158,20 +158,24 @@ CDYN_API void cdyn_projection_options_init(cdyn_projection_options *options);
  *  1 .. 2^32 - 1; CDYN_ERR_NO_MEMORY when the projection state (a few
  *  hundred bytes, created on first use) cannot be allocated; CDYN_ERR_BUSY
  *  from a callback. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_set_projection(cdyn_system *sys,
-                                                const cdyn_projection_options *options);
+CDYN_API cdyn_status cdyn_system_set_projection_options(cdyn_system *sys,
+                                                        const cdyn_projection_options *options);
 
 /** Copies the projection options of @p sys into @p out (the defaults of
- *  cdyn_projection_options_init before any cdyn_system_set_projection).
- *  @p out->size must be set by the caller (at least sizeof(size_t)); at most
- *  that many bytes are written. CDYN_ERR_INVALID_ARGUMENT for NULL or an
- *  unset size. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_get_projection(const cdyn_system *sys,
-                                                cdyn_projection_options *out);
+ *  cdyn_projection_options_init before any
+ *  cdyn_system_set_projection_options). @p out->size must be set by the
+ *  caller (at least sizeof(size_t)); at most that many bytes are written
+ *  and the size field is left as it is.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
+ *  sizeof(size_t) (nothing written). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_projection_options(const cdyn_system *sys,
+                                                        cdyn_projection_options *out);
 
-/** Fills @p out (whose size field the caller set, at least sizeof(size_t))
- *  with the projection report; all zero before the first projection.
- *  CDYN_ERR_INVALID_ARGUMENT for NULL or an unset size. @since 0.1 */
+/** Fills @p out (whose size field the caller set, at least sizeof(size_t);
+ *  at most that many bytes are written) with the projection report; all
+ *  zero before the first projection.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
+ *  sizeof(size_t) (nothing written). @since 0.1 */
 CDYN_API cdyn_status cdyn_system_get_projection_stats(const cdyn_system *sys,
                                                       cdyn_projection_stats *out);
 

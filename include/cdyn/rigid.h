@@ -1,12 +1,12 @@
 /* cdyn: rigid bodies -- sets of particles that keep their relative positions.
  *
- * A rigid body is made from particles of a system (seed 001, section 1.3).
+ * A rigid body is made from particles of a system.
  * From then on its members move together: the body's state is its centre of
  * mass X_cm, the velocity U_cm of the centre of mass, the angular momentum
  * L about X_cm and its orientation; the inertia tensor is
  * I(t) = sum m (|x~|^2 1 - x~ x~^T) with x~ = x - X_cm, the angular velocity
  * Omega = I^-1 L, and each step rotates the members with the exact rotation
- * R(Omega, dt) of seed 001 while U_cm and L follow the total force and the
+ * R(Omega, dt) while U_cm and L follow the total force and the
  * torque about X_cm of every force acting on the members (gravity, springs
  * and pair forces to other particles, grounds, callbacks). docs/rigid.md
  * derives the two time-stepping schemes and the rest of what follows.
@@ -27,7 +27,7 @@
  * momentum and velocity are (0, 0, L) and (0, 0, Omega), the orientation is
  * a plane rotation in the upper-left 2 x 2 block with 1 at [8], and the
  * inertia tensor is that of the flat body in space: the upper-left block is
- * seed 001's 2 x 2 tensor sum m (|x~|^2 1 - x~ x~^T) and [8] is the moment
+ * planar 2 x 2 tensor sum m (|x~|^2 1 - x~ x~^T) and [8] is the moment
  * sum m |x~|^2 about the normal, the one that rotates a plane body.
  *
  * The body frame is the world frame at the moment the body was made, with
@@ -53,10 +53,10 @@ extern "C" {
 /** How a body's state is advanced in a step. Values are pinned.
  *  docs/rigid.md gives both step by step. @since 0.1 */
 typedef enum cdyn_rigid_scheme {
-    /** Seed 001's step, first order: rotate by R(Omega(t), dt), move the
+    /** The classic rigid-body step, first order: rotate by R(Omega(t), dt), move the
      *  centre with U_cm(t), then update U_cm and L with the force and torque
      *  at the new positions. One force evaluation per step. */
-    CDYN_RIGID_SEED_FIRST_ORDER = 1,
+    CDYN_RIGID_FIRST_ORDER = 1,
     /** The default, second order: half a kick with the force and torque at
      *  the start, a drift whose rotation uses the angular velocity at the
      *  half-way orientation, half a kick at the end. Two force evaluations
@@ -209,7 +209,7 @@ CDYN_API cdyn_status cdyn_rigid_get_orientation(const cdyn_system *sys, cdyn_rig
 CDYN_API cdyn_status cdyn_rigid_get_kinetic_energy(const cdyn_system *sys, cdyn_rigid body,
                                                    double *translational, double *rotational);
 
-/** Seed 001's rotation R(Omega, dt): the rotation by the angle |Omega| dt
+/** The rotation R(Omega, dt) of a rigid body turning at Omega for dt: the rotation by the angle |Omega| dt
  *  about the axis a = Omega / |Omega|, in the Rodrigues form
  *  R x~ = P x~ + cos(|Omega| dt) (1 - P) x~ + sin(|Omega| dt) a x x~ with
  *  P = a a^T, into @p out (9 values, row-major). It is what a step applies

@@ -271,45 +271,45 @@ CDYN_API cdyn_status cdyn_curve_get_domain(const cdyn_curve_desc *desc, int dim,
                                            double *q_min, double *q_max, int *periodic);
 
 /** Arc length along a curve from parameter @p q_from to @p q_to, into
- *  *@p length (negative when q_to < q_from), in length units. Closed forms for
+ *  *@p out (negative when q_to < q_from), in length units. Closed forms for
  *  the analytic kinds; a spline uses its arc-length table (Gauss-Legendre,
  *  relative accuracy about 1e-12), a callback curve adaptive Gauss-Legendre
  *  quadrature of |r'|, whose work is bounded (at most 4096 bisections)
  *  whatever the curve. Periodic curves are not wrapped: q_to - q_from may
  *  span several turns. Allocates for a spline.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (bad description, @p dim,
- *  non-finite q, NULL @p length, or a length beyond the range of a double:
+ *  non-finite q, NULL @p out, or a length beyond the range of a double:
  *  an open spline's extrapolation far beyond its ends); CDYN_ERR_CALLBACK
  *  (the callback failed or returned a non-finite value); CDYN_ERR_DIVERGED
  *  (a callback curve's speed overflows); CDYN_ERR_NOT_CONVERGED (a callback
  *  curve too irregular for the quadrature's tolerance within its bound);
  *  CDYN_ERR_NO_MEMORY. @since 0.1 */
 CDYN_API cdyn_status cdyn_curve_arc_length(const cdyn_curve_desc *desc, int dim,
-                                           double q_from, double q_to, double *length);
+                                           double q_from, double q_to, double *out);
 
-/** The parameter *@p q at which the arc length measured from @p q_from is
+/** The parameter *@p out at which the arc length measured from @p q_from is
  *  @p length (negative: backwards): the inverse of cdyn_curve_arc_length.
  *  Solved by safeguarded Newton iteration on the arc length (closed form where
  *  there is one) to about 1e-12 relative. Allocates for a spline.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (bad description, @p dim,
- *  non-finite input, NULL @p q, or @p length beyond a finite end of the
+ *  non-finite input, NULL @p out, or @p length beyond a finite end of the
  *  domain); CDYN_ERR_NOT_CONVERGED; CDYN_ERR_CALLBACK; CDYN_ERR_NO_MEMORY.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_curve_parameter_at_arc_length(const cdyn_curve_desc *desc, int dim,
                                                         double q_from, double length,
-                                                        double *q);
+                                                        double *out);
 
-/** The parameter *@p q of the point of the curve nearest to @p x (@p dim
+/** The parameter *@p out of the point of the curve nearest to @p x (@p dim
  *  doubles), within the domain (a periodic curve's q is wrapped into it).
  *  Global search: exact for line, circle and parabola; sampling of the
  *  relevant window then Newton iteration for the others. For a callback curve
  *  with an unbounded domain the search covers [-8, 8] around its finite end
  *  or 0, and is local beyond. Ties go to the smaller parameter.
  *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (bad description, @p dim, NULL
- *  or non-finite @p x, NULL @p q); CDYN_ERR_CALLBACK; CDYN_ERR_NO_MEMORY.
+ *  or non-finite @p x, NULL @p out); CDYN_ERR_CALLBACK; CDYN_ERR_NO_MEMORY.
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_curve_closest_parameter(const cdyn_curve_desc *desc, int dim,
-                                                  const double *x, double *q);
+                                                  const double *x, double *out);
 
 /** Evaluates a surface at (@p u, @p v): the point @p r and the derivatives
  *  r_u, r_v, r_uu, r_uv, r_vv, each an array of 3 doubles, each optional.

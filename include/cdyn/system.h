@@ -25,7 +25,8 @@ typedef enum cdyn_integrator {
     /** x += dt v(t), v += dt a(t). Order 1; energy grows on oscillators. */
     CDYN_INTEGRATOR_EXPLICIT_EULER = 1,
     /** v += dt a(t), then x += dt v(t + dt). Order 1, symplectic for
-     *  conservative forces; seed 001's "forward Euler". The default. */
+     *  conservative forces (also called semi-implicit or forward Euler). The
+     *  default. */
     CDYN_INTEGRATOR_SYMPLECTIC_EULER = 2,
     /** Velocity Verlet. Order 2, symplectic for conservative forces; with
      *  velocity-dependent forces (dashpots, drag, constraints) one corrector
@@ -34,11 +35,13 @@ typedef enum cdyn_integrator {
     /** Classical Runge-Kutta. Order 4, four evaluations per step. */
     CDYN_INTEGRATOR_RK4 = 4,
     /** Dormand-Prince 5(4) with error control: cdyn_system_step(dt) covers
-     *  dt in as many internal steps as the tolerances need. */
+     *  dt in as many internal steps as the tolerances need. Options:
+     *  cdyn_system_set_rk45_options; report: cdyn_system_get_rk45_stats. */
     CDYN_INTEGRATOR_RK45 = 5,
     /** RATTLE: velocity Verlet whose constraint forces come from projections
      *  (projection.h): SHAKE puts the positions on g = 0, RATTLE the
-     *  velocities on G v = 0, to the tolerances of cdyn_system_set_projection.
+     *  velocities on G v = 0, to the tolerances of
+     *  cdyn_system_set_projection_options.
      *  Order 2, symplectic and time-reversible on the constraint manifold
      *  for conservative forces; no feedback gains. Two force evaluations per
      *  step (three with velocity-dependent forces). A projection that does
@@ -46,7 +49,7 @@ typedef enum cdyn_integrator {
      *  curves or surfaces and compliant constraints give
      *  CDYN_ERR_UNSUPPORTED. Guide: docs/rattle.md. @since 0.1 */
     CDYN_INTEGRATOR_RATTLE = 6,
-    /** Backward (implicit) Euler, seed 001: v1 = v0 + dt M^-1 F(x1, v1),
+    /** Backward (implicit) Euler: v1 = v0 + dt M^-1 F(x1, v1),
      *  x1 = x0 + dt v1, solved by Newton's method with the forces' analytic
      *  Jacobians and the library's sparse solver; implicit constraints hold
      *  at x1. Order 1, dissipative, stable for stiff springs at any dt.
@@ -110,38 +113,120 @@ CDYN_API cdyn_status cdyn_system_set_integrator(cdyn_system *sys, cdyn_integrato
 /** The selected integrator. @since 0.1 */
 CDYN_API cdyn_status cdyn_system_get_integrator(const cdyn_system *sys, cdyn_integrator *out);
 
-/** Error tolerances of CDYN_INTEGRATOR_RK45: an internal step is accepted
- *  when every position and velocity component e of its error estimate
- *  satisfies |e| <= abs_tol + rel_tol * max(|y_old|, |y_new|), y_old and
- *  y_new that component before and after the internal step. Both must be finite and >= 0, not both
- *  zero. Defaults 1e-9 and 1e-9. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs_tol,
-                                                    double rel_tol);
+/** Options of CDYN_INTEGRATOR_RK45. Fill with cdyn_rk45_options_init, then
+ *  change what you need; the size field lets the struct grow. */
+typedef struct cdyn_rk45_options {
+    size_t size; /**< sizeof(cdyn_rk45_options), set by the init function */
+    /** Absolute error tolerance (units of the state: m and m/s), finite,
+     *  >= 0; default 1e-9. An internal step is accepted when every position
+     *  and velocity component e of its error estimate satisfies
+     *  |e| <= abs_tol + rel_tol * max(|y_old|, |y_new|), y_old and y_new that
+     *  component before and after the internal step. */
+    double abs_tol;
+    /** Relative error tolerance, finite, >= 0, not 0 together with abs_tol;
+     *  default 1e-9. */
+    double rel_tol;
+    /** The first internal step (s) tried when the controller starts afresh:
+     *  at the first RK45 step, after cdyn_system_set_integrator selects RK45
+     *  and after these options are set. Finite, >= 0; 0 (the default) tries
+     *  the whole dt of the step. Later steps start from the size the
+     *  controller chose last. */
+    double initial_step;
+    /** The largest internal step (s), finite, >= 0; 0 (the default) sets no
+     *  bound. A bound keeps the controller from stepping over short events
+     *  (a force that acts only briefly) that its error estimate would miss. */
+    double max_step;
+} cdyn_rk45_options;
 
-/** Internal steps of CDYN_INTEGRATOR_RK45 accepted and rejected since the
- *  system was created (either pointer may be NULL). @since 0.1 */
-CDYN_API cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_t *accepted,
-                                                 uint64_t *rejected);
+/** What CDYN_INTEGRATOR_RK45 did. Set @c size to sizeof(cdyn_rk45_stats)
+ *  before calling cdyn_system_get_rk45_stats; fields beyond it are not
+ *  written, so the struct may grow. Counters run since the system was
+ *  created; all zero before the first RK45 step. */
+typedef struct cdyn_rk45_stats {
+    size_t size;
+    uint64_t steps;        /**< calls of cdyn_system_step that RK45 completed */
+    uint64_t failed_steps; /**< calls that returned an error (state kept) */
+    /** Internal steps accepted and rejected by the error test, summed over
+     *  the completed calls. */
+    uint64_t accepted;
+    uint64_t rejected;
+    /** Size (s) of the last accepted internal step of the last completed
+     *  call (possibly shortened to end exactly at its dt). */
+    double last_step;
+    /** Size (s) the controller will try first at the next call; 0 when it
+     *  starts afresh (see cdyn_rk45_options.initial_step). */
+    double next_step;
+} cdyn_rk45_stats;
+
+/** Fills @p options with the defaults: size = sizeof(cdyn_rk45_options),
+ *  abs_tol = rel_tol = 1e-9, initial_step = 0 (the whole dt), max_step = 0
+ *  (no bound). NULL is a no-op. @since 0.1 */
+CDYN_API void cdyn_rk45_options_init(cdyn_rk45_options *options);
+
+/** Sets the options of CDYN_INTEGRATOR_RK45 (copied; the pointer is not
+ *  kept). They apply from the next step, whose controller starts afresh.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing changed, the message
+ *  names the field) for a NULL argument, a size other than
+ *  sizeof(cdyn_rk45_options), a tolerance not finite or < 0, both
+ *  tolerances 0, or a step not finite or < 0; CDYN_ERR_BUSY from a
+ *  callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_rk45_options(cdyn_system *sys,
+                                                  const cdyn_rk45_options *options);
+
+/** Copies the RK45 options of @p sys into @p out (the defaults of
+ *  cdyn_rk45_options_init before any cdyn_system_set_rk45_options).
+ *  @p out->size must be set by the caller (at least sizeof(size_t)); at
+ *  most that many bytes are written and the size field is left as it is.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
+ *  sizeof(size_t) (nothing written). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_rk45_options(const cdyn_system *sys,
+                                                  cdyn_rk45_options *out);
+
+/** Fills @p out (whose size field the caller set, at least sizeof(size_t);
+ *  at most that many bytes are written) with the RK45 report.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
+ *  sizeof(size_t) (nothing written). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_rk45_stats(const cdyn_system *sys, cdyn_rk45_stats *out);
 
 /** Newton options of CDYN_INTEGRATOR_BACKWARD_EULER (docs/backward_euler.md).
- *  A step's Newton iteration stops when every component of its scaled
- *  residual (velocity rows: momentum residual / diagonal of the Newton
- *  matrix; constraint rows: distance to g = 0 / dt, both in m/s) is at most
- *  @p tolerance times the step's velocity scale (the largest speed before or
- *  after the step, or the first Newton correction if larger), or below the
- *  round-off floor 16 eps max|x| / dt. @p tolerance is dimensionless, finite,
- *  in [1e-15, 0.1] (default 1e-10); @p max_iterations, the most Newton
- *  updates per step, in [1, 1000] (default 20). A step that needs more
- *  fails with CDYN_ERR_NOT_CONVERGED and changes nothing.
- *  CDYN_ERR_INVALID_ARGUMENT (nothing changed) for values out of range,
- *  CDYN_ERR_BUSY from a callback. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_set_newton_options(cdyn_system *sys, double tolerance,
-                                                    size_t max_iterations);
+ *  Fill with cdyn_newton_options_init, then change what you need; the size
+ *  field lets the struct grow. */
+typedef struct cdyn_newton_options {
+    size_t size; /**< sizeof(cdyn_newton_options), set by the init function */
+    /** A step's Newton iteration stops when every component of its scaled
+     *  residual (velocity rows: momentum residual / diagonal of the Newton
+     *  matrix; constraint rows: distance to g = 0 / dt, both in m/s) is at
+     *  most this tolerance times the step's velocity scale (the largest
+     *  speed before or after the step, or the first Newton correction if
+     *  larger), or below the round-off floor 16 eps max|x| / dt.
+     *  Dimensionless, finite, in [1e-15, 0.1]; default 1e-10. */
+    double tolerance;
+    /** The most Newton updates per step, 1 .. 1000; default 20. A step that
+     *  needs more fails with CDYN_ERR_NOT_CONVERGED and changes nothing. */
+    size_t max_iterations;
+} cdyn_newton_options;
 
-/** The Newton options in use (either output may be NULL).
- *  CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys. @since 0.1 */
-CDYN_API cdyn_status cdyn_system_get_newton_options(const cdyn_system *sys, double *tolerance,
-                                                    size_t *max_iterations);
+/** Fills @p options with the defaults: size = sizeof(cdyn_newton_options),
+ *  tolerance = 1e-10, max_iterations = 20. NULL is a no-op. @since 0.1 */
+CDYN_API void cdyn_newton_options_init(cdyn_newton_options *options);
+
+/** Sets the Newton options of backward Euler (copied; the pointer is not
+ *  kept). They apply from the next step.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing changed, the message
+ *  names the field) for a NULL argument, a size other than
+ *  sizeof(cdyn_newton_options) or a value out of range; CDYN_ERR_BUSY from
+ *  a callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_newton_options(cdyn_system *sys,
+                                                    const cdyn_newton_options *options);
+
+/** Copies the Newton options of @p sys into @p out (the defaults before any
+ *  cdyn_system_set_newton_options). @p out->size must be set by the caller
+ *  (at least sizeof(size_t)); at most that many bytes are written and the
+ *  size field is left as it is.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
+ *  sizeof(size_t) (nothing written). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_newton_options(const cdyn_system *sys,
+                                                    cdyn_newton_options *out);
 
 /** Report of backward Euler's Newton iterations, filled by
  *  cdyn_system_get_newton_stats. Set @c size to sizeof(cdyn_newton_stats)
@@ -151,7 +236,7 @@ CDYN_API cdyn_status cdyn_system_get_newton_options(const cdyn_system *sys, doub
 typedef struct cdyn_newton_stats {
     size_t size;
     size_t iterations;          /**< Newton updates (linear solves) of the last step */
-    double residual;            /**< its final scaled residual (see set_newton_options) */
+    double residual;            /**< its final scaled residual (cdyn_newton_options.tolerance) */
     size_t unknowns;            /**< order of its Newton system: dim * index count + rows */
     size_t factor_nonzeros;     /**< entries of the factor L below its diagonal */
     size_t redundant_rows;      /**< constraint rows dropped as redundant, last factor */
@@ -230,6 +315,22 @@ CDYN_API cdyn_status cdyn_system_set_positions(cdyn_system *sys, const double *i
 
 /** As cdyn_system_set_positions, for velocities. @since 0.1 */
 CDYN_API cdyn_status cdyn_system_set_velocities(cdyn_system *sys, const double *in, size_t count);
+
+/** Copies the mass (kg) of every particle index into @p out: index i's at
+ *  out[i], removed indices as zeros; a fixed particle's is the mass it has
+ *  when released. @p capacity is the length of @p out and must be >= the
+ *  index count.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or a short @p capacity. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_masses(const cdyn_system *sys, double *out,
+                                            size_t capacity);
+
+/** Copies the fixed flag (cdyn_particle_set_fixed) of every particle index
+ *  into @p out: index i's at out[i], removed indices false. @p capacity is
+ *  the length of @p out and must be >= the index count.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing written) for NULL
+ *  arguments or a short @p capacity. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_fixed(const cdyn_system *sys, bool *out, size_t capacity);
 
 #ifdef __cplusplus
 }

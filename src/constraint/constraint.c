@@ -19,11 +19,7 @@ cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
     cdyn__constraints *k = cdyn__calloc_array(&sys->alloc, 1, sizeof *k);
     if (!k)
         return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "constraint: out of memory");
-    k->ks = 100.0;
-    k->kd = 20.0;
-    k->solver = CDYN_SOLVER_DIRECT;
-    k->cg_tol = 1e-10;
-    k->cg_max_iter = 1000;
+    cdyn_solver_options_init(&k->opt);
     k->dirty = true;
     cdyn__symmat_init(&k->a);
     cdyn__ldlt_init(&k->ldlt);

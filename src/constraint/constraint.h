@@ -55,11 +55,8 @@ typedef struct cdyn__constraints {
     cdyn__slots slots;
     cdyn__constraint *c;
 
-    /* settings */
-    double ks, kd;
-    cdyn_constraint_solver solver;
-    double cg_tol;
-    uint32_t cg_max_iter;
+    /* settings (cdyn_system_set_solver_options) */
+    cdyn_solver_options opt;
 
     /* topology, rebuilt when dirty: rows of the enabled constraints */
     bool dirty;

@@ -1,4 +1,5 @@
-/* System-wide constraint settings and what the solver did. */
+/* Queries of the constraint store: multipliers, forces, residuals, and the
+ * Jacobian blocks the rod kernels leave unstored. */
 #include <math.h>
 #include <string.h>
 
@@ -79,69 +80,56 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_set_constraint_gains(cdyn_system *sys, double ks, double kd)
+cdyn_status cdyn_system_get_constraint_forces(const cdyn_system *sys, double *out,
+                                              size_t capacity)
 {
-    cdyn_status st = cdyn__check_mutable(sys, "set_constraint_gains");
+    const char *what = "get_constraint_forces";
+    cdyn_status st = cdyn__enter_query(sys, out, what);
     if (st)
         return st;
-    if (!isfinite(ks) || !isfinite(kd) || ks < 0 || kd < 0)
+    const size_t d = (size_t)sys->dim, n = (size_t)sys->particles.count * d;
+    if (capacity < n)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "set_constraint_gains: ks %g and kd %g must be finite and >= 0", ks, kd);
-    if ((st = cdyn__constraints_ensure(sys)))
-        return st;
-    sys->cons->ks = ks;
-    sys->cons->kd = kd;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_constraint_gains(const cdyn_system *sys, double *ks, double *kd)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (ks)
-        *ks = sys->cons ? sys->cons->ks : 100.0;
-    if (kd)
-        *kd = sys->cons ? sys->cons->kd : 20.0;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_set_constraint_solver(cdyn_system *sys, cdyn_constraint_solver solver)
-{
-    cdyn_status st = cdyn__check_mutable(sys, "set_constraint_solver");
-    if (st)
-        return st;
-    if (solver != CDYN_SOLVER_DIRECT && solver != CDYN_SOLVER_CG)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_constraint_solver: unknown solver %d",
-                          (int)solver);
-    if ((st = cdyn__constraints_ensure(sys)))
-        return st;
-    if (sys->cons->solver != solver) {
-        sys->cons->solver = solver;
-        sys->cons->dirty = true;
+                          "%s: capacity %zu < %zu doubles needed", what, capacity, n);
+    memset(out, 0, n * sizeof *out);
+    const cdyn__constraints *k = sys->cons;
+    if (!k)
+        return CDYN_OK;
+    /* The same terms as cdyn_constraint_get_force, summed per particle. */
+    const bool live = k->evaluated && !k->dirty;
+    for (uint32_t i = 0; i < k->slots.count; i++) {
+        const cdyn__constraint *c = &k->c[i];
+        if (!k->slots.alive[i])
+            continue;
+        if (cdyn__constraint_is_shape(c)) {
+            double *o = out + (size_t)cdyn__constraint_particle(c, 0) * d;
+            for (size_t q = 0; q < d; q++)
+                o[q] += c->d.param->normal[q];
+            continue;
+        }
+        if (!live || !c->enabled)
+            continue;
+        for (uint32_t r = 0; r < c->n_rows; r++) {
+            const double lam = k->lambda[c->row + r];
+            for (uint32_t j = 0; j < c->n_particles; j++) {
+                const double *jb = k->jac + ((size_t)c->blk + (size_t)r * c->n_particles + j) * d;
+                double formed[3];
+                if (k->blocks_unstored) {
+                    rod_block(sys, c, j, sys->x, formed);
+                    jb = formed;
+                }
+                double *o = out + (size_t)cdyn__constraint_particle(c, j) * d;
+                for (size_t q = 0; q < d; q++)
+                    o[q] += lam * jb[q];
+            }
+        }
     }
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_set_cg_options(cdyn_system *sys, double tolerance, size_t max_iterations)
-{
-    cdyn_status st = cdyn__check_mutable(sys, "set_cg_options");
-    if (st)
-        return st;
-    if (!isfinite(tolerance) || !(tolerance > 0) || max_iterations < 1 ||
-        max_iterations > UINT32_MAX)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "set_cg_options: tolerance %g must be finite and > 0, iterations >= 1",
-                          tolerance);
-    if ((st = cdyn__constraints_ensure(sys)))
-        return st;
-    sys->cons->cg_tol = tolerance;
-    sys->cons->cg_max_iter = (uint32_t)max_iterations;
     return CDYN_OK;
 }
 
 static cdyn_status residuals(cdyn_system *sys, double *position, double *velocity)
 {
-    cdyn_status st = cdyn__check_mutable(sys, "get_constraint_residuals");
+    cdyn_status st = cdyn__check_mutable(sys, "compute_constraint_residuals");
     if (st || (st = cdyn__constraints_prepare(sys)))
         return st;
     double worst_p = 0, worst_v = 0;
@@ -183,29 +171,12 @@ static cdyn_status residuals(cdyn_system *sys, double *position, double *velocit
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_get_constraint_residuals(cdyn_system *sys, double *position,
-                                                 double *velocity)
+cdyn_status cdyn_system_compute_constraint_residuals(cdyn_system *sys, double *position,
+                                                     double *velocity)
 {
     const uint64_t mark = cdyn__failure_mark(sys);
-    return cdyn__blame(sys, residuals(sys, position, velocity), mark, "get_constraint_residuals",
-                       NULL);
-}
-
-cdyn_status cdyn_system_get_solver_stats(const cdyn_system *sys, cdyn_solver_stats *out)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out || out->size < sizeof(size_t))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "get_solver_stats: NULL or size field not set");
-    cdyn_solver_stats s;
-    memset(&s, 0, sizeof s);
-    if (sys->cons)
-        s = sys->cons->stats;
-    size_t n = out->size < sizeof s ? out->size : sizeof s;
-    s.size = out->size;
-    memcpy(out, &s, n);
-    return CDYN_OK;
+    return cdyn__blame(sys, residuals(sys, position, velocity), mark,
+                       "compute_constraint_residuals", NULL);
 }
 
 void cdyn__constraints_materialize_jac(cdyn_system *sys)

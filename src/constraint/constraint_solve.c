@@ -278,8 +278,8 @@ static cdyn_status solve_cg(cdyn_system *sys)
     if (!k->evaluated)
         memset(k->lambda, 0, k->n_rows * sizeof *k->lambda);
     cdyn__cg_report rep = {0, 0};
-    cdyn_status st = cdyn__cg_solve(&k->cg, &k->a, diag, k->rhs, k->lambda, k->cg_tol,
-                                    k->cg_max_iter, &rep);
+    cdyn_status st = cdyn__cg_solve(&k->cg, &k->a, diag, k->rhs, k->lambda, k->opt.cg_tolerance,
+                                    (uint32_t)k->opt.cg_max_iterations, &rep);
     k->stats.iterations = rep.iterations;
     k->stats.residual = rep.relres;
     k->stats.redundant_rows = 0;
@@ -385,7 +385,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x,
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
         return CDYN_OK;
-    if (k->tridiagonal && k->solver == CDYN_SOLVER_DIRECT && !sys->param_of && k->ldlt.w &&
+    if (k->tridiagonal && k->opt.solver == CDYN_SOLVER_DIRECT && !sys->param_of && k->ldlt.w &&
         cdyn__constraints_chain_apply(sys, x, v, acc)) {
         k->stats.rows = k->n_rows;
         k->stats.solves++;
@@ -398,7 +398,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x,
         return st;
     if (sys->param_of || !k->terms_inline)
         assemble_coupling(sys);
-    st = k->solver == CDYN_SOLVER_CG ? solve_cg(sys) : solve_direct(sys);
+    st = k->opt.solver == CDYN_SOLVER_CG ? solve_cg(sys) : solve_direct(sys);
     k->stats.rows = k->n_rows;
     k->stats.solves++;
     if (st)

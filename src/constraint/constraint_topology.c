@@ -212,7 +212,7 @@ done:
     cdyn__free_array(al, group_rows, n_inc, sizeof *group_rows);
     cdyn__free_array(al, ptr, (size_t)np + 1, sizeof *ptr);
     cdyn__free_array(al, inc, t->n_blocks, sizeof *inc);
-    if (!st && k->solver == CDYN_SOLVER_DIRECT)
+    if (!st && k->opt.solver == CDYN_SOLVER_DIRECT)
         st = cdyn__ldlt_analyze(&t->ldlt, &t->a, al, NULL);
     return st;
 }
@@ -318,7 +318,7 @@ cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
     laid_out = true;
     if ((st = layout(sys, &t)) || (st = plan(sys, &t)))
         goto fail;
-    if (k->solver == CDYN_SOLVER_CG && (st = cdyn__cg_reserve(&k->cg, al, t.n_rows)))
+    if (k->opt.solver == CDYN_SOLVER_CG && (st = cdyn__cg_reserve(&k->cg, al, t.n_rows)))
         goto fail;
 
     /* Swap in, keeping the CG workspace and the gather buffer. */

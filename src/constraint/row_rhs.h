@@ -43,7 +43,7 @@ static inline cdyn__rhs_coef cdyn__rhs_coef_of(const cdyn_system *sys)
 {
     const cdyn__constraints *k = sys->cons;
     double h = sys->step_dt > 0 ? sys->step_dt : 1e-3;
-    return (cdyn__rhs_coef){k->ks, k->kd, 1.0 / (h * h), 1.0 / h};
+    return (cdyn__rhs_coef){k->opt.ks, k->opt.kd, 1.0 / (h * h), 1.0 / h};
 }
 
 /* The row of a rod between particles ia and ib (row @p row, blocks at ja,

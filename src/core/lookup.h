@@ -18,7 +18,8 @@ cdyn_status cdyn__resolve(const cdyn_system *sys, const cdyn__slots *slots, uint
 /* The preamble of a query on one object, the same for every kind:
  * @p sys present (else CDYN_ERR_INVALID_ARGUMENT with no message: there is
  * no system to hold it), @p ptr (an output or input) present, @p handle
- * resolved as by cdyn__resolve. @p what names the call in messages. */
+ * resolved as by cdyn__resolve. @p what names the call in messages, the
+ * handle's included ("what: particle handle ..."). */
 cdyn_status cdyn__enter_object(const cdyn_system *sys, const void *ptr, const char *what,
                                const cdyn__slots *slots, uint64_t handle, cdyn__kind kind,
                                uint32_t *slot);

@@ -16,15 +16,25 @@ cdyn_status cdyn__particles_reserve(cdyn_system *sys)
     if (sys->particles.capacity >= UINT32_MAX - 1u)
         return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "particle_add: too many particles");
     size_t pd = (size_t)sys->dim * sizeof(double);
-    void **arrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
-                       (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
-                       (void **)&sys->fixed,    (void **)&sys->kinematic,
-                       (void **)&sys->u,        (void **)&sys->ud,   (void **)&sys->param_of};
-    size_t sizes[] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t),
-                      sizeof(uint8_t), pd, pd, sizeof(struct cdyn__param *)};
-    /* The generalized state has arrays of its own only while particles are
-     * on shapes; otherwise it aliases x, v. */
-    size_t n_arrays = sys->param_of ? 11 : 8;
+    void **arrays[13] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
+                         (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
+                         (void **)&sys->fixed,    (void **)&sys->kinematic};
+    size_t sizes[13] = {pd, pd, pd, pd, sizeof(double), sizeof(double), sizeof(uint8_t),
+                        sizeof(uint8_t)};
+    size_t n_arrays = 8;
+    /* Optional per-slot arrays grow with the others once they exist. The
+     * generalized state has arrays of its own only while particles are on
+     * shapes; otherwise it aliases x, v. */
+    if (sys->param_of) {
+        arrays[n_arrays] = (void **)&sys->u, sizes[n_arrays++] = pd;
+        arrays[n_arrays] = (void **)&sys->ud, sizes[n_arrays++] = pd;
+        arrays[n_arrays] = (void **)&sys->param_of;
+        sizes[n_arrays++] = sizeof(struct cdyn__param *);
+    }
+    if (sys->applied_held) {
+        arrays[n_arrays] = (void **)&sys->applied_held, sizes[n_arrays++] = pd;
+        arrays[n_arrays] = (void **)&sys->applied_next, sizes[n_arrays++] = pd;
+    }
     uint32_t cap = cdyn__grown_capacity(sys->particles.capacity, sys->particles.capacity + 1u);
     cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, n_arrays, arrays, sizes);
     if (st)

@@ -67,6 +67,12 @@ struct cdyn_system {
     cdyn__slots forces;
     struct cdyn__force *force;
     uint32_t n_velocity_dependent;
+    /* Applied forces (force/applied.h): per slot, dim doubles each, held
+     * until cleared and for the next step. NULL until the first force is
+     * applied; from then on grown with the particle arrays. The flags say
+     * that an accumulator may hold a nonzero force. */
+    double *applied_held, *applied_next;
+    bool applied_on, applied_next_on;
 
     cdyn__workspace ws;
     double step_dt; /* dt of the step in progress (or the last one) */

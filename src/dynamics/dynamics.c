@@ -10,6 +10,7 @@
 #include "constraint/constraint.h"
 #include "core/system.h"
 #include "dynamics/drive.h"
+#include "force/applied.h"
 #include "force/force.h"
 #include "generalized/generalized.h"
 #include "ground/ground.h"
@@ -36,8 +37,8 @@ static void weigh_forces(const double *w, const double *f, double *a, size_t n, 
     }
 }
 
-/* When every force generator is gravity and there are no grounds nor
- * particles on shapes (the common case), f = sum m g needs no accumulator:
+/* When every force generator is gravity and there are no grounds, applied
+ * forces nor particles on shapes (the common case), f = sum m g needs no accumulator:
  * it is formed per particle and a = W f written in one pass, instead of
  * clearing f, adding to it and scaling it (three passes over the state).
  * The same operations in the same order as cdyn__forces_apply on a cleared
@@ -46,7 +47,7 @@ static void weigh_forces(const double *w, const double *f, double *a, size_t n, 
 #define GRAVITY_FAST_MAX 4
 static int gravity_only(const cdyn_system *sys, double *a)
 {
-    if (sys->param_of || sys->grounds || sys->kin)
+    if (sys->param_of || sys->grounds || sys->kin || cdyn__applied_active(sys))
         return 0;
     const double *g[GRAVITY_FAST_MAX];
     size_t ng = 0;

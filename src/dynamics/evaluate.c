@@ -8,13 +8,13 @@
 #include "dynamics/dynamics.h"
 #include "generalized/generalized.h"
 
-static cdyn_status evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
+static cdyn_status evaluate(cdyn_system *sys, double *out, size_t capacity)
 {
     cdyn_status st = cdyn__check_mutable(sys, "evaluate");
     if (st)
         return st;
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    if (accelerations && capacity < n)
+    if (out && capacity < n)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "evaluate: capacity %zu < %zu doubles needed", capacity, n);
     if (n == 0)
@@ -29,13 +29,13 @@ static cdyn_status evaluate(cdyn_system *sys, double *accelerations, size_t capa
     sys->in_step = false;
     if (!st && sys->param_of)
         cdyn__params_cartesian_accel(sys, a);
-    if (!st && accelerations)
-        memcpy(accelerations, a, n * sizeof *a);
+    if (!st && out)
+        memcpy(out, a, n * sizeof *a);
     return st;
 }
 
-cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *accelerations, size_t capacity)
+cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *out, size_t capacity)
 {
     const uint64_t mark = cdyn__failure_mark(sys);
-    return cdyn__blame(sys, evaluate(sys, accelerations, capacity), mark, "evaluate", NULL);
+    return cdyn__blame(sys, evaluate(sys, out, capacity), mark, "evaluate", NULL);
 }

@@ -6,6 +6,7 @@
 
 #include "core/lookup.h"
 #include "core/system.h"
+#include "force/applied.h"
 
 cdyn_status cdyn__force_slot(const cdyn_system *sys, cdyn_force f, uint32_t *slot)
 {
@@ -95,6 +96,7 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
         if (st)
             return st;
     }
+    cdyn__applied_add(sys, f);
     return CDYN_OK;
 }
 

@@ -81,8 +81,9 @@ struct cdyn__force {
 extern const cdyn__force_ops cdyn__gravity_ops, cdyn__drag_ops, cdyn__spring_ops,
     cdyn__callback_ops;
 
-/* Adds the force of every live generator at state (x, v) into f (zeroed by
- * the caller). Returns CDYN_ERR_CALLBACK (message set) if a callback fails. */
+/* Adds the force of every live generator at state (x, v), then the applied
+ * forces (force/applied.h), into f (zeroed by the caller). Returns
+ * CDYN_ERR_CALLBACK (message set) if a callback fails. */
 cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x,
                                const double *v, double *f);
 

@@ -1,5 +1,6 @@
 /* Ground queries at the committed state: H itself, contacts, penetration,
- * total forces, energy, the Jacobian of one contact. */
+ * total forces, the contact force on every particle, energy, the Jacobian
+ * of one contact. */
 #include "ground/ground.h"
 
 #include <math.h>
@@ -68,10 +69,10 @@ cdyn_status cdyn_ground_get_contact_count(const cdyn_system *sys, cdyn_ground gr
 }
 
 cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground ground,
-                                        cdyn_particle particle, double *depth)
+                                        cdyn_particle particle, double *out)
 {
     uint32_t gi, pi;
-    cdyn_status st = prologue(sys, ground, depth != NULL, "ground_get_penetration", &gi);
+    cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_penetration", &gi);
     if (st || (st = cdyn__particle_slot(sys, particle, &pi)))
         return st;
     double h, grad[3];
@@ -84,7 +85,7 @@ cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground grou
     double q = 0;
     for (int k = 0; k < sys->dim; k++)
         q = hypot(q, grad[k]);
-    *depth = h < 0 ? -h / q : 0.0;
+    *out = h < 0 ? -h / q : 0.0;
     return CDYN_OK;
 }
 
@@ -118,6 +119,42 @@ cdyn_status cdyn_ground_get_total_force(const cdyn_system *sys, cdyn_ground grou
         memcpy(normal, sn, sizeof sn);
     if (friction)
         memcpy(friction, sf, sizeof sf);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn_system_get_contact_forces(const cdyn_system *sys, double *out, size_t capacity)
+{
+    const char *what = "get_contact_forces";
+    cdyn_status st = cdyn__enter_query(sys, out, what);
+    if (st)
+        return st;
+    const size_t d = (size_t)sys->dim, n = (size_t)sys->particles.count * d;
+    if (capacity < n)
+        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                          "%s: capacity %zu < %zu doubles needed", what, capacity, n);
+    memset(out, 0, n * sizeof *out);
+    const cdyn__grounds *gs = sys->grounds;
+    const uint64_t mark = cdyn__failure_mark(sys);
+    /* Ground by ground, as cdyn_ground_get_total_force sums them. */
+    for (uint32_t gi = 0; gs && gi < gs->slots.count; gi++) {
+        if (!gs->slots.alive[gi])
+            continue;
+        const cdyn__ground *g = &gs->g[gi];
+        cdyn__ground_at at;
+        if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
+            return cdyn__blame(sys, st, mark, what, NULL);
+        for (size_t i = 0; i < sys->particles.count; i++) {
+            if (!cdyn__ground_acts_on(sys, i))
+                continue;
+            double fn[3], ff[3];
+            bool in;
+            if ((st = cdyn__ground_force(sys, g, &at, sys->x + i * d, sys->v + i * d, fn, ff,
+                                         NULL, &in)))
+                return cdyn__blame(sys, st, mark, what, NULL);
+            for (size_t k = 0; in && k < d; k++)
+                out[i * d + k] += fn[k] + ff[k];
+        }
+    }
     return CDYN_OK;
 }
 

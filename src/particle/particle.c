@@ -7,6 +7,7 @@
 #include "generalized/generalized.h"
 #include "core/holders.h"
 #include "core/system.h"
+#include "force/applied.h"
 #include "force/force.h"
 #include "core/finite.h"
 #include "core/lookup.h"
@@ -60,6 +61,7 @@ cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
         (st = cdyn__holders_refuse_body(sys, i, "particle_remove")))
         return st;
     cdyn__forces_detach_particle(sys, i);
+    cdyn__applied_forget(sys, i);
     cdyn__constraints_detach_particle(sys, i);
     cdyn__kinematic_forget(sys, i);
     size_t d = (size_t)sys->dim;

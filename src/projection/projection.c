@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "constraint/constraint.h"
 #include "constraint/kind.h"
+#include "core/sized.h"
 #include "core/system.h"
 
 #define DEFAULT_TOLERANCE 1e-10
@@ -310,11 +311,10 @@ cdyn_status cdyn__projection_after_step(cdyn_system *sys, double t1)
 
 static cdyn_status check_options(const cdyn_system *sys, const cdyn_projection_options *o)
 {
-    const char *what = "set_projection";
-    if (o->size != sizeof *o)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "%s: options.size %zu is not sizeof(cdyn_projection_options) = %zu "
-                          "(fill it with cdyn_projection_options_init)", what, o->size, sizeof *o);
+    const char *what = "set_projection_options";
+    cdyn_status st = cdyn__sized_check(sys, o, sizeof *o, what, "cdyn_projection_options");
+    if (st)
+        return st;
     if (o->enabled != 0 && o->enabled != 1)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: enabled %d must be 0 or 1", what,
                           o->enabled);
@@ -334,14 +334,11 @@ static cdyn_status check_options(const cdyn_system *sys, const cdyn_projection_o
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_set_projection(cdyn_system *sys, const cdyn_projection_options *options)
+cdyn_status cdyn_system_set_projection_options(cdyn_system *sys,
+                                               const cdyn_projection_options *options)
 {
-    cdyn_status st = cdyn__check_mutable(sys, "set_projection");
-    if (st)
-        return st;
-    if (!options)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_projection: NULL options");
-    if ((st = check_options(sys, options)) || (st = cdyn__projection_ensure(sys)))
+    cdyn_status st = cdyn__enter_change(sys, options, "set_projection_options");
+    if (st || (st = check_options(sys, options)) || (st = cdyn__projection_ensure(sys)))
         return st;
     if (options->method != sys->proj->opt.method)
         sys->proj->valid = false;
@@ -349,37 +346,26 @@ cdyn_status cdyn_system_set_projection(cdyn_system *sys, const cdyn_projection_o
     return CDYN_OK;
 }
 
-cdyn_status cdyn_system_get_projection(const cdyn_system *sys, cdyn_projection_options *out)
+cdyn_status cdyn_system_get_projection_options(const cdyn_system *sys,
+                                               cdyn_projection_options *out)
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out || out->size < sizeof(size_t))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "get_projection: NULL or size field not set");
     cdyn_projection_options o;
     if (sys->proj)
         o = sys->proj->opt;
     else
         cdyn_projection_options_init(&o);
-    size_t n = out->size < sizeof o ? out->size : sizeof o;
-    o.size = out->size;
-    memcpy(out, &o, n);
-    return CDYN_OK;
+    return cdyn__sized_get(sys, out, &o, sizeof o, "get_projection_options");
 }
 
 cdyn_status cdyn_system_get_projection_stats(const cdyn_system *sys, cdyn_projection_stats *out)
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out || out->size < sizeof(size_t))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "get_projection_stats: NULL or size field not set");
     cdyn_projection_stats s;
     memset(&s, 0, sizeof s);
     if (sys->proj)
         s = sys->proj->stats;
-    size_t n = out->size < sizeof s ? out->size : sizeof s;
-    s.size = out->size;
-    memcpy(out, &s, n);
-    return CDYN_OK;
+    return cdyn__sized_get(sys, out, &s, sizeof s, "get_projection_stats");
 }

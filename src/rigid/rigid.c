@@ -373,7 +373,7 @@ cdyn_status cdyn_rigid_set_scheme(cdyn_system *sys, cdyn_rigid body, cdyn_rigid_
     uint32_t i;
     if (st || (st = cdyn__rigid_slot(sys, body, &i)))
         return st;
-    if (scheme != CDYN_RIGID_SEED_FIRST_ORDER && scheme != CDYN_RIGID_SECOND_ORDER)
+    if (scheme != CDYN_RIGID_FIRST_ORDER && scheme != CDYN_RIGID_SECOND_ORDER)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "rigid_set_scheme: unknown scheme %d",
                           (int)scheme);
     sys->rigids->r[i].scheme = (uint8_t)scheme;

@@ -144,7 +144,7 @@ cdyn_status cdyn__rigids_step(cdyn_system *sys, double dt)
     cdyn__rigids *k = sys->rigids;
     if (!k || k->slots.live == 0)
         return CDYN_OK;
-    const unsigned first = 1u << CDYN_RIGID_SEED_FIRST_ORDER;
+    const unsigned first = 1u << CDYN_RIGID_FIRST_ORDER;
     const unsigned second = 1u << CDYN_RIGID_SECOND_ORDER;
     const int dim = sys->dim;
     const double t0 = sys->time, t1 = sys->time + dt, h = 0.5 * dt;

@@ -117,9 +117,9 @@ CDYN_API cdyn_status cdyn_curve_get_domain(const cdyn_curve_desc *desc, int dim,
 }
 
 CDYN_API cdyn_status cdyn_curve_arc_length(const cdyn_curve_desc *desc, int dim, double q_from,
-                                           double q_to, double *length)
+                                           double q_to, double *out)
 {
-    if (!length || !isfinite(q_from) || !isfinite(q_to))
+    if (!out || !isfinite(q_from) || !isfinite(q_to))
         return CDYN_ERR_INVALID_ARGUMENT;
     cdyn__curve c;
     cdyn_status st = cdyn__curve_init(&c, desc, dim, NULL);
@@ -129,42 +129,42 @@ CDYN_API cdyn_status cdyn_curve_arc_length(const cdyn_curve_desc *desc, int dim,
     st = cdyn__curve_arc_length(&c, q_from, q_to, &s);
     cdyn__curve_free(&c);
     if (st == CDYN_OK)
-        *length = s;
+        *out = s;
     return st;
 }
 
 CDYN_API cdyn_status cdyn_curve_parameter_at_arc_length(const cdyn_curve_desc *desc, int dim,
                                                         double q_from, double length,
-                                                        double *q)
+                                                        double *out)
 {
-    if (!q || !isfinite(q_from) || !isfinite(length))
+    if (!out || !isfinite(q_from) || !isfinite(length))
         return CDYN_ERR_INVALID_ARGUMENT;
     cdyn__curve c;
     cdyn_status st = cdyn__curve_init(&c, desc, dim, NULL);
     if (st != CDYN_OK)
         return st;
-    double out;
-    st = cdyn__curve_param_at_length(&c, q_from, length, &out);
+    double q;
+    st = cdyn__curve_param_at_length(&c, q_from, length, &q);
     cdyn__curve_free(&c);
     if (st == CDYN_OK)
-        *q = out;
+        *out = q;
     return st;
 }
 
 CDYN_API cdyn_status cdyn_curve_closest_parameter(const cdyn_curve_desc *desc, int dim,
-                                                  const double *x, double *q)
+                                                  const double *x, double *out)
 {
-    if (!x || !q || (dim != 2 && dim != 3) || !finite_n(x, dim))
+    if (!x || !out || (dim != 2 && dim != 3) || !finite_n(x, dim))
         return CDYN_ERR_INVALID_ARGUMENT;
     cdyn__curve c;
     cdyn_status st = cdyn__curve_init(&c, desc, dim, NULL);
     if (st != CDYN_OK)
         return st;
-    double p[3] = {x[0], x[1], dim == 3 ? x[2] : 0.0}, out;
-    st = cdyn__curve_closest(&c, p, NULL, &out);
+    double p[3] = {x[0], x[1], dim == 3 ? x[2] : 0.0}, q;
+    st = cdyn__curve_closest(&c, p, NULL, &q);
     cdyn__curve_free(&c);
     if (st == CDYN_OK)
-        *q = out;
+        *out = q;
     return st;
 }
 

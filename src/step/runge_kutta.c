@@ -78,10 +78,8 @@ static const double DP_E[7] = {71.0 / 57600,  0.0,         -71.0 / 16695, 71.0 /
 /* Error-controlled substeps covering dt. The accepted state is carried in
  * x_new, v_new; stage k's velocity and acceleration are kx[k], kv[k]. The
  * last stage is evaluated at the accepted state (first same as last). */
-cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
+static cdyn_status rk45(cdyn_system *sys, cdyn__rk45 *rk, double dt)
 {
-    (void)finite;
-    cdyn__rk45 *rk = cdyn__integrator_state(sys, CDYN_INTEGRATOR_RK45);
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     double **s = sys->ws.stage;
     double *kx[7], *kv[7];
@@ -95,9 +93,11 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
     memcpy(vw, sys->ud, n * sizeof *vw);
 
     double t = sys->time, t_end = sys->time + dt;
-    double h = rk->h > 0 && rk->h < dt ? rk->h : dt;
+    double h0 = rk->h > 0 ? rk->h : rk->opt.initial_step;
+    double h = h0 > 0 && h0 < dt ? h0 : dt;
+    const double h_max = rk->opt.max_step; /* 0: no bound */
     double power[7]; /* the drivers' power at each stage (dynamics/drive.h) */
-    double atol = rk->abs_tol, rtol = rk->rel_tol;
+    double atol = rk->opt.abs_tol, rtol = rk->opt.rel_tol;
     cdyn_status st;
     uint64_t accepted = 0, rejected = 0;
 
@@ -110,6 +110,8 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
             return cdyn__fail(sys, CDYN_ERR_NOT_CONVERGED,
                               "step (RK45): more than %u internal steps for dt = %g",
                               RK45_MAX_SUBSTEPS, dt);
+        if (h_max > 0 && h > h_max)
+            h = h_max;
         bool last = t + h >= t_end;
         if (last)
             h = t_end - t;
@@ -161,6 +163,7 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
             tmp = kv[0], kv[0] = kv[6], kv[6] = tmp;
             if (last) {
                 /* Remember the step the controller wanted, not the clipped one. */
+                rk->stats.last_step = h;
                 rk->h = h * factor;
                 break;
             }
@@ -173,48 +176,30 @@ cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
                                   "step (RK45): step size underflow at t = %g (error %g)", t, err);
         }
     }
-    rk->accepted += accepted;
-    rk->rejected += rejected;
+    rk->stats.accepted += accepted;
+    rk->stats.rejected += rejected;
     return CDYN_OK;
+}
+
+cdyn_status cdyn__step_rk45(cdyn_system *sys, double dt, bool *finite)
+{
+    (void)finite;
+    cdyn__rk45 *rk = cdyn__integrator_state(sys, CDYN_INTEGRATOR_RK45);
+    rk->stats.steps++;
+    cdyn_status st = rk45(sys, rk, dt);
+    if (st)
+        rk->stats.failed_steps++;
+    return st;
 }
 
 void cdyn__rk45_init(void *state)
 {
     cdyn__rk45 *rk = state;
-    rk->abs_tol = 1e-9;
-    rk->rel_tol = 1e-9;
+    cdyn_rk45_options_init(&rk->opt);
+    rk->stats.size = sizeof rk->stats;
 }
 
 void cdyn__rk45_select(void *state)
 {
     ((cdyn__rk45 *)state)->h = 0;
-}
-
-cdyn_status cdyn_system_set_rk45_tolerance(cdyn_system *sys, double abs_tol, double rel_tol)
-{
-    cdyn_status st = cdyn__check_mutable(sys, "set_rk45_tolerance");
-    if (st)
-        return st;
-    if (!isfinite(abs_tol) || !isfinite(rel_tol) || abs_tol < 0 || rel_tol < 0 ||
-        (abs_tol == 0 && rel_tol == 0))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "set_rk45_tolerance: need finite tolerances >= 0, not both zero "
-                          "(got %g, %g)", abs_tol, rel_tol);
-    cdyn__rk45 *rk = cdyn__integrator_state(sys, CDYN_INTEGRATOR_RK45);
-    rk->abs_tol = abs_tol;
-    rk->rel_tol = rel_tol;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_rk45_counts(const cdyn_system *sys, uint64_t *accepted,
-                                        uint64_t *rejected)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    const cdyn__rk45 *rk = cdyn__integrator_state(sys, CDYN_INTEGRATOR_RK45);
-    if (accepted)
-        *accepted = rk->accepted;
-    if (rejected)
-        *rejected = rk->rejected;
-    return CDYN_OK;
 }

@@ -1,14 +1,14 @@
-/* The state of the adaptive Dormand-Prince integrator: its tolerances, the
- * step size its controller chose last and its counters. Internal. */
+/* The state of the adaptive Dormand-Prince integrator: its options, the
+ * step size its controller chose last and its report. Internal. */
 #ifndef CDYN__STEP_RUNGE_KUTTA_H
 #define CDYN__STEP_RUNGE_KUTTA_H
 
-#include <stdint.h>
+#include "cdyn/system.h"
 
 typedef struct cdyn__rk45 {
-    double abs_tol, rel_tol;
+    cdyn_rk45_options opt;
     double h; /* next internal step size; 0 = choose afresh */
-    uint64_t accepted, rejected;
+    cdyn_rk45_stats stats;
 } cdyn__rk45;
 
 void cdyn__rk45_init(void *state);

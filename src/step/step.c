@@ -18,6 +18,7 @@
 #include "core/system.h"
 #include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
+#include "force/applied.h"
 #include "generalized/generalized.h"
 #include "kinematic/kinematic.h"
 #include "projection/projection.h"
@@ -167,5 +168,10 @@ cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
 {
     /* Failures deep in the pipeline (a callback, a shape) name the call. */
     const uint64_t mark = cdyn__failure_mark(sys);
-    return cdyn__blame(sys, step(sys, dt), mark, "step", NULL);
+    cdyn_status st = step(sys, dt);
+    if (st)
+        return cdyn__blame(sys, st, mark, "step", NULL);
+    /* Forces applied for one step have acted (a failed step keeps them). */
+    cdyn__applied_step_done(sys);
+    return CDYN_OK;
 }

@@ -1,5 +1,5 @@
-/* System lifetime, clock, integrator choice, bulk state: the code that
- * calls into every module, above them all. */
+/* System lifetime, clock and integrator choice: the code that calls into
+ * every module, above them all (bulk state: bulk.c). */
 #include "core/system.h"
 
 #include <math.h>
@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "core/finite.h"
 #include "core/holders.h"
+#include "force/applied.h"
 #include "force/force.h"
 #include "ground/ground.h"
 #include "generalized/generalized.h"
@@ -74,6 +75,7 @@ void cdyn_system_destroy(cdyn_system *sys)
     size_t pd = (size_t)sys->dim * sizeof(double);
     cdyn__params_leave_mode(sys);
     cdyn__forces_destroy(sys);
+    cdyn__applied_free(sys);
     void **parrays[] = {(void **)&sys->x,        (void **)&sys->v,    (void **)&sys->x_new,
                         (void **)&sys->v_new,    (void **)&sys->mass, (void **)&sys->inv_mass,
                         (void **)&sys->fixed,    (void **)&sys->kinematic};
@@ -157,77 +159,4 @@ cdyn_status cdyn_system_get_index_count(const cdyn_system *sys, size_t *out)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_index_count: NULL argument");
     *out = sys->particles.count;
     return CDYN_OK;
-}
-
-static cdyn_status bulk_get(const cdyn_system *sys, const double *src, double *out,
-                            size_t capacity, const char *what)
-{
-    if (!sys || !out)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
-    if (capacity < n)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "%s: capacity %zu < %zu doubles needed", what, capacity, n);
-    if (n)
-        memcpy(out, src, n * sizeof *out);
-    return CDYN_OK;
-}
-
-static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, size_t count,
-                            const char *what)
-{
-    if (!sys || !in)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    cdyn_status st = cdyn__check_mutable(sys, what);
-    if (st)
-        return st;
-    size_t d = (size_t)sys->dim, n = (size_t)sys->particles.count * d;
-    if (count != n)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: count %zu != %zu expected", what,
-                          count, n);
-    for (size_t i = 0; i < sys->particles.count; i++)
-        if (sys->particles.alive[i] && !cdyn__all_finite(in + i * d, d))
-            return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                              "%s: non-finite value at index %zu", what, i);
-    /* Particles on shapes are projected onto them; try every projection
-     * first so that a failing one (a callback shape) changes nothing. */
-    const uint64_t mark = cdyn__failure_mark(sys);
-    for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++) {
-        const double *row = in + (size_t)i * d;
-        if (sys->param_of[i] &&
-            (st = cdyn__params_check_projection(sys, i, dst == sys->x ? row : NULL,
-                                                dst == sys->v ? row : NULL)))
-            return cdyn__blame(sys, st, mark, what, NULL);
-    }
-    /* Positions may move (particles on shapes are placed anew): lazily
-     * stored Jacobians are written first. */
-    cdyn__constraints_materialize_jac(sys);
-    /* Kinematic particles keep the state their motions give them. */
-    for (size_t i = 0; i < sys->particles.count; i++)
-        if (sys->particles.alive[i] && !cdyn__is_kinematic(sys, (uint32_t)i))
-            memcpy(dst + i * d, in + i * d, d * sizeof *dst);
-    for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++)
-        if (sys->particles.alive[i])
-            cdyn__params_sync_slot(sys, i);
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_positions(const cdyn_system *sys, double *out, size_t capacity)
-{
-    return bulk_get(sys, sys ? sys->x : NULL, out, capacity, "get_positions");
-}
-
-cdyn_status cdyn_system_get_velocities(const cdyn_system *sys, double *out, size_t capacity)
-{
-    return bulk_get(sys, sys ? sys->v : NULL, out, capacity, "get_velocities");
-}
-
-cdyn_status cdyn_system_set_positions(cdyn_system *sys, const double *in, size_t count)
-{
-    return bulk_set(sys, sys ? sys->x : NULL, in, count, "set_positions");
-}
-
-cdyn_status cdyn_system_set_velocities(cdyn_system *sys, const double *in, size_t count)
-{
-    return bulk_set(sys, sys ? sys->v : NULL, in, count, "set_velocities");
 }

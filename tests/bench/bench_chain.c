@@ -1,4 +1,4 @@
-/* bench_chain: the standard chain of design.md section 11 (fixed pivot at
+/* bench_chain: the standard chain (fixed pivot at
  * the origin, N unit masses at x = 0.1 i, rods of 0.1, gravity 9.81 along
  * -y, dt = 1e-3, 1000 steps) with symplectic Euler, the direct solver and
  * the default feedback gains. Prints per N: time per step, ns per
@@ -137,7 +137,7 @@ static int run(long n, cdyn_constraint_solver solver, cdyn_integrator integrator
     if (cdyn_system_create_with_allocator(2, &al, &sys))
         return 1;
     cdyn_system_set_integrator(sys, integrator);
-    cdyn_system_set_constraint_solver(sys, solver);
+    ts_set_solver(sys, solver);
     if (g_method) {
         cdyn_projection_options po;
         cdyn_projection_options_init(&po);
@@ -145,7 +145,7 @@ static int run(long n, cdyn_constraint_solver solver, cdyn_integrator integrator
         po.position_tolerance = 1e-12;
         po.velocity_tolerance = 1e-12;
         po.max_iterations = 1000000;
-        cdyn_system_set_projection(sys, &po);
+        cdyn_system_set_projection_options(sys, &po);
     }
     cdyn_constraint *rods = malloc((size_t)n * sizeof *rods);
     if (ts_standard_chain(sys, (int)n, NULL, rods)) {

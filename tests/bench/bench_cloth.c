@@ -15,6 +15,7 @@
 #include <cdyn/cdyn.h>
 
 #include "bench_util.h"
+#include "support.h"
 
 typedef struct counter {
     size_t live, peak;
@@ -45,8 +46,8 @@ static int run(int n, cdyn_constraint_solver solver, int steps)
     cdyn_system *sys;
     if (cdyn_system_create_with_allocator(3, &al, &sys))
         return 1;
-    cdyn_system_set_constraint_solver(sys, solver);
-    cdyn_system_set_cg_options(sys, 1e-10, 100000);
+    ts_set_solver(sys, solver);
+    ts_set_cg(sys, 1e-10, 100000);
     cdyn_particle *p = malloc((size_t)n * (size_t)n * sizeof *p);
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++)

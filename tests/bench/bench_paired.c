@@ -76,6 +76,18 @@ static int bind(void *lib, const char *name, void *slot)
     return 0;
 }
 
+/* As bind, trying @p old when @p name is missing: builds from before a
+ * rename (cdyn_system_set_projection became _set_projection_options) stay
+ * comparable with later ones. */
+static int bind_renamed(void *lib, const char *name, const char *old, void *slot)
+{
+    void *sym = dlsym(lib, name);
+    if (!sym)
+        return bind(lib, old, slot);
+    *(void **)slot = sym;
+    return 0;
+}
+
 static int load(api *a, const char *path)
 {
     void *lib = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
@@ -87,7 +99,8 @@ static int load(api *a, const char *path)
            bind(lib, "cdyn_system_destroy", &a->destroy) ||
            bind(lib, "cdyn_system_set_integrator", &a->set_integrator) ||
            bind(lib, "cdyn_projection_options_init", &a->options_init) ||
-           bind(lib, "cdyn_system_set_projection", &a->set_projection) ||
+           bind_renamed(lib, "cdyn_system_set_projection_options", "cdyn_system_set_projection",
+                        &a->set_projection) ||
            bind(lib, "cdyn_particle_add", &a->particle_add) ||
            bind(lib, "cdyn_particle_set_fixed", &a->set_fixed) ||
            bind(lib, "cdyn_constraint_add_distance", &a->add_distance) ||

@@ -1,4 +1,4 @@
-/* bench_springs: cost of a step of a spring-dashpot network (seed 001).
+/* bench_springs: cost of a step of a spring-dashpot network.
  *
  * A hanging net: N particles on a square lattice (2-D) or a cubic lattice
  * (3-D), springs with dashpots along the lattice edges and the diagonals

@@ -3,7 +3,7 @@
 #ifndef CDYN_BENCH_CHAIN_REFERENCE_H
 #define CDYN_BENCH_CHAIN_REFERENCE_H
 
-/* Runs the standard chain of design.md section 11 (n rods, 1000 steps of
+/* Runs the standard chain (n rods, 1000 steps of
  * symplectic Euler with the library's default feedback ks = 100, kd = 20)
  * with a plain tridiagonal (Thomas) solve written for this chain alone.
  * Returns the time per step in seconds (-1 when out of memory) and the

@@ -8,8 +8,10 @@ v(t) = -A w sin(w t), w = sqrt(k / m). Stepped with RK4, the positions read
 back with cdyn_system_get_positions into a ctypes double array agree with it
 to 1e-9 (RK4's global error here is ~1e-13). The same oscillator with the
 spring written as a Python callback force (cdyn_force_fn through
-ctypes.CFUNCTYPE) agrees too. Also: version, status names and strings, and
-the stale and invalid handle statuses.
+ctypes.CFUNCTYPE) agrees too. Also: version, status names and strings, the
+stale and invalid handle statuses, an options struct (size first) set and
+read back through a ctypes.Structure, and a force applied through a flat
+array giving x = F t^2 / (2 m).
 
 Usage: test_ffi.py PATH/TO/libcdyn.so
 """
@@ -23,6 +25,8 @@ CDYN_ERR_INVALID_HANDLE = 2
 CDYN_ERR_STALE_HANDLE = 3
 CDYN_ERR_CALLBACK = 9
 CDYN_INTEGRATOR_RK4 = 4
+CDYN_INTEGRATOR_RK45 = 5
+CDYN_APPLY_UNTIL_CLEARED = 1
 CDYN_FORCE_SPRING = 2
 
 c_system_p = ctypes.c_void_p
@@ -34,6 +38,14 @@ c_double_p = ctypes.POINTER(ctypes.c_double)
 #         const double *v, double *f, void *user)
 FORCE_FN = ctypes.CFUNCTYPE(ctypes.c_int, c_system_p, ctypes.c_double, ctypes.c_size_t,
                             ctypes.c_int, c_double_p, c_double_p, c_double_p, ctypes.c_void_p)
+
+
+class Rk45Options(ctypes.Structure):
+    """cdyn_rk45_options (system.h): the size first."""
+    _fields_ = [("size", ctypes.c_size_t), ("abs_tol", ctypes.c_double),
+                ("rel_tol", ctypes.c_double), ("initial_step", ctypes.c_double),
+                ("max_step", ctypes.c_double)]
+
 
 SIGNATURES = {
     "cdyn_version": (ctypes.c_uint, []),
@@ -65,6 +77,12 @@ SIGNATURES = {
     "cdyn_force_remove": (c_status, [c_system_p, c_handle]),
     "cdyn_force_get_kind": (c_status, [c_system_p, c_handle, ctypes.POINTER(ctypes.c_int)]),
     "cdyn_force_is_valid": (ctypes.c_bool, [c_system_p, c_handle]),
+    "cdyn_rk45_options_init": (None, [ctypes.POINTER(Rk45Options)]),
+    "cdyn_system_set_rk45_options": (c_status, [c_system_p, ctypes.POINTER(Rk45Options)]),
+    "cdyn_system_get_rk45_options": (c_status, [c_system_p, ctypes.POINTER(Rk45Options)]),
+    "cdyn_system_apply_forces": (c_status, [c_system_p, c_double_p, ctypes.c_size_t,
+                                            ctypes.c_int]),
+    "cdyn_system_get_applied_forces": (c_status, [c_system_p, c_double_p, ctypes.c_size_t]),
 }
 
 M, K, R0, A = 2.0, 8.0, 1.0, 0.25  # w = 2 rad/s
@@ -149,6 +167,41 @@ def oscillator(lib, spring_in_python):
     return sys_p, (anchor, mass, force), idx.value, list(xs), list(vs), t.value, keep
 
 
+def options_and_applied_forces(lib):
+    """RK45 options through a Structure; a held force through a flat array."""
+    sys_p = c_system_p()
+    ok(lib, None, lib.cdyn_system_create(2, ctypes.byref(sys_p)), "create")
+    opts = Rk45Options()
+    lib.cdyn_rk45_options_init(ctypes.byref(opts))
+    check(opts.size == ctypes.sizeof(Rk45Options) and opts.abs_tol == 1e-9,
+          "cdyn_rk45_options_init fills size %d and the defaults" % opts.size)
+    opts.abs_tol, opts.rel_tol = 1e-12, 1e-12
+    ok(lib, sys_p, lib.cdyn_system_set_rk45_options(sys_p, ctypes.byref(opts)), "set options")
+    got = Rk45Options(size=ctypes.sizeof(Rk45Options))
+    ok(lib, sys_p, lib.cdyn_system_get_rk45_options(sys_p, ctypes.byref(got)), "get options")
+    check(got.abs_tol == 1e-12 and got.rel_tol == 1e-12, "RK45 options read back")
+    opts.size = 3
+    check(lib.cdyn_system_set_rk45_options(sys_p, ctypes.byref(opts))
+          == CDYN_ERR_INVALID_ARGUMENT, "a wrong size field: CDYN_ERR_INVALID_ARGUMENT")
+    mass = 2.0
+    particles = [c_handle(), c_handle()]
+    for i, p in enumerate(particles):
+        ok(lib, sys_p, lib.cdyn_particle_add(sys_p, mass, vec(float(i), 0.0), None,
+                                             ctypes.byref(p)), "add")
+    forces = vec(1.0, 0.0, 0.0, -3.0)
+    ok(lib, sys_p, lib.cdyn_system_apply_forces(sys_p, forces, 4, CDYN_APPLY_UNTIL_CLEARED),
+       "apply forces")
+    ok(lib, sys_p, lib.cdyn_system_set_integrator(sys_p, CDYN_INTEGRATOR_RK45), "integrator")
+    ok(lib, sys_p, lib.cdyn_system_step(sys_p, 1.0), "step")
+    xs, fs = (ctypes.c_double * 4)(), (ctypes.c_double * 4)()
+    ok(lib, sys_p, lib.cdyn_system_get_positions(sys_p, xs, 4), "positions")
+    ok(lib, sys_p, lib.cdyn_system_get_applied_forces(sys_p, fs, 4), "applied forces")
+    check(abs(xs[0] - 0.25) < 1e-12 and abs(xs[3] + 0.75) < 1e-12 and xs[2] == 1.0,
+          "applied forces: x = F t^2 / (2 m)")
+    check(list(fs) == [1.0, 0.0, 0.0, -3.0], "applied forces read back")
+    lib.cdyn_system_destroy(sys_p)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -206,6 +259,7 @@ def main():
         lib.cdyn_system_destroy(sys_p)
         del keep
     lib.cdyn_system_destroy(None)  # a no-op
+    options_and_applied_forces(lib)
 
     print("%d checks failed" % len(failures) if failures else "all checks passed")
     return 1 if failures else 0

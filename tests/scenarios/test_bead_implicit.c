@@ -1,9 +1,8 @@
-/* Seed 002, implicit form: a bead on x^2 + 100 y = 0 (a few lines of user
+/* Implicit form: a bead on x^2 + 100 y = 0 (a few lines of user
  * code). With C = x^2 + 100 y the constraint force is
  *   Fc.y = -(50 m vx^2 + 50 x Fx + 2500 Fy) / (x^2 + 2500),  Fc.x = Fc.y x / 50
- * (the seed's listing has 100 where the derivation gives 50 in the Fx term;
- * a horizontal force checks it). Gravity points along +y, as on the seed's
- * screen, so the bead oscillates in the bowl. */
+ * (the derivation gives 50 in the Fx term; a horizontal force checks it).
+ * Gravity points along +y, as in screen coordinates, so the bead oscillates in the bowl. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,7 +32,7 @@ static void run(double fx, double *worst_rel, double *final_c)
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
     cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4);
-    assert_int_equal(cdyn_system_set_constraint_gains(sys, 0, 0), CDYN_OK);
+    assert_int_equal(ts_set_gains(sys, 0, 0), CDYN_OK);
     cdyn_particle bead;
     cdyn_particle_add(sys, m, (double[]){50.0, -25.0}, NULL, &bead);
     cdyn_force grav;

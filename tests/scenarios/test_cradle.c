@@ -1,4 +1,4 @@
-/* Newton's cradle (seed 004; docs/cradle.md): five steel balls hang on rods
+/* Newton's cradle (docs/cradle.md): five steel balls hang on rods
  * (anchor constraints g_i = (|x_i - b_i|^2 - L^2) / 2) from hooks spaced
  * one diameter apart, so that neighbours touch at rest, and push on each
  * other through Hertz contacts (pair.h). The suite checks, with RATTLE:

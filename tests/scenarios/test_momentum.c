@@ -1,4 +1,4 @@
-/* Seed 001 eqs. (9)-(10): internal spring and dashpot forces cancel in
+/* Newton's third law: internal spring and dashpot forces cancel in
  * pairs, so an isolated network keeps its total momentum, and under an
  * external force the centre of mass moves as a single particle of the total
  * mass would. Central pair forces also conserve angular momentum. */

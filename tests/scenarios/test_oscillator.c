@@ -1,5 +1,5 @@
 /* The damped spring-mass oscillator against its closed-form solution in the
- * under-, critically and over-damped regimes (seed 001 eq. 6 in 1-D). */
+ * under-, critically and over-damped regimes (the spring-dashpot in 1-D). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -90,7 +90,7 @@ static cdyn_system *hoop_system(int implicit, cdyn_particle *bead)
     for (int k = 0; k < 3; k++)
         assert_near(v[k], v0[k], 1e-15);
     ok(sys, cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK45));
-    ok(sys, cdyn_system_set_rk45_tolerance(sys, 1e-13, 1e-13));
+    ok(sys, ts_set_rk45_tolerance(sys, 1e-13, 1e-13));
     return sys;
 }
 
@@ -247,7 +247,7 @@ static double wire_error(enum wire_form form)
     ok(sys, cdyn_particle_get_velocity(sys, bead, v));
     assert_near(v[1], W * R0, 1e-8);
     ok(sys, cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK45));
-    ok(sys, cdyn_system_set_rk45_tolerance(sys, 1e-13, 1e-13));
+    ok(sys, ts_set_rk45_tolerance(sys, 1e-13, 1e-13));
     double worst = 0;
     for (int i = 1; i <= 6; i++) {
         ok(sys, cdyn_system_step(sys, 0.25));

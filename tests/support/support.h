@@ -1,7 +1,8 @@
 /* The tests' own library (tests/support/, a static library linked by the
  * suites and benchmarks that use it): tolerances, fitted orders, counting
  * allocators, deterministic random numbers, a spring network, the standard
- * chain, and captures of a system's state to compare and hash. Public API
+ * chain, captures of a system's state to compare and hash, and one-call
+ * changes of a single option. Public API
  * only; white-box builders of sparse matrices are in sparse.h. */
 #ifndef CDYN_TEST_SUPPORT_H
 #define CDYN_TEST_SUPPORT_H
@@ -9,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cdyn/types.h>
+#include <cdyn/cdyn.h>
 
 /* pi, which strict C11 <math.h> does not define. */
 #define TS_PI 3.14159265358979323846
@@ -86,5 +87,14 @@ double ts_state_max_diff(const ts_state *a, const ts_state *b, double *dv);
 
 /* Hash of time, positions and velocities (ts_hash_doubles). */
 uint64_t ts_state_hash(const ts_state *s, uint64_t h);
+
+/* One option changed, the others kept: each reads the options struct of
+ * @p sys, changes the named fields and sets it back, returning the first
+ * failing status. For suites whose subject is not the options. */
+cdyn_status ts_set_gains(cdyn_system *sys, double ks, double kd);
+cdyn_status ts_set_solver(cdyn_system *sys, cdyn_constraint_solver solver);
+cdyn_status ts_set_cg(cdyn_system *sys, double tolerance, size_t max_iterations);
+cdyn_status ts_set_rk45_tolerance(cdyn_system *sys, double abs_tol, double rel_tol);
+cdyn_status ts_set_newton(cdyn_system *sys, double tolerance, size_t max_iterations);
 
 #endif

@@ -1,7 +1,7 @@
 /* The backward Euler step: Newton's method on
  *     R_v = M (v - v0) - h F(x0 + h v, v, t + h) + G^T nu = 0,
  *     R_c = g(x0 + h v) / h - (alpha / h^2) nu = 0,
- * with a backtracking line search, the Newton options and report. The
+ * with a backtracking line search (options and report: options.c). The
  * linear systems use the sparse quasi-definite LDL^T of the symmetric part
  * of K (jacobian.c, pattern.c, solver/ldlt_signed.c), then GMRES on the
  * whole K preconditioned by it when K is not symmetric (dashpots,
@@ -456,8 +456,8 @@ static cdyn_status newton(cdyn_system *sys, double h)
     cdyn__be *be = cdyn__be_of(sys);
     cdyn__be_layout *lay = &be->lay;
     const uint32_t nv = lay->nv;
-    const double t1 = sys->time + h, tol = be->tol;
-    const uint32_t cap = be->max_iter;
+    const double t1 = sys->time + h, tol = be->opt.tolerance;
+    const uint32_t cap = (uint32_t)be->opt.max_iterations;
     double xmax = 0, vmax = 0;
     for (uint32_t i = 0; i < nv; i++) {
         double ax = fabs(sys->x[i]);
@@ -531,66 +531,4 @@ cdyn_status cdyn__step_backward_euler(cdyn_system *sys, double h, bool *finite)
     if (st)
         be->stats.failed_steps++;
     return st;
-}
-
-cdyn_status cdyn_system_set_newton_options(cdyn_system *sys, double tolerance,
-                                           size_t max_iterations)
-{
-    cdyn_status st = cdyn__check_mutable(sys, "set_newton_options");
-    if (st)
-        return st;
-    if (!(tolerance >= CDYN__NEWTON_MIN_TOLERANCE && tolerance <= CDYN__NEWTON_MAX_TOLERANCE) ||
-        max_iterations < 1 || max_iterations > CDYN__NEWTON_MAX_ITERATIONS)
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "set_newton_options: need a tolerance in [%g, %g] and 1 to %d "
-                          "iterations (got %g, %zu)", CDYN__NEWTON_MIN_TOLERANCE,
-                          CDYN__NEWTON_MAX_TOLERANCE, CDYN__NEWTON_MAX_ITERATIONS, tolerance,
-                          max_iterations);
-    cdyn__be *be = cdyn__be_of(sys);
-    be->tol = tolerance;
-    be->max_iter = (uint32_t)max_iterations;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_newton_options(const cdyn_system *sys, double *tolerance,
-                                           size_t *max_iterations)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    const cdyn__be *be = cdyn__be_of(sys);
-    if (tolerance)
-        *tolerance = be->tol;
-    if (max_iterations)
-        *max_iterations = be->max_iter;
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_newton_stats(const cdyn_system *sys, cdyn_newton_stats *out)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!out || out->size < sizeof(size_t))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                          "get_newton_stats: NULL or size field not set");
-    cdyn_newton_stats s;
-    memset(&s, 0, sizeof s);
-    s = cdyn__be_of(sys)->stats;
-    size_t n = out->size < sizeof s ? out->size : sizeof s;
-    s.size = out->size;
-    memcpy(out, &s, n);
-    return CDYN_OK;
-}
-
-cdyn_status cdyn_system_get_newton_residuals(const cdyn_system *sys, double *out,
-                                             size_t capacity, size_t *count)
-{
-    if (!sys)
-        return CDYN_ERR_INVALID_ARGUMENT;
-    if (!count || (!out && capacity))
-        return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "get_newton_residuals: NULL argument");
-    size_t n = cdyn__be_of(sys)->hist_len;
-    if (n && capacity)
-        memcpy(out, cdyn__be_of(sys)->hist, (n < capacity ? n : capacity) * sizeof *out);
-    *count = n;
-    return CDYN_OK;
 }

@@ -81,8 +81,7 @@ typedef struct cdyn__be_layout {
 /* Backward Euler's state (step/integrator.h): its options, counters and
  * Newton system. */
 typedef struct cdyn__be {
-    double tol;            /* Newton tolerance (cdyn_system_set_newton_options) */
-    uint32_t max_iter;     /* Newton iteration cap */
+    cdyn_newton_options opt; /* cdyn_system_set_newton_options */
     cdyn__be_layout lay;
     double *gdx, *gdv;     /* ground Jacobian blocks, np * dim * dim each */
     size_t g_len;          /* their length */

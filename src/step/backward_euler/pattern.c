@@ -48,8 +48,7 @@ void cdyn__be_init(void *state)
     memset(be, 0, sizeof *be);
     layout_init(&be->lay);
     be->stats.size = sizeof be->stats;
-    be->tol = CDYN__NEWTON_DEFAULT_TOLERANCE;
-    be->max_iter = CDYN__NEWTON_DEFAULT_MAX_ITERATIONS;
+    cdyn_newton_options_init(&be->opt);
 }
 
 void cdyn__be_free(cdyn_system *sys, void *state)
