@@ -32,6 +32,7 @@ from .shapes import Curve, HeightField, Surface
 from .system import System
 from ._call import binds as _binds
 from ._structs import dataclass_of as _dataclass_of
+from ._structs import report_types as _ffi_types
 
 # The enums of the headers (Integrator, ForceKind, Status, ...) and one
 # exception class per status (InvalidArgumentError, StaleHandleError, ...).
@@ -39,9 +40,7 @@ globals().update(_enums.BY_NAME)
 globals().update({cls.__name__: cls for cls in STATUS_CLASSES.values()})
 
 # The reports and descriptions as dataclasses (SolverStats, LatticeStats, ...).
-for _ctype in ("cdyn_solver_stats", "cdyn_newton_stats", "cdyn_projection_stats",
-               "cdyn_projection_options", "cdyn_lattice_stats", "cdyn_lattice_counters",
-               "cdyn_kinetics_stats", "cdyn_kinetics_options", "cdyn_motion_state"):
+for _ctype in _ffi_types():
     _cls = _dataclass_of(_ctype)
     globals()[_cls.__name__] = _cls
 

@@ -13,7 +13,8 @@ from ._ffi import ffi
 
 _C_TYPES = {np.dtype(np.float64): "double", np.dtype(np.uint32): "uint32_t",
             np.dtype(np.uint8): "uint8_t", np.dtype(np.uint64): "uint64_t",
-            np.dtype(np.int32): "int", np.dtype(np.uintp): "size_t"}
+            np.dtype(np.int32): "int", np.dtype(np.uintp): "size_t",
+            np.dtype(np.bool_): "bool"}
 
 _KINDS = {"f": "iuf", "u": "iu", "i": "iu"}
 

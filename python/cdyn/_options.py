@@ -1,71 +1,59 @@
-"""System options and reports: integrator tolerances, the constraint
-solver, projection, backward Euler's Newton iteration, and their reports."""
+"""System options and reports, made from the headers' naming rule.
+
+Every options family X of the library is a struct cdyn_X_options with
+cdyn_X_options_init and cdyn_system_set_X_options / _get_X_options; every
+report a struct cdyn_X_stats with cdyn_system_get_X_stats. Each becomes
+
+    sys.set_X_options(**fields)   the other fields at cdyn_X_options_init's
+                                  defaults (not at their current values)
+    sys.X_options                 the options in use (a dataclass)
+    sys.X_stats                   the report (a dataclass)
+
+so that an options struct or report added to the library appears here with
+its fields, and a renamed field is a renamed keyword.
+"""
+import re
+
 from . import _structs
 from ._arrays import array_out
-from ._call import bound_property, binds, fail
-from ._ffi import ffi, lib
+from ._call import binds, bound_property, fail, register
+from ._ffi import ffi, function_names, lib
 from ._handle import system_property
 
 
-def _pair_getter(fname, ctypes):
-    def fget(self):
-        outs = [ffi.new(c + " *") for c in ctypes]
-        st = getattr(lib, fname)(self._checked(), *outs)
+def _setter(family, ctype):
+    fname = "cdyn_system_set_%s_options" % family
+    init = "cdyn_%s_options_init" % family
+
+    def set_options(self, **options):
+        p = _structs.new(ctype, getattr(lib, init))
+        _structs.fill(p, ctype, options, "set_%s_options" % family)
+        st = getattr(lib, fname)(self._checked(), p)
         if st:
             fail(self, st, fname)
-        return tuple(o[0] for o in outs)
-    return fget
+    set_options.__name__ = set_options.__qualname__ = "set_%s_options" % family
+    set_options.__doc__ = ("Sets the %s options (%s): keywords %s; the others at the "
+                           "defaults of %s." % (family, ctype,
+                                                ", ".join(_structs.fields_of(ctype)), init))
+    return set_options, [fname, init]
 
 
-def _report_property(fname, ctype, doc):
+def _getter(fname, ctype, name):
     def fget(self):
         out = _structs.new(ctype)
         st = getattr(lib, fname)(self._checked(), out)
         if st:
             fail(self, st, fname)
         return self._report(out, ctype)
+    doc = "%s (%s), a dataclass of its fields." % (name, ctype)
     return bound_property(fget, None, doc, [fname])
 
 
 class OptionsMixin:
-    """System options and reports."""
-
-    def _report(self, out, ctype):
-        if ctype == "cdyn_projection_stats":
-            from .constraint import Constraint
-            return _structs.to_dataclass(out, ctype, worst=Constraint(self, out.worst)
-                                         if out.worst else None)
-        return _structs.to_dataclass(out, ctype)
+    """System options and reports (one per family of the headers)."""
 
     integrator = system_property("cdyn_system_get_integrator", "cdyn_system_set_integrator",
                                  doc="The Integrator (a member, its value or its name).")
-
-    @binds("cdyn_system_set_rk45_tolerance")
-    def set_rk45_tolerance(self, abs_tol=1e-9, rel_tol=1e-9):
-        """Error tolerances of the RK45 integrator."""
-        st = lib.cdyn_system_set_rk45_tolerance(self._checked(), abs_tol, rel_tol)
-        if st:
-            fail(self, st, "cdyn_system_set_rk45_tolerance")
-
-    rk45_counts = bound_property(_pair_getter("cdyn_system_get_rk45_counts",
-                                              ("uint64_t", "uint64_t")), None,
-                                 "(accepted, rejected) internal RK45 steps.",
-                                 ["cdyn_system_get_rk45_counts"])
-
-    @binds("cdyn_system_set_newton_options")
-    def set_newton_options(self, tolerance=1e-10, max_iterations=20):
-        """Backward Euler's Newton tolerance and iteration cap."""
-        st = lib.cdyn_system_set_newton_options(self._checked(), tolerance, max_iterations)
-        if st:
-            fail(self, st, "cdyn_system_set_newton_options")
-
-    newton_options = bound_property(_pair_getter("cdyn_system_get_newton_options",
-                                                 ("double", "size_t")), None,
-                                    "(tolerance, max_iterations) of backward Euler.",
-                                    ["cdyn_system_get_newton_options"])
-    newton_stats = _report_property(
-        "cdyn_system_get_newton_stats", "cdyn_newton_stats",
-        "Report of backward Euler's Newton iterations (NewtonStats).")
 
     @binds("cdyn_system_get_newton_residuals")
     def newton_residuals(self):
@@ -82,52 +70,32 @@ class OptionsMixin:
             fail(self, st, "cdyn_system_get_newton_residuals")
         return arr
 
-    def _set_gains(self, gains):
-        ks, kd = gains
-        st = lib.cdyn_system_set_constraint_gains(self._checked(), ks, kd)
-        if st:
-            fail(self, st, "cdyn_system_set_constraint_gains")
+    def _report(self, out, ctype):
+        if ctype == "cdyn_projection_stats":
+            from .constraint import Constraint
+            return _structs.to_dataclass(out, ctype, worst=Constraint(self, out.worst)
+                                         if out.worst else None)
+        return _structs.to_dataclass(out, ctype)
 
-    constraint_gains = bound_property(_pair_getter("cdyn_system_get_constraint_gains",
-                                                   ("double", "double")), _set_gains,
-                                      "Drift-feedback gains (ks, kd).",
-                                      ["cdyn_system_get_constraint_gains",
-                                       "cdyn_system_set_constraint_gains"])
 
-    @binds("cdyn_system_set_constraint_solver")
-    def set_constraint_solver(self, solver):
-        """The multipliers' linear solver (ConstraintSolver or 'direct', 'cg')."""
-        from ._enums import ENUMS, coerce
-        st = lib.cdyn_system_set_constraint_solver(
-            self._checked(), coerce(ENUMS["cdyn_constraint_solver"], solver, "solver"))
-        if st:
-            fail(self, st, "cdyn_system_set_constraint_solver")
+def _install():
+    names = set(function_names())
+    for name in sorted(names):
+        m = re.fullmatch(r"cdyn_system_set_(\w+)_options", name)
+        if m and "cdyn_%s_options_init" % m.group(1) in names:
+            family, ctype = m.group(1), "cdyn_%s_options" % m.group(1)
+            fn, c_names = _setter(family, ctype)
+            setattr(OptionsMixin, fn.__name__, fn)
+            register(c_names, "System." + fn.__name__)
+            prop = _getter("cdyn_system_get_%s_options" % family, ctype,
+                           "The %s options in use" % family)
+            setattr(OptionsMixin, family + "_options", prop)
+            prop.__set_name__(OptionsMixin, family + "_options")
+        m = re.fullmatch(r"cdyn_system_get_(\w+)_stats", name)
+        if m:
+            prop = _getter(name, "cdyn_%s_stats" % m.group(1), "The %s report" % m.group(1))
+            setattr(OptionsMixin, m.group(1) + "_stats", prop)
+            prop.__set_name__(OptionsMixin, m.group(1) + "_stats")
 
-    @binds("cdyn_system_set_cg_options")
-    def set_cg_options(self, tolerance=1e-10, max_iterations=1000):
-        """Conjugate gradients' relative tolerance and iteration cap."""
-        st = lib.cdyn_system_set_cg_options(self._checked(), tolerance, max_iterations)
-        if st:
-            fail(self, st, "cdyn_system_set_cg_options")
 
-    solver_stats = _report_property(
-        "cdyn_system_get_solver_stats", "cdyn_solver_stats",
-        "The constraint solver's report (SolverStats).")
-
-    @binds("cdyn_system_set_projection", "cdyn_projection_options_init")
-    def set_projection(self, **options):
-        """Projection options: the fields of cdyn_projection_options (enabled,
-        method, position_tolerance, velocity_tolerance, max_iterations),
-        the others at the defaults of cdyn_projection_options_init."""
-        p = _structs.new("cdyn_projection_options", lib.cdyn_projection_options_init)
-        _structs.fill(p, "cdyn_projection_options", options, "set_projection")
-        st = lib.cdyn_system_set_projection(self._checked(), p)
-        if st:
-            fail(self, st, "cdyn_system_set_projection")
-
-    projection = _report_property(
-        "cdyn_system_get_projection", "cdyn_projection_options",
-        "The projection options in use (ProjectionOptions).")
-    projection_stats = _report_property(
-        "cdyn_system_get_projection_stats", "cdyn_projection_stats",
-        "What the projections did (ProjectionStats).")
+_install()

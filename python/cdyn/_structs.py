@@ -105,3 +105,14 @@ def to_dataclass(p, ctype, **replace):
             continue
         values[name] = replace[name] if name in replace else _value(f.type, getattr(p, name))
     return dataclass_of(ctype)(**values)
+
+
+def report_types():
+    """The structs that come back as dataclasses: options, reports, states."""
+    names = []
+    for name in ffi.list_types()[0]:
+        t = ffi.typeof(name)
+        if t.kind == "struct" and t.fields is not None and \
+                name.endswith(("_options", "_stats", "_counters", "_state")):
+            names.append(name)
+    return sorted(names)

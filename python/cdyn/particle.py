@@ -22,6 +22,26 @@ class Particle(Handle):
     fixed = handle_property("cdyn_particle_get_fixed", "cdyn_particle_set_fixed",
                             doc="Fixed: infinite inertia.")
 
+    applied_force = handle_property("cdyn_particle_get_applied_force", shape="dim",
+                                    doc="Its applied force (both accumulators).")
+
+    @binds("cdyn_particle_apply_force")
+    def apply_force(self, force, mode="until_cleared"):
+        """Adds `force` (dim values) to its applied force: mode
+        'until_cleared' holds it, 'next_step' for the next step only."""
+        from .system import _apply_mode
+        st = lib.cdyn_particle_apply_force(self.system._checked(), self.handle,
+                                           vector_in(force, self.system.dimension, "force"),
+                                           _apply_mode(mode))
+        if st:
+            fail(self.system, st, "cdyn_particle_apply_force")
+
+    @binds("cdyn_particle_clear_applied_force")
+    def clear_applied_force(self):
+        st = lib.cdyn_particle_clear_applied_force(self.system._checked(), self.handle)
+        if st:
+            fail(self.system, st, "cdyn_particle_clear_applied_force")
+
     @binds("cdyn_particle_remove")
     def remove(self):
         """Removes the particle, and the springs and constraints on it."""

@@ -2,9 +2,11 @@
 rigid bodies (system.h, diagnostics.h), with numpy state in and out."""
 import weakref
 
-from . import _callbacks
+import numpy as np
+
+from . import _callbacks, _enums
 from ._arrays import array_in, out_into
-from ._call import binds, closed, fail
+from ._call import bound_property, binds, closed, fail
 from ._errors import STATUS_CLASSES
 from ._ffi import ffi, lib
 from ._handle import system_property
@@ -20,6 +22,10 @@ _BUSY = STATUS_CLASSES[10]
 # Which is_valid function tells whether a kept callback's owner still lives.
 _VALIDITY = ("cdyn_particle_is_valid", "cdyn_force_is_valid", "cdyn_constraint_is_valid",
              "cdyn_ground_is_valid", "cdyn_rigid_is_valid")
+
+
+def _apply_mode(mode):
+    return _enums.coerce(_enums.ENUMS["cdyn_apply_mode"], mode, "mode")
 
 
 def _destroy(ptr, _keep, _allocator):
@@ -148,24 +154,67 @@ class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidM
     def _bulk_shape(self):
         return (self.index_count, self._dim)
 
+    def _bulk(self, fname, out, per_index=True, dtype=np.float64):
+        """fname(sys, out, capacity) into an (index_count, dim) array, or
+        (index_count,) when not per_index."""
+        shape = self._bulk_shape() if per_index else (self.index_count,)
+        arr, ptr = out_into(out, shape, dtype)
+        st = getattr(lib, fname)(self._checked(), ptr, arr.size)
+        if st:
+            fail(self, st, fname)
+        return arr
+
     @binds("cdyn_system_get_positions")
     def get_positions(self, out=None):
         """All positions, shape (index_count, dim), row i the particle of
         index i (removed indices zero); into `out` when given."""
-        arr, ptr = out_into(out, self._bulk_shape())
-        st = lib.cdyn_system_get_positions(self._checked(), ptr, arr.size)
-        if st:
-            fail(self, st, "cdyn_system_get_positions")
-        return arr
+        return self._bulk("cdyn_system_get_positions", out)
 
     @binds("cdyn_system_get_velocities")
     def get_velocities(self, out=None):
         """All velocities, as get_positions."""
-        arr, ptr = out_into(out, self._bulk_shape())
-        st = lib.cdyn_system_get_velocities(self._checked(), ptr, arr.size)
+        return self._bulk("cdyn_system_get_velocities", out)
+
+    @binds("cdyn_system_get_constraint_forces")
+    def get_constraint_forces(self, out=None):
+        """The total constraint force on every particle at the last force
+        evaluation, (index_count, dim)."""
+        return self._bulk("cdyn_system_get_constraint_forces", out)
+
+    @binds("cdyn_system_get_contact_forces")
+    def get_contact_forces(self, out=None):
+        """The grounds' force on every particle now, (index_count, dim)."""
+        return self._bulk("cdyn_system_get_contact_forces", out)
+
+    @binds("cdyn_system_get_applied_forces")
+    def get_applied_forces(self, out=None):
+        """The applied force of every particle, (index_count, dim)."""
+        return self._bulk("cdyn_system_get_applied_forces", out)
+
+    masses = bound_property(lambda self: self._bulk("cdyn_system_get_masses", None, False),
+                            None, "The mass of every particle index, (index_count,).",
+                            ["cdyn_system_get_masses"])
+    fixed_flags = bound_property(
+        lambda self: self._bulk("cdyn_system_get_fixed", None, False, np.bool_), None,
+        "Whether each particle index is fixed, (index_count,) bool.", ["cdyn_system_get_fixed"])
+    constraint_forces = property(get_constraint_forces, None, None, get_constraint_forces.__doc__)
+    contact_forces = property(get_contact_forces, None, None, get_contact_forces.__doc__)
+    applied_forces = property(get_applied_forces, None, None, get_applied_forces.__doc__)
+
+    @binds("cdyn_system_apply_forces")
+    def apply_forces(self, forces, mode="until_cleared"):
+        """Adds (index_count, dim) forces to every particle's applied force:
+        mode 'until_cleared' holds them, 'next_step' for the next step only."""
+        arr, ptr = array_in(forces, self._bulk_shape(), "forces")
+        st = lib.cdyn_system_apply_forces(self._checked(), ptr, arr.size, _apply_mode(mode))
         if st:
-            fail(self, st, "cdyn_system_get_velocities")
-        return arr
+            fail(self, st, "cdyn_system_apply_forces")
+
+    @binds("cdyn_system_clear_applied_forces")
+    def clear_applied_forces(self):
+        st = lib.cdyn_system_clear_applied_forces(self._checked())
+        if st:
+            fail(self, st, "cdyn_system_clear_applied_forces")
 
     @binds("cdyn_system_set_positions")
     def set_positions(self, positions):
@@ -190,19 +239,16 @@ class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidM
     def evaluate(self, out=None):
         """Forces, multipliers and accelerations at the current state without
         stepping; returns the accelerations (index_count, dim)."""
-        arr, ptr = out_into(out, self._bulk_shape())
-        st = lib.cdyn_system_evaluate(self._checked(), ptr, arr.size)
-        if st:
-            fail(self, st, "cdyn_system_evaluate")
-        return arr
+        return self._bulk("cdyn_system_evaluate", out)
 
-    @binds("cdyn_system_get_constraint_residuals")
+    @binds("cdyn_system_compute_constraint_residuals")
     def constraint_residuals(self):
-        """(position, velocity): the worst constraint residuals now."""
+        """(position, velocity): the worst constraint residuals now
+        (evaluates every constraint, callbacks included)."""
         pos, vel = ffi.new("double *"), ffi.new("double *")
-        st = lib.cdyn_system_get_constraint_residuals(self._checked(), pos, vel)
+        st = lib.cdyn_system_compute_constraint_residuals(self._checked(), pos, vel)
         if st:
-            fail(self, st, "cdyn_system_get_constraint_residuals")
+            fail(self, st, "cdyn_system_compute_constraint_residuals")
         return pos[0], vel[0]
 
     # ---- diagnostics ---------------------------------------------------------------

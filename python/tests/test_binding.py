@@ -75,12 +75,23 @@ def test_struct_fields_are_the_keywords():
                   "position_tolerance": 1e-11, "velocity_tolerance": 2e-11,
                   "max_iterations": 77}
         assert set(values) == set(_structs.fields_of("cdyn_projection_options"))
-        s.set_projection(**values)
-        got = s.projection
+        s.set_projection_options(**values)
+        got = s.projection_options
         for name, value in values.items():
             assert getattr(got, name) == value
         with pytest.raises(TypeError, match="unknown option"):
-            s.set_projection(tolerance=1e-3)
+            s.set_projection_options(tolerance=1e-3)
+        # Every options family of the headers has its setter and getter;
+        # the setter starts from the init function's defaults, which a new
+        # system has.
+        fresh = cdyn.System(dim=2)
+        for ctype in struct_types():
+            if ctype.endswith("_options") and "cdyn_system_set_%s" % ctype[5:] in \
+                    _ffi.function_names():
+                family = ctype[5:-8]
+                getattr(s, "set_%s_options" % family)()
+                assert getattr(s, family + "_options") == getattr(fresh, family + "_options")
+        fresh.close()
     with cdyn.Kinetics() as k:
         defaults = k.options
         k.set_options(rtol=1e-8, method="dormand_prince")
@@ -92,7 +103,8 @@ def test_struct_fields_are_the_keywords():
 
 def test_reports_have_the_struct_fields():
     for ctype in ("cdyn_solver_stats", "cdyn_newton_stats", "cdyn_projection_stats",
-                  "cdyn_lattice_stats", "cdyn_lattice_counters", "cdyn_kinetics_stats"):
+                  "cdyn_rk45_stats", "cdyn_lattice_stats", "cdyn_lattice_counters",
+                  "cdyn_kinetics_stats"):
         cls = _structs.dataclass_of(ctype)
         assert [f for f in cls.__dataclass_fields__] == _structs.fields_of(ctype)
         assert getattr(cdyn, cls.__name__) is cls
