@@ -31,6 +31,7 @@ def pytest_sessionfinish(session, exitstatus):
     never = sorted(set(_ffi.function_names()) - _ffi.CALLED)
     unused = sorted(set(struct_types()) - _structs.USED)
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    reporter.ensure_newline()
     for what, names in (("C functions the suite never called", never),
                         ("structs the package never made", unused)):
         if names:
