@@ -18,6 +18,7 @@ from .particle import ParticlesMixin
 from .rigid import RigidMixin
 
 _BUSY = STATUS_CLASSES[10]
+_step = lib.cdyn_system_step
 
 # Which is_valid function tells whether a kept callback's owner still lives.
 _VALIDITY = ("cdyn_particle_is_valid", "cdyn_force_is_valid", "cdyn_constraint_is_valid",
@@ -142,10 +143,16 @@ class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidM
     def step(self, dt, steps=1):
         """Advances by `steps` steps of `dt` seconds. A failed step raises and
         leaves the state as before it (earlier steps of the call stay done)."""
-        ptr = self._checked()
-        step = lib.cdyn_system_step
+        ptr = self._ptr
+        if ptr is None:
+            closed("System")
+        if steps == 1:  # the common call, kept short: see python/bench
+            st = _step(ptr, dt)
+            if st:
+                fail(self, st, "cdyn_system_step")
+            return
         for _ in range(steps):
-            st = step(ptr, dt)
+            st = _step(ptr, dt)
             if st:
                 fail(self, st, "cdyn_system_step")
 
