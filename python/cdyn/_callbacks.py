@@ -31,16 +31,13 @@ def register_owner(ptr, obj):
     OWNERS[int(ffi.cast("uintptr_t", ptr))] = obj
 
 
-def _owner(ptr):
-    if ptr == ffi.NULL:
-        return None
-    return OWNERS.get(int(ffi.cast("uintptr_t", ptr)))
-
-
 class Callback:
-    """A Python function registered with the library, and its C handle."""
+    """A Python function registered with the library, and its C handle.
+    It also remembers the views it made (the library passes the same arrays
+    call after call: reused, a view costs a dictionary lookup) and the owner
+    it was last called for."""
 
-    __slots__ = ("fn", "handle", "extra", "__weakref__")
+    __slots__ = ("fn", "handle", "extra", "views", "owner_ptr", "owner_ref", "__weakref__")
 
     def __init__(self, fn, extra=None):
         if not callable(fn):
@@ -48,22 +45,48 @@ class Callback:
         self.fn = fn
         self.extra = extra
         self.handle = ffi.new_handle(self)
+        self.views = {}
+        self.owner_ptr = self.owner_ref = None
+
+    def owner(self, cptr):
+        """The Python object of the C object `cptr` (None for NULL)."""
+        if cptr == ffi.NULL:
+            return None
+        if cptr == self.owner_ptr:
+            o = self.owner_ref()
+            if o is not None and o._ptr == cptr:  # not closed, not another at that address
+                return o
+        o = OWNERS.get(int(ffi.cast("uintptr_t", cptr)))
+        self.owner_ptr, self.owner_ref = cptr, weakref.ref(o) if o is not None else _none
+        return o
+
+
+def _none():
+    return None
 
 
 class _Views:
-    """Views of C arrays made for one call (and objects holding them), to
-    tell after the call whether the Python function kept a reference."""
+    """Views of C arrays for one call (and objects holding them), to tell
+    after the call whether the Python function kept a reference."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "cache")
 
-    def __init__(self):
+    def __init__(self, cache):
         self.items = []
+        self.cache = cache
 
     def make(self, ptr, shape, writable):
-        arr, buf = view(ptr, shape, writable)
-        if buf is not None:
-            self.items.append(arr)
-            self.items.append(arr.base)
+        key = (ptr, shape, writable)
+        arr = self.cache.get(key)
+        if arr is None:
+            arr, buf = view(ptr, shape, writable)
+            if buf is None:
+                return arr  # empty: nothing of the library's
+            if len(self.cache) >= 64:  # shapes change as particles come and go
+                self.cache.clear()
+            self.cache[key] = arr
+        self.items.append(arr)
+        self.items.append(arr.base)
         return arr
 
     def track(self, obj):
@@ -76,22 +99,31 @@ class _Views:
         return [_getrefcount(a) for a in self.items]
 
 
-def _fn(user):
-    return ffi.from_handle(user).fn
+def _fn(cb):
+    return cb.fn
 
 
-def _run(cptr, fn, build, convert=None):
-    """Calls `fn` with the owner of `cptr` and the arguments `build` makes,
-    its result turned into plain numbers by `convert`; returns
-    (ok, converted result)."""
-    owner = _owner(cptr)
-    views = _Views()
+def _extra(cb):
+    return cb.extra
+
+
+def _extra_first(cb):
+    return cb.extra[0]
+
+
+def _run(cptr, user, build, convert=None, pick=_fn):
+    """Calls the function `pick` takes from the Callback `user` with the
+    owner of `cptr` and the arguments `build` makes, its result turned into
+    plain numbers by `convert`; returns (ok, converted result)."""
+    cb = ffi.from_handle(user)
+    owner = cb.owner(cptr)
+    views = _Views(cb.views)
     if owner is not None:
         owner._in_callback += 1
     try:
         args = build(views)
         before = views.counts()
-        result = fn(owner, *args)
+        result = pick(cb)(owner, *args)
         result = convert(result) if convert is not None else None
         if before != views.counts():
             raise _CALLBACK_ERROR(
@@ -120,7 +152,7 @@ def _number(what):
 
 @ffi.callback("cdyn_force_fn", error=1)
 def force_fn(csys, t, n, dim, x, v, f, user):
-    ok, _ = _run(csys, _fn(user), lambda w: (t, w.make(x, (n, dim), False),
+    ok, _ = _run(csys, user, lambda w: (t, w.make(x, (n, dim), False),
                                         w.make(v, (n, dim), False), w.make(f, (n, dim), True)))
     return 0 if ok else 1
 
@@ -154,9 +186,9 @@ class Jacobian:
 @ffi.callback("cdyn_force_jacobian_fn", error=1)
 def force_jacobian_fn(csys, t, n, dim, x, v, jac, user):
     holder = Jacobian(jac, dim)
-    ok, _ = _run(csys, ffi.from_handle(user).extra,
-                 lambda w: (t, w.make(x, (n, dim), False), w.make(v, (n, dim), False),
-                            w.track(holder)))
+    ok, _ = _run(csys, user, lambda w: (t, w.make(x, (n, dim), False),
+                                        w.make(v, (n, dim), False), w.track(holder)),
+                 pick=_extra)
     holder._jac = None
     return 0 if ok else 1
 
@@ -172,7 +204,7 @@ def constraint_fn(csys, t, n, dim, x, v, rows, g, jacobian, velocity_terms, g_t,
         if g_t != ffi.NULL:
             args += (w.make(g_t, (rows,), True),)
         return args
-    ok, _ = _run(csys, _fn(user), build)
+    ok, _ = _run(csys, user, build)
     return 0 if ok else 1
 
 
@@ -185,7 +217,7 @@ def implicit_fn(csys, t, dim, x, c, gradient, hessian, c_t, gradient_t, c_tt, us
             args += (w.make(c_t, (), True), w.make(gradient_t, (dim,), True),
                      w.make(c_tt, (), True))
         return args
-    ok, value = _run(csys, _fn(user), build, _number("c(x)"))
+    ok, value = _run(csys, user, build, _number("c(x)"))
     if ok:
         c[0] = value
     return 0 if ok else 1
@@ -195,7 +227,7 @@ def implicit_fn(csys, t, dim, x, c, gradient, hessian, c_t, gradient_t, c_tt, us
 
 @ffi.callback("cdyn_ground_fn", error=1)
 def ground_fn(csys, t, dim, x, h, grad, velocity, user):
-    ok, value = _run(csys, _fn(user), lambda w: (t, w.make(x, (dim,), False),
+    ok, value = _run(csys, user, lambda w: (t, w.make(x, (dim,), False),
                                                  w.make(grad, (dim,), True),
                                                  w.make(velocity, (dim,), True)),
                      _number("H(x)"))
@@ -223,13 +255,13 @@ class MotionStateView:
 
 @ffi.callback("cdyn_motion_fn", error=1)
 def motion_fn(csys, t, out, user):
-    ok, _ = _run(csys, _fn(user), lambda w: (t, MotionStateView(w, out)))
+    ok, _ = _run(csys, user, lambda w: (t, MotionStateView(w, out)))
     return 0 if ok else 1
 
 
 @ffi.callback("cdyn_schedule_fn", error=1)
 def schedule_fn(csys, t, out, user):
-    ok, value = _run(csys, _fn(user), lambda w: (t,), _three)
+    ok, value = _run(csys, user, lambda w: (t,), _three)
     if ok:
         out[0], out[1], out[2] = value
     return 0 if ok else 1
@@ -249,14 +281,14 @@ def _three(value):
 
 @ffi.callback("cdyn_curve_fn", error=1)
 def curve_fn(csys, t, q, r, dr, ddr, user):
-    ok, _ = _run(csys, _fn(user), lambda w: (t, q, w.make(r, (3,), True), w.make(dr, (3,), True),
+    ok, _ = _run(csys, user, lambda w: (t, q, w.make(r, (3,), True), w.make(dr, (3,), True),
                                         w.make(ddr, (3,), True)))
     return 0 if ok else 1
 
 
 @ffi.callback("cdyn_surface_fn", error=1)
 def surface_fn(csys, t, u, v, r, ru, rv, ruu, ruv, rvv, user):
-    ok, _ = _run(csys, _fn(user), lambda w: (t, u, v) + tuple(w.make(p, (3,), True)
+    ok, _ = _run(csys, user, lambda w: (t, u, v) + tuple(w.make(p, (3,), True)
                                                          for p in (r, ru, rv, ruu, ruv, rvv)))
     return 0 if ok else 1
 
@@ -265,7 +297,7 @@ def surface_fn(csys, t, u, v, r, ru, rv, ruu, ruv, rvv, user):
 
 @ffi.callback("cdyn_kinetics_rate_fn", error=1)
 def rate_fn(ckin, t, c, n, rate, user):
-    ok, value = _run(ckin, _fn(user), lambda w: (t, w.make(c, (n,), False)),
+    ok, value = _run(ckin, user, lambda w: (t, w.make(c, (n,), False)),
                      _number("the rate"))
     if ok:
         rate[0] = value
@@ -274,9 +306,10 @@ def rate_fn(ckin, t, c, n, rate, user):
 
 @ffi.callback("cdyn_kinetics_rate_jacobian_fn", error=1)
 def rate_jacobian_fn(ckin, t, c, n, drate, user):
-    jacobian, n_deps = ffi.from_handle(user).extra
-    ok, _ = _run(ckin, jacobian, lambda w: (t, w.make(c, (n,), False),
-                                            w.make(drate, (n_deps,), True)))
+    n_deps = ffi.from_handle(user).extra[1]
+    ok, _ = _run(ckin, user, lambda w: (t, w.make(c, (n,), False),
+                                        w.make(drate, (n_deps,), True)),
+                 pick=_extra_first)
     return 0 if ok else 1
 
 
