@@ -79,7 +79,7 @@ def main():
     ax.legend()
     path = fig.save(os.path.join(args.out, "bead_on_parabola_py"))
 
-    (_, xi, di, ei), (_, xp, dp, ep) = runs["implicit"], runs["parametric"]
+    xi, xp = runs["implicit"][1], runs["parametric"][1]
     print("bead_on_parabola.py: released at x = %g, %g s, RK4 dt = %g s" % (X0, args.time,
                                                                              args.dt))
     for form, (t, xs, d, e) in runs.items():

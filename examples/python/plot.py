@@ -27,7 +27,7 @@ def backend(name=None):
     if _FORCE_SVG:
         return "svg"
     try:
-        import matplotlib  # noqa: F401
+        __import__("matplotlib")
         return "matplotlib"
     except ImportError:
         return "svg"

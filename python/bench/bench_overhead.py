@@ -77,7 +77,8 @@ def step_costs(steps):
             step(dt, steps=steps)
 
         return {name: best(fn) / steps * 1e9
-                for name, fn in (("System.step(dt)", per_call), ("cffi lib.cdyn_system_step", bare),
+                for name, fn in (("System.step(dt)", per_call),
+                                 ("cffi lib.cdyn_system_step", bare),
                                  ("System.step(dt, steps=n)", in_one_call))}
 
 

@@ -12,7 +12,7 @@ _DEBIAN = ("sudo apt-get install gcc meson ninja-build pkg-config python3-mesonp
 def _missing():
     missing = []
     try:
-        import mesonpy  # noqa: F401
+        __import__("mesonpy")
     except ImportError:
         missing.append("meson-python (Python module mesonpy)")
     if not shutil.which("meson"):

@@ -75,3 +75,13 @@ def bindings():
 
 
 __version__ = MACROS["CDYN_VERSION_STRING"]
+
+__all__ = ["System", "Particle", "Force", "Constraint", "Ground", "RigidBody", "Jacobian",
+           "MotionStateView", "Curve", "Surface", "HeightField", "Motion", "Schedule",
+           "Lattice", "Kinetics", "Allocator", "rigid_rotation", "stats_from_receivers",
+           "drainage_from_receivers", "version", "version_string", "status_name",
+           "status_string", "bindings", "CdynError", "ClosedError", "UnknownStatusError",
+           "LibraryNotFoundError", "VersionMismatchError", "STATUS_CLASSES", "HEADER_VERSION",
+           "LIBRARY_PATH", "MACROS", "ffi", "lib"]
+__all__ += sorted(_enums.BY_NAME) + sorted(c.__name__ for c in STATUS_CLASSES.values())
+__all__ += sorted(_dataclass_of(t).__name__ for t in _ffi_types())

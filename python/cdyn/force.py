@@ -128,7 +128,7 @@ class ForcesMixin:
             raise ValueError("pairs: expected (k, 2) particles, got %d" % arr.size)
         return self._new_force("cdyn_force_add_pairs", p, ptr, arr.size // 2)
 
-    @binds("cdyn_force_add_pair_set")
+    @binds("cdyn_force_add_pair_set", "cdyn_pair_params_init")
     def add_pair_set(self, particles, kind="hertz", **params):
         """A pair generator on every pair of `particles` within the cutoff."""
         p = _pair_params(kind, params)

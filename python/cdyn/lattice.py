@@ -266,7 +266,7 @@ def _receivers_in(receivers):
     return array_in(arr, arr.shape, "receivers", np.uint32)
 
 
-@binds("cdyn_lattice_stats_from_receivers")
+@binds("cdyn_lattice_stats_from_receivers", "cdyn_lattice_stats_options_init")
 def stats_from_receivers(receivers, allocator=None, **options):
     """Statistics (LatticeStats) of any drainage forest given by its receivers
     (receivers[i]: the site i drains to, i itself for an outlet)."""

@@ -70,7 +70,7 @@ def test_callback_ground_against_the_plane():
     runs = []
     for form in ("plane", "callback"):
         with cdyn.System(dim=2, integrator="rk4") as sys:
-            p = sys.add_particle(1.0, [0, 0.1], [1, 0])
+            sys.add_particle(1.0, [0, 0.1], [1, 0])
             sys.add_gravity([0, -9.81])
             if form == "plane":
                 sys.add_ground_plane([0, 1], friction=0.3)

@@ -152,3 +152,26 @@ def test_stepping_in_threads_gives_the_same_bits():
         t.join()
     for k in (1, 2):
         assert np.array_equal(serial[k], threaded[k])
+
+
+def test_calls_release_the_gil():
+    # Another thread runs Python while this one is inside a long C call.
+    import threading
+    counted, done = [0], [False]
+
+    def spin():
+        while not done[0]:
+            counted[0] += 1
+
+    with cdyn.Lattice(128, 128, seed=1) as lat:
+        t = threading.Thread(target=spin)
+        t.start()
+        try:
+            lat.rain(10)  # the other thread is running
+            before = counted[0]
+            lat.rain(20000)
+            during = counted[0] - before
+        finally:
+            done[0] = True
+            t.join()
+    assert during > 0
