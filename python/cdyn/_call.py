@@ -36,10 +36,10 @@ def fail(owner, status, function):
     """Raises for a non-OK status of `function` called on `owner` (an object
     with last_error, or None)."""
     message = owner.last_error if owner is not None else ""
-    if not message:
-        message = _string(lib.cdyn_status_string(status))
+    if not message:  # no object to ask: the status says what went wrong
+        message = "%s: %s" % (function, _string(lib.cdyn_status_string(status)))
     pending = take_pending()
-    err = error_class(status)("%s: %s" % (function, message), function=function)
+    err = error_class(status)(message, function=function)
     if pending is not None:
         note = ("raised in a callback during %s, which failed with %s (%s) and changed "
                 "nothing" % (function, _string(lib.cdyn_status_name(status)), message))
