@@ -126,6 +126,7 @@ def _run(cptr, user, build, convert=None, pick=_fn):
         result = pick(cb)(owner, *args)
         result = convert(result) if convert is not None else None
         if before != views.counts():
+            cb.views.clear()  # the kept views are never handed out again
             raise _CALLBACK_ERROR(
                 "a callback kept a view of the library's arrays after it returned; "
                 "copy what you need to keep (x.copy())")

@@ -129,6 +129,8 @@ def test_a_callback_may_not_keep_a_view(sys2):
     with pytest.raises(cdyn.CallbackError, match="kept a view"):
         sys2.step(1e-3)
     assert sys2.time == 0.0
+    with pytest.raises(cdyn.CallbackError, match="kept a view"):
+        sys2.step(1e-3)  # and again: the kept view is not handed out again
     kept.clear()
     force.remove()
     copies = []
@@ -303,3 +305,26 @@ def test_jacobian_holder_is_dead_after_the_call():
         with pytest.raises(cdyn.CallbackError, match="outside"):
             holder.add_block(0, 0)
         assert saved == []
+
+
+def test_implicit_surface_in_3d(sys3):
+    # A bead on the sphere |x| = R given as c = (|x|^2 - R^2) / 2, under
+    # gravity: it stays on the sphere and keeps its energy.
+    radius = 2.0
+    p = sys3.add_particle(1.0, [radius, 0, 0], [0, 1.0, 0.5])
+
+    def sphere(s, t, x, gradient, hessian):
+        gradient[:] = x
+        hessian[:] = np.eye(3)
+        return (x @ x - radius ** 2) / 2
+
+    sys3.add_implicit(p, sphere)
+    sys3.add_gravity([0, 0, -9.81])
+    sys3.integrator = "rk4"
+    e0 = sys3.kinetic_energy + sys3.potential_energy
+    sys3.step(1e-3, steps=1000)
+    assert np.linalg.norm(p.position) == pytest.approx(radius, abs=1e-9)
+    assert p.position[2] < -0.5  # it fell down the sphere
+    assert sys3.kinetic_energy + sys3.potential_energy == pytest.approx(e0, abs=1e-8)
+    pos, vel = sys3.constraint_residuals()
+    assert pos < 1e-9 and vel < 1e-8
