@@ -294,9 +294,9 @@ static void measure(const ensemble *e, cdyn_lattice *lat, const setup *s, const 
                     scratch *t, uint64_t run, uint64_t *rec)
 {
     size_t n = s->sites;
-    cdyn_status st = cdyn_lattice_drainage(lat, t->drainage, n);
+    cdyn_status st = cdyn_lattice_compute_drainage(lat, t->drainage, n);
     if (st == CDYN_OK)
-        st = cdyn_lattice_get_receivers(lat, t->receiver, n);
+        st = cdyn_lattice_compute_receivers(lat, t->receiver, n);
     if (st != CDYN_OK)
         lattice_fail(e, lat, st, run, "drainage");
     stream_lengths(n, t);

@@ -1,4 +1,4 @@
-/* River networks carved by rain (seed 000, steps 2-7).
+/* River networks carved by rain (the erosion model of docs/lattice.md).
  *
  * Erodes a 512 x 512 lattice, then writes into the current directory:
  *   river_heights.png        the eroded surface (shaded relief, coloured by height)
@@ -351,7 +351,7 @@ int main(int argc, char **argv)
         return 1;
     }
     cdyn_lattice_get_heights(lat, h, n);
-    if ((st = cdyn_lattice_drainage(lat, d, n)) != CDYN_OK)
+    if ((st = cdyn_lattice_compute_drainage(lat, d, n)) != CDYN_OK)
         return fail(lat, st, "drainage");
     if (picture_heights("river_heights", h, size, size) != 0)
         fprintf(stderr, "river_network: cannot write river_heights.%s\n", RASTER_EXT);
@@ -366,12 +366,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "river_network: cannot write river_areas.svg\n");
 
     cdyn_lattice_set_param(lat, CDYN_LATTICE_R, 100);
-    cdyn_lattice_stats_options o;
-    cdyn_lattice_stats_options_init(&o);
-    o.area_min = 10;
-    o.area_max = 1000;
+    /* The library's default fit ranges: [10, max drainage / 20]. */
     cdyn_lattice_stats s = {.size = sizeof s};
-    if ((st = cdyn_lattice_compute_stats(lat, &o, &s)) != CDYN_OK)
+    if ((st = cdyn_lattice_compute_stats(lat, NULL, &s)) != CDYN_OK)
         return fail(lat, st, "stats");
     printf("drainage areas: P(A >= a) ~ a^-%.3f over a = %g..%g (%llu points): tau = %.3f\n",
            s.area_exponent, s.area_fit_min, s.area_fit_max,

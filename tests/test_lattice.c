@@ -115,15 +115,17 @@ static void test_parameters(void **state)
     }
     const struct { cdyn_lattice_param p; double v; } bad[] = {
         {CDYN_LATTICE_E, NAN}, {CDYN_LATTICE_E, INFINITY}, {CDYN_LATTICE_D, -1e-9},
-        {CDYN_LATTICE_D, NAN}, {CDYN_LATTICE_D, INFINITY}, {CDYN_LATTICE_M, -0.5},
-        {CDYN_LATTICE_M, NAN}, {CDYN_LATTICE_S, 1.0}, {CDYN_LATTICE_S, 0.5},
-        {CDYN_LATTICE_S, NAN}, {CDYN_LATTICE_S, INFINITY}, {CDYN_LATTICE_R, 0.5},
+        {CDYN_LATTICE_D, NAN}, {CDYN_LATTICE_D, INFINITY},
+        {CDYN_LATTICE_D, CDYN_LATTICE_HEIGHT_MAX * 1.0000001}, {CDYN_LATTICE_D, 1e308},
+        {CDYN_LATTICE_M, -0.5}, {CDYN_LATTICE_M, NAN}, {CDYN_LATTICE_S, 1.0},
+        {CDYN_LATTICE_S, 0.5}, {CDYN_LATTICE_S, NAN}, {CDYN_LATTICE_S, INFINITY},
+        {CDYN_LATTICE_S, CDYN_LATTICE_S_MAX * 1.0000001}, {CDYN_LATTICE_R, 0.5},
         {CDYN_LATTICE_R, NAN}, {(cdyn_lattice_param)99, 1.0},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(cdyn_lattice_set_param(lat, bad[i].p, bad[i].v),
                          CDYN_ERR_INVALID_ARGUMENT);
-        assert_true(strlen(cdyn_lattice_last_error(lat)) > 0);
+        assert_non_null(strstr(cdyn_lattice_last_error(lat), "cdyn_lattice_set_param: "));
     }
     for (int i = 0; i < 5; i++) {
         double v;
@@ -136,7 +138,11 @@ static void test_parameters(void **state)
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_M, INFINITY), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_E, -3.0), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_D, 0.0), CDYN_OK);
-    assert_string_equal(cdyn_lattice_last_error(lat), "");
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_D, CDYN_LATTICE_HEIGHT_MAX),
+                     CDYN_OK);
+    assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_S, CDYN_LATTICE_S_MAX), CDYN_OK);
+    /* Successful calls leave the last failure's message as it was. */
+    assert_non_null(strstr(cdyn_lattice_last_error(lat), "unknown parameter 99"));
     assert_int_equal(cdyn_lattice_set_param(NULL, CDYN_LATTICE_E, 1.0),
                      CDYN_ERR_INVALID_ARGUMENT);
 
@@ -144,6 +150,9 @@ static void test_parameters(void **state)
     assert_int_equal(cdyn_lattice_get_walk_cap(lat, &cap), CDYN_OK);
     assert_true(cap == 2 * (8 + 8));
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 0), CDYN_ERR_INVALID_ARGUMENT);
+    /* At most 64 W H moves: a bound on a drop's work set by the size alone. */
+    assert_int_equal(cdyn_lattice_set_walk_cap(lat, 64 * 64 + 1), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_set_walk_cap(lat, 64 * 64), CDYN_OK);
     assert_int_equal(cdyn_lattice_set_walk_cap(lat, 5), CDYN_OK);
     assert_int_equal(cdyn_lattice_get_walk_cap(lat, &cap), CDYN_OK);
     assert_true(cap == 5);
@@ -187,6 +196,15 @@ static void test_heights_and_initial_surface(void **state)
     assert_true(strstr(cdyn_lattice_last_error(lat), "17") != NULL);
     g[17] = INFINITY;
     assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    /* The valid range ends at CDYN_LATTICE_HEIGHT_MAX on both sides. */
+    g[17] = -CDYN_LATTICE_HEIGHT_MAX * 1.0000001;
+    assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    g[17] = 1e308;
+    assert_int_equal(cdyn_lattice_set_heights(lat, g, n), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_init_tilted(lat, CDYN_LATTICE_HEIGHT_MAX / 3, 1),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_init_tilted(lat, 0, CDYN_LATTICE_HEIGHT_MAX * 2),
+                     CDYN_ERR_INVALID_ARGUMENT);
     g[17] = 1;
     assert_int_equal(cdyn_lattice_set_heights(lat, g, n - 1), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_lattice_set_heights(lat, NULL, n), CDYN_ERR_INVALID_ARGUMENT);
@@ -410,8 +428,8 @@ static void check_drainage(cdyn_lattice *lat, int periodic)
     size_t n = w * ht;
     double *h = heights_of(lat, NULL);
     uint32_t *d = malloc(n * sizeof *d), *r = malloc(n * sizeof *r);
-    assert_int_equal(cdyn_lattice_drainage(lat, d, n), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, n), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, n), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, n), CDYN_OK);
     uint32_t *nd = naive_drainage(r, w, n);
     assert_memory_equal(d, nd, n * sizeof *d);
     uint64_t out = 0;
@@ -451,17 +469,17 @@ static void test_drainage_tilted_plane(void **state)
         if (periodic)
             assert_int_equal(cdyn_lattice_set_boundary(lat, CDYN_LATTICE_PERIODIC), CDYN_OK);
         uint32_t d[54];
-        assert_int_equal(cdyn_lattice_drainage(lat, d, 54), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 54), CDYN_OK);
         for (size_t i = 0; i < 54; i++)
             assert_int_equal(d[i], 9 - i / 6); /* straight down each column */
         check_drainage(lat, periodic);
         /* A flat lattice drains straight down too (breadth-first from row 0). */
         assert_int_equal(cdyn_lattice_init_tilted(lat, 0.0, 0.0), CDYN_OK);
-        assert_int_equal(cdyn_lattice_drainage(lat, d, 54), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 54), CDYN_OK);
         for (size_t i = 0; i < 54; i++)
             assert_int_equal(d[i], 9 - i / 6);
-        assert_int_equal(cdyn_lattice_drainage(lat, d, 53), CDYN_ERR_INVALID_ARGUMENT);
-        assert_int_equal(cdyn_lattice_drainage(lat, NULL, 0), CDYN_OK);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 53), CDYN_ERR_INVALID_ARGUMENT);
+        assert_int_equal(cdyn_lattice_compute_drainage(lat, NULL, 0), CDYN_OK);
         cdyn_lattice_destroy(lat);
     }
 }
@@ -479,8 +497,8 @@ static void test_drainage_pits_reach_the_outlet(void **state)
     cdyn_lattice *lat = make(5, 5, 1);
     assert_int_equal(cdyn_lattice_set_heights(lat, h, 25), CDYN_OK);
     uint32_t d[25], r[25];
-    assert_int_equal(cdyn_lattice_drainage(lat, d, 25), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 25), CDYN_OK);
     /* The pit drains to a ring neighbour of level 5 and out. */
     assert_true(r[12] == 7 || r[12] == 11 || r[12] == 13 || r[12] == 17);
     uint64_t out = 0;
@@ -490,11 +508,11 @@ static void test_drainage_pits_reach_the_outlet(void **state)
     check_drainage(lat, 0);
     uint8_t mask[25];
     assert_int_equal(cdyn_lattice_set_param(lat, CDYN_LATTICE_R, 3), CDYN_OK);
-    assert_int_equal(cdyn_lattice_get_network(lat, mask, 25), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_network(lat, mask, 25), CDYN_OK);
     for (int i = 0; i < 25; i++)
         assert_int_equal(mask[i], d[i] >= 3);
-    assert_int_equal(cdyn_lattice_get_network(lat, NULL, 25), CDYN_ERR_INVALID_ARGUMENT);
-    assert_int_equal(cdyn_lattice_get_receivers(lat, r, 24), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_compute_network(lat, NULL, 25), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, r, 24), CDYN_ERR_INVALID_ARGUMENT);
     cdyn_lattice_destroy(lat);
 
     /* Rough random surfaces full of pits and flats (heights quantized so
@@ -518,15 +536,77 @@ static void test_drainage_pits_reach_the_outlet(void **state)
     }
 }
 
+/* Receivers from a picture: one character per site, the top row (y = H - 1)
+ * first: 'o' an outlet (its own receiver), 'v' down (y - 1), '^' up, '<'
+ * left, '>' right. */
+static void receivers_from_picture(const char *pic, size_t w, size_t ht, uint32_t *out)
+{
+    size_t k = 0;
+    for (size_t row = 0; row < ht; row++) {
+        size_t y = ht - 1 - row;
+        for (size_t x = 0; x < w; x++) {
+            while (pic[k] == ' ' || pic[k] == '\n')
+                k++;
+            size_t i = y * w + x;
+            switch (pic[k++]) {
+            case 'o': out[i] = (uint32_t)i; break;
+            case 'v': out[i] = (uint32_t)(i - w); break;
+            case '^': out[i] = (uint32_t)(i + w); break;
+            case '<': out[i] = (uint32_t)(i - 1); break;
+            case '>': out[i] = (uint32_t)(i + 1); break;
+            default: fail_msg("bad picture character at %zu", k - 1);
+            }
+        }
+    }
+}
+
+/* Ties at the flood's level. A walled basin drains through one gap at
+ * (4, 1); inside, a flat at height 1 with two holes at 0.5. The flood
+ * enters at the gap at level 1 and every flat site (h = 1, exactly the
+ * level) is drowned at once and joins the breadth-first queue with the
+ * holes: each drains to the neighbour that reached it first, along a
+ * shortest path to the gap. Row 2 turns towards the gap; rows 3 to 5 run
+ * straight down, past the holes. (Treating sites exactly at the level as
+ * higher would send them through the heap after the holes, and the holes
+ * would pull (1, 3) and (7, 3) sideways.) */
+static void test_flat_ties_at_the_flood_level(void **state)
+{
+    (void)state;
+    const double h[63] = {0, 0, 0,   0, 0, 0, 0,   0, 0,
+                          5, 5, 5,   5, 1, 5, 5,   5, 5,
+                          5, 1, 1,   1, 1, 1, 1,   1, 5,
+                          5, 1, 0.5, 1, 1, 1, 0.5, 1, 5,
+                          5, 1, 1,   1, 1, 1, 1,   1, 5,
+                          5, 1, 1,   1, 1, 1, 1,   1, 5,
+                          5, 5, 5,   5, 5, 5, 5,   5, 5};
+    const char *want_pic = "v v v v v v v v v"  /* y = 6: the top wall */
+                           "> v v v v v v v <"
+                           "> v v v v v v v <"
+                           "> v v v v v v v <"  /* y = 3: the holes' row */
+                           "> > > > v < < < <"  /* y = 2: towards the gap */
+                           "v v v v v v v v v"  /* y = 1: the wall and its gap */
+                           "o o o o o o o o o"; /* y = 0: the outlets */
+    uint32_t want[63], got[63];
+    receivers_from_picture(want_pic, 9, 7, want);
+    cdyn_lattice *lat = make(9, 7, 1);
+    assert_int_equal(cdyn_lattice_set_heights(lat, h, 63), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_receivers(lat, got, 63), CDYN_OK);
+    for (size_t i = 0; i < 63; i++)
+        if (got[i] != want[i])
+            fail_msg("site (%zu, %zu): receiver %u, want %u", i % 9, i / 9, got[i], want[i]);
+    check_drainage(lat, 0);
+    cdyn_lattice_destroy(lat);
+}
+
 static void test_drainage_follows_rain(void **state)
 {
     (void)state;
     /* The cached drainage is recomputed after the heights change. */
     cdyn_lattice *lat = make(16, 16, 4);
     uint32_t a[256], b[256];
-    assert_int_equal(cdyn_lattice_drainage(lat, a, 256), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, a, 256), CDYN_OK);
     assert_int_equal(cdyn_lattice_rain(lat, 2000), CDYN_OK);
-    assert_int_equal(cdyn_lattice_drainage(lat, b, 256), CDYN_OK);
+    assert_int_equal(cdyn_lattice_compute_drainage(lat, b, 256), CDYN_OK);
     assert_true(memcmp(a, b, sizeof a) != 0);
     check_drainage(lat, 0);
     cdyn_lattice_destroy(lat);
@@ -601,11 +681,11 @@ static void test_out_of_memory_everywhere(void **state)
         free(before);
         before = heights_of(lat, NULL);
         uint32_t d[300];
-        s = cdyn_lattice_drainage(lat, d, 300);
+        s = cdyn_lattice_compute_drainage(lat, d, 300);
         if (s != CDYN_OK) {
             assert_int_equal(s, CDYN_ERR_NO_MEMORY);
             st.fail_at = 0;
-            assert_int_equal(cdyn_lattice_drainage(lat, d, 300), CDYN_OK);
+            assert_int_equal(cdyn_lattice_compute_drainage(lat, d, 300), CDYN_OK);
         }
         cdyn_lattice_stats stats = {.size = sizeof stats};
         s = cdyn_lattice_compute_stats(lat, NULL, &stats);
@@ -637,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_slide_invariant_and_conservation),
         cmocka_unit_test(test_drainage_tilted_plane),
         cmocka_unit_test(test_drainage_pits_reach_the_outlet),
+        cmocka_unit_test(test_flat_ties_at_the_flood_level),
         cmocka_unit_test(test_drainage_follows_rain),
         cmocka_unit_test(test_same_seed_same_heights),
         cmocka_unit_test(test_out_of_memory_everywhere),

@@ -17,6 +17,8 @@
 #include "lattice/slide.h"
 #include "lattice/walk.h"
 
+#include "support.h"
+
 #define UNSET CDYN__LATTICE_UNSET
 
 static cdyn_lattice *make(size_t w, size_t h, const double *heights)
@@ -201,9 +203,23 @@ static double frand(uint64_t *s)
     return (double)(*s >> 11) * 0x1.0p-53;
 }
 
+/* Lists every site for a slide phase and runs it (one round under the once
+ * rule, the whole cascade under the default). */
+static void slide_everything(cdyn_lattice *lat)
+{
+    for (size_t i = 0; i < lat->n; i++) {
+        lat->list_b[i] = (uint32_t)i;
+        lat->flags[i] |= CDYN__LATTICE_QUEUED;
+    }
+    cdyn__lattice_slide(lat, lat->n);
+}
+
 /* The work list and the naive full sweep: the same rounds, so the same
- * surface bit for bit, and the same removed height up to summation order. */
-static void compare_slides(size_t w, size_t ht, bool periodic, uint64_t seed, bool after_drop)
+ * surface bit for bit, and the same removed height up to summation order.
+ * Under the once rule one round each, and the sites left pending are the
+ * ones that slid and their neighbours. */
+static void compare_slides(size_t w, size_t ht, bool periodic, uint64_t seed, bool after_drop,
+                           cdyn_lattice_slide_rule rule)
 {
     size_t n = w * ht;
     double *h0 = malloc(n * sizeof *h0), *newh = malloc(n * sizeof *newh);
@@ -215,14 +231,19 @@ static void compare_slides(size_t w, size_t ht, bool periodic, uint64_t seed, bo
         cdyn_lattice *l = k ? b : a;
         assert_int_equal(cdyn_lattice_set_param(l, CDYN_LATTICE_M, 0.5), CDYN_OK);
         assert_int_equal(cdyn_lattice_set_param(l, CDYN_LATTICE_S, 2.5), CDYN_OK);
+        assert_int_equal(cdyn_lattice_set_slide_rule(l, rule), CDYN_OK);
         if (periodic)
             assert_int_equal(cdyn_lattice_set_boundary(l, CDYN_LATTICE_PERIODIC), CDYN_OK);
         assert_true(cdyn__lattice_rain_scratch(l));
     }
+    const bool once = rule == CDYN_LATTICE_SLIDE_ONCE;
     double slid_a, slid_b = 0;
+    double *before_phase = malloc(n * sizeof *before_phase);
     if (after_drop) {
         /* Relax both, then erode a random path by 2 and slide again. */
-        cdyn__lattice_slide_all(a);
+        a->slide_rule = CDYN_LATTICE_SLIDE_CASCADE;
+        slide_everything(a);
+        a->slide_rule = rule;
         memcpy(b->height, a->height, n * sizeof(double));
         size_t cur = n - 1 - (size_t)(frand(&s) * (double)w);
         size_t path[64], np = 0;
@@ -249,39 +270,101 @@ static void compare_slides(size_t w, size_t ht, bool periodic, uint64_t seed, bo
                 nr = cdyn__lattice_enqueue(a, a->list_b, nr, nb[i]);
         }
         double before = a->counters.total_slid;
+        memcpy(before_phase, a->height, n * sizeof(double));
         cdyn__lattice_slide(a, nr);
         slid_a = a->counters.total_slid - before;
     } else {
-        cdyn__lattice_slide_all(a);
+        memcpy(before_phase, a->height, n * sizeof(double));
+        slide_everything(a);
         slid_a = a->counters.total_slid;
     }
-    size_t rounds = cdyn__lattice_slide_naive(b, newh, &slid_b);
+    size_t rounds = cdyn__lattice_slide_naive(b, newh, &slid_b, once ? 1 : SIZE_MAX);
     assert_true(rounds > 0);
     assert_memory_equal(a->height, b->height, n * sizeof(double));
     assert_true(fabs(slid_a - slid_b) <= 1e-12 * fabs(slid_b));
-    /* The invariant: no site stands more than M above a neighbour. */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t nb[4];
-        int kk = cdyn__lattice_neighbours(a, i, nb);
-        for (int j = 0; j < kk; j++)
-            assert_true(a->height[i] - a->height[nb[j]] <= 0.5);
+    if (!once) {
+        /* The invariant: no site stands more than M above a neighbour, and
+         * nothing is left marked for a next round. */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t nb[4];
+            int kk = cdyn__lattice_neighbours(a, i, nb);
+            for (int j = 0; j < kk; j++)
+                assert_true(a->height[i] - a->height[nb[j]] <= 0.5);
+        }
+        assert_int_equal(a->pending, 0);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(a->flags[i] & CDYN__LATTICE_QUEUED, 0);
+    } else {
+        /* Pending: exactly the sites that slid and their neighbours, each
+         * once and marked. */
+        uint8_t *want = calloc(n, 1);
+        for (size_t i = 0; i < n; i++) {
+            if (a->height[i] == before_phase[i])
+                continue;
+            want[i] = 1;
+            uint32_t nb[4];
+            int kk = cdyn__lattice_neighbours(a, i, nb);
+            for (int j = 0; j < kk; j++)
+                want[nb[j]] = 1;
+        }
+        size_t count = 0;
+        for (size_t i = 0; i < n; i++) {
+            count += want[i];
+            assert_int_equal((a->flags[i] & CDYN__LATTICE_QUEUED) != 0, want[i]);
+        }
+        assert_int_equal(a->pending, count);
+        for (size_t k = 0; k < a->pending; k++)
+            assert_true(want[a->list_b[k]]);
+        free(want);
     }
-    /* Nothing was left marked for a next round. */
-    for (size_t i = 0; i < n; i++)
-        assert_int_equal(a->flags[i] & CDYN__LATTICE_QUEUED, 0);
     cdyn_lattice_destroy(a);
     cdyn_lattice_destroy(b);
     free(h0);
     free(newh);
+    free(before_phase);
 }
 
 static void test_slides_match_naive_sweep(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= 20; seed++) {
-        compare_slides(7 + seed % 5, 5 + seed % 7, seed % 2 == 0, seed, false);
-        compare_slides(16, 16, seed % 3 == 0, seed * 77, true);
+        for (int r = 0; r < 2; r++) {
+            cdyn_lattice_slide_rule rule = r ? CDYN_LATTICE_SLIDE_ONCE : CDYN_LATTICE_SLIDE_CASCADE;
+            compare_slides(7 + seed % 5, 5 + seed % 7, seed % 2 == 0, seed, false, rule);
+            compare_slides(16, 16, seed % 3 == 0, seed * 77, true, rule);
+        }
     }
+}
+
+/* The closed series against the slides it stands for, one at a time: the
+ * same end (up to rounding of the powers), at most M and more than M r. */
+static void test_series_end_matches_repeated_slides(void **state)
+{
+    (void)state;
+    const double S[] = {1.001, 1.5, 2, 3, 10, 1e3, 1e5};
+    const double ratio[] = {1.0000001, 1.01, 1.7, 2, 10, 1e3, 1e8};
+    for (size_t i = 0; i < sizeof S / sizeof *S; i++) {
+        double r = 1.0 - 1.0 / S[i];
+        for (size_t j = 0; j < sizeof ratio / sizeof *ratio; j++) {
+            const double M = 0.75, dh = M * ratio[j];
+            double v = dh;
+            uint64_t k = 0;
+            do {
+                v *= r;
+                k++;
+            } while (v > M);
+            double got = cdyn__lattice_series_end(dh, M, r);
+            assert_true(got <= M);
+            assert_true(got > M * r * (1 - 1e-9));
+            assert_near(got, v, 1e-9 * M);
+        }
+    }
+    assert_true(cdyn__lattice_series_end(5.0, 0.0, 0.5) == 0.0);
+    /* The extremes: the largest S and a ratio of 1e300 end in (M r, M]. */
+    double r = 1.0 - 1.0 / CDYN_LATTICE_S_MAX, got = cdyn__lattice_series_end(1e100, 1e-200, r);
+    assert_true(got <= 1e-200 && got > 1e-200 * r * (1 - 1e-6));
+    got = cdyn__lattice_series_end(1e100, 5e-324, r);
+    assert_true(got <= 5e-324);
 }
 
 static void test_drop_erodes_each_visited_site_once(void **state)
@@ -321,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_walk_pit_moves_to_lowest),
         cmocka_unit_test(test_walk_periodic_neighbours),
         cmocka_unit_test(test_slides_match_naive_sweep),
+        cmocka_unit_test(test_series_end_matches_repeated_slides),
         cmocka_unit_test(test_drop_erodes_each_visited_site_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

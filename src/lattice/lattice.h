@@ -19,26 +19,48 @@
  * because W * H <= UINT32_MAX. */
 #define CDYN__LATTICE_UNSET UINT32_MAX
 
+/* The walk cap is at most this many moves per site (the header's bound). */
+#define CDYN__LATTICE_WALK_CAP_PER_SITE 64
+
 struct cdyn_lattice {
     cdyn_allocator alloc;
     size_t w, h, n;          /* width, height, sites */
     double *height;          /* n heights, row-major, y = 0 first */
 
     double E, D, M, S, R;    /* model parameters (cdyn_lattice_param) */
+    cdyn_lattice_slide_rule slide_rule;
+    double slide_r;          /* 1 - 1 / S: what one slide leaves of dh */
     uint64_t walk_cap;
     bool periodic;
     cdyn__rng rng;
+
+    /* Terrain (terrain.c): routing, cell size and origin (map units),
+     * which edges are outlets, and per-site bits CDYN__LATTICE_CELL_* of
+     * the outlet and no-data masks (NULL while neither has a site). */
+    cdyn_lattice_routing routing;
+    double dx, dy, x0, y0;
+    uint32_t outlet_edges;
+    uint8_t *cell;
 
     cdyn_lattice_counters counters;
     /* The surface may have slopes above M (new heights, changed M or S): the
      * next rain relaxes every site before its first drop. */
     bool needs_relax;
+    /* A lower bound of every height: exact when the heights are set, less
+     * D per eroding drop (slides never go below a neighbour). Rain keeps a
+     * copy to roll back to only when this bound cannot rule out a height
+     * leaving the valid range (rain.c). Not saved: derived. */
+    double hmin_bound;
 
     /* Rain scratch, allocated by the first rain and kept (see rain.c). */
     uint32_t *stamp;         /* drop number that last visited each site */
     uint32_t stamp_now;
     uint32_t *list_a;        /* visited path, then the next slide round */
     uint32_t *list_b;        /* the current slide round */
+    /* The first @c pending sites of list_b (marked QUEUED) wait to slide
+     * at the next drop: under the once rule, or after a capped cascade.
+     * Part of the state (saved in snapshots); 0 while list_b is NULL. */
+    size_t pending;
     double *newh;            /* heights computed during a slide round */
     /* Per-site bits: CDYN__LATTICE_QUEUED (in the next slide round) and
      * the side a site lies on, so the hot loops find neighbours without a
@@ -53,15 +75,16 @@ struct cdyn_lattice {
     char err[256];
 };
 
-/* Records a message in lat->err (printf format) and returns @p st. */
-cdyn_status cdyn__lattice_fail(cdyn_lattice *lat, cdyn_status st, const char *fmt, ...)
+/* Records "fn: message" (printf format) as the lattice's last error and
+ * returns @p st. Takes a const lattice: the message is the one part of a
+ * query that may change (one thread per lattice, as documented). NULL
+ * @p lat records nothing. */
+cdyn_status cdyn__lattice_fail(const cdyn_lattice *lat, cdyn_status st, const char *fn,
+                               const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
-
-/* Clears the last-error message; every public entry point calls it first. */
-void cdyn__lattice_ok(cdyn_lattice *lat);
 
 /* The 4-neighbours of site @p i, in the fixed order down (y - 1), left
  * (x - 1), right (x + 1), up (y + 1), skipping those beyond a wall or the top
@@ -127,6 +150,9 @@ static inline void cdyn__lattice_heights_changed(cdyn_lattice *lat)
     lat->drainage_valid = false;
 }
 
+/* The largest walk cap: CDYN__LATTICE_WALK_CAP_PER_SITE W H. */
+uint64_t cdyn__lattice_walk_cap_max(const cdyn_lattice *lat);
+
 /* Allocates the rain scratch if it is missing: false on failure, with
  * nothing allocated. */
 bool cdyn__lattice_rain_scratch(cdyn_lattice *lat);
@@ -134,7 +160,8 @@ bool cdyn__lattice_rain_scratch(cdyn_lattice *lat);
 /* Frees the rain scratch and the drainage result. */
 void cdyn__lattice_free_scratch(cdyn_lattice *lat);
 
-/* Computes lat->recv and lat->drain if they are stale. */
-cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat);
+/* Computes lat->recv and lat->drain if they are stale; a failure is
+ * recorded under the public function @p fn. */
+cdyn_status cdyn__lattice_update_drainage(cdyn_lattice *lat, const char *fn);
 
 #endif

@@ -20,21 +20,24 @@ void cdyn_lattice_stats_options_init(cdyn_lattice_stats_options *opts)
     opts->points_per_decade = 10;
 }
 
-static bool options_ok(const cdyn_lattice_stats_options *o)
+/* What is wrong with the options, or NULL when they are valid. */
+static const char *options_problem(const cdyn_lattice_stats_options *o)
 {
     if (o->size < sizeof *o)
-        return false;
+        return "size is below sizeof(cdyn_lattice_stats_options) (not initialised?)";
     const double v[4] = {o->area_min, o->area_max, o->hack_min, o->hack_max};
     for (int i = 0; i < 4; i++)
         if (!isfinite(v[i]) || v[i] < 0)
-            return false;
+            return "a fit bound is negative or not finite";
     if (o->area_max > 0 && !(o->area_max > o->area_min))
-        return false;
+        return "area_max is not above area_min";
     if (o->hack_max > 0 && !(o->hack_max > o->hack_min))
-        return false;
+        return "hack_max is not above hack_min";
     if (!(o->points_per_decade >= 1 && o->points_per_decade <= 1000))
-        return false;
-    return isfinite(o->threshold) && o->threshold >= 0;
+        return "points_per_decade is not in 1 .. 1000";
+    if (!(isfinite(o->threshold) && o->threshold >= 0))
+        return "threshold is negative or not finite";
+    return NULL;
 }
 
 /* Least-squares slope of y against x over n points (n >= 2). */
@@ -88,9 +91,10 @@ typedef struct scratch {
     double sx[MAX_POINTS + 1], sy[MAX_POINTS + 1];
 } scratch;
 
-/* P(A >= a) at the grid points, fitted in log-log. */
-static void fit_area(const uint32_t *A, size_t n, double lo, double hi, double ppd,
-                     scratch *t, cdyn_lattice_stats *out)
+/* P(A >= a) at the grid points, fitted in log-log; @p total is the number
+ * of sites of the forest (excluded sites have A = 0 and are not counted). */
+static void fit_area(const uint32_t *A, size_t n, double total, double lo, double hi,
+                     double ppd, scratch *t, cdyn_lattice_stats *out)
 {
     size_t m = grid(lo, hi, ppd, t->grid);
     memset(t->count, 0, (m + 1) * sizeof t->count[0]);
@@ -104,7 +108,7 @@ static void fit_area(const uint32_t *A, size_t n, double lo, double hi, double p
         above += t->count[j + 1];
         if (above > 0) {
             t->x[k] = log(t->grid[j]);
-            t->y[k] = log((double)above / (double)n);
+            t->y[k] = log((double)above / total);
             k++;
         }
     }
@@ -132,8 +136,10 @@ static void fit_hack(const uint32_t *A, const uint32_t *len, size_t n, double lo
         t->sx[j] += log(a);
         t->sy[j] += log((double)len[i]);
     }
+    /* Whole bins only: the last one, from the last grid point up, would
+     * hold just the areas equal to hi when hi is a grid point. */
     size_t k = 0;
-    for (size_t j = 1; j <= m; j++) {
+    for (size_t j = 1; j < m; j++) {
         if (t->count[j] > 0) {
             t->x[k] = t->sx[j] / (double)t->count[j];
             t->y[k] = t->sy[j] / (double)t->count[j];
@@ -227,12 +233,17 @@ static cdyn_status stats(size_t n, const uint32_t *recv, const cdyn_allocator *a
         goto done;
     }
     cdyn__lattice_forest_accumulate(n, recv, order, A);
-    /* Main-stream length: sites on the longest upstream path. */
+    /* Main-stream length: sites on the longest upstream path. Sites outside
+     * the forest (receiver UNSET: no-data) count nowhere. */
+    size_t sites = 0;
     for (size_t i = 0; i < n; i++)
         len[i] = 1;
     uint32_t amax = 0;
     for (size_t k = 0; k < n; k++) {
         uint32_t s = order[k], q = recv[s];
+        if (q == CDYN__LATTICE_UNSET)
+            continue;
+        sites++;
         if (q != s) {
             if (len[s] + 1 > len[q])
                 len[q] = len[s] + 1;
@@ -242,15 +253,21 @@ static cdyn_status stats(size_t n, const uint32_t *recv, const cdyn_allocator *a
         if (A[s] > amax)
             amax = A[s];
     }
-    r.sites = n;
+    if (sites == 0) {
+        st = CDYN_ERR_INVALID_ARGUMENT; /* nothing to analyse */
+        goto done;
+    }
+    r.sites = sites;
     r.max_drainage = amax;
 
     double ppd = opts->points_per_decade;
     double alo = opts->area_min > 0 ? opts->area_min : 10;
-    double ahi = opts->area_max > 0 ? opts->area_max : (double)amax / 100;
+    /* Below max / 20 the lattice's edges do not yet cut the distribution
+     * (docs/lattice.md, "When a network is in the model's regime"). */
+    double ahi = opts->area_max > 0 ? opts->area_max : (double)amax / 20;
     double hlo = opts->hack_min > 0 ? opts->hack_min : alo;
     double hhi = opts->hack_max > 0 ? opts->hack_max : ahi;
-    fit_area(A, n, alo, ahi, ppd, t, &r);
+    fit_area(A, n, (double)sites, alo, ahi, ppd, t, &r);
     fit_hack(A, len, n, hlo, hhi, ppd, t, &r);
     double thr = opts->threshold > 0 ? opts->threshold : default_threshold;
     strahler(recv, order, A, n, thr, bytes, bytes + n, bytes + 2 * n, &r);
@@ -275,7 +292,7 @@ cdyn_status cdyn_lattice_stats_from_receivers(size_t n_sites, const uint32_t *re
     if (!opts)
         opts = &def;
     if (!receivers || !out || out->size < sizeof *out || n_sites == 0 ||
-        n_sites > UINT32_MAX || !options_ok(opts) || !cdyn__allocator_init(&a, alloc))
+        n_sites > UINT32_MAX || options_problem(opts) || !cdyn__allocator_init(&a, alloc))
         return CDYN_ERR_INVALID_ARGUMENT;
     return stats(n_sites, receivers, &a, opts, 1.0, out);
 }
@@ -283,24 +300,28 @@ cdyn_status cdyn_lattice_stats_from_receivers(size_t n_sites, const uint32_t *re
 cdyn_status cdyn_lattice_compute_stats(cdyn_lattice *lat, const cdyn_lattice_stats_options *opts,
                                        cdyn_lattice_stats *out)
 {
+    static const char fn[] = "cdyn_lattice_compute_stats";
     cdyn_lattice_stats_options def;
     cdyn_lattice_stats_options_init(&def);
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn__lattice_ok(lat);
     if (!opts)
         opts = &def;
-    if (!out || out->size < sizeof *out)
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
-                                  "out is NULL or out->size is not set");
-    if (!options_ok(opts))
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
-                                  "statistics options out of range (or size not set)");
-    cdyn_status st = cdyn__lattice_update_drainage(lat);
+    if (!out)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "out is NULL");
+    if (out->size < sizeof *out)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
+                                  "out->size %zu is below sizeof(cdyn_lattice_stats) = %zu",
+                                  out->size, sizeof *out);
+    const char *why = options_problem(opts);
+    if (why)
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn, "options: %s", why);
+    cdyn_status st = cdyn__lattice_update_drainage(lat, fn);
     if (st != CDYN_OK)
         return st;
     st = stats(lat->n, lat->recv, &lat->alloc, opts, lat->R, out);
     if (st == CDYN_ERR_NO_MEMORY)
-        return cdyn__lattice_fail(lat, st, "no memory for the statistics (%zu sites)", lat->n);
+        return cdyn__lattice_fail(lat, st, fn, "no memory for the statistics (%zu sites)",
+                                  lat->n);
     return st;
 }

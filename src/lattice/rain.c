@@ -1,8 +1,10 @@
-/* Rain (steps 2-6 of the seed): drops that walk, erode and set off slides. */
+/* Rain (steps 2-6 of the model): drops that walk, erode and set off slides. */
 #include "lattice/lattice.h"
 
 #include "core/alloc.h"
+#include "lattice/rollback.h"
 #include "lattice/slide.h"
+#include "lattice/terrain.h"
 #include "lattice/walk.h"
 
 bool cdyn__lattice_rain_scratch(cdyn_lattice *lat)
@@ -55,11 +57,13 @@ void cdyn__lattice_free_scratch(cdyn_lattice *lat)
 }
 
 /* One drop from site @p start: walk to row 0, lower every visited site by D
- * once, then slide from the neighbours of the path. A drop stopped by the
- * cap never reached the outlet, so it carried nothing away: it erodes
- * nothing (otherwise trapped drops would dig the depressions that trap the
- * next ones ever deeper). */
-static void drop(cdyn_lattice *lat, uint32_t start)
+ * once, then slide from the neighbours of the path and the sites left
+ * waiting by the drop before. A drop stopped by the cap never reached the
+ * outlet, so it carried nothing away: it erodes nothing (otherwise trapped
+ * drops would dig the depressions that trap the next ones ever deeper).
+ * With @p check, a drop that would erode a site below the valid range
+ * returns that site before eroding anything; otherwise CDYN__LATTICE_UNSET. */
+static uint32_t drop(cdyn_lattice *lat, uint32_t start, bool check)
 {
     cdyn_lattice_counters *c = &lat->counters;
     uint32_t *stamp = lat->stamp, *path = lat->list_a;
@@ -78,12 +82,11 @@ static void drop(cdyn_lattice *lat, uint32_t start)
     stamp[cur] = now;
     path[np++] = cur;
     uint64_t steps = 0, cap = lat->walk_cap;
+    bool capped = false;
     while (cur >= w) { /* y > 0 */
         if (steps == cap) {
-            c->capped_walks++;
-            c->drops++;
-            c->walk_steps += steps;
-            return;
+            capped = true;
+            break;
         }
 #if defined(__GNUC__)
         /* Drops mostly run downhill, towards row 0: ask for the heights and
@@ -106,20 +109,32 @@ static void drop(cdyn_lattice *lat, uint32_t start)
     }
     c->drops++;
     c->walk_steps += steps;
-    c->sites_eroded += np;
+    /* The sites left waiting by the drop before slide in this drop's
+     * phase, with those this drop's erosion sets off. */
+    size_t nr = lat->pending;
+    if (capped) {
+        c->capped_walks++;
+        np = 0;
+    }
 
     double *h = lat->height, D = lat->D;
+    if (check)
+        for (size_t k = 0; k < np; k++)
+            if (!(h[path[k]] - D >= -CDYN_LATTICE_HEIGHT_MAX))
+                return path[k];
+    c->sites_eroded += np;
     for (size_t k = 0; k < np; k++) {
         h[path[k]] -= D;
         c->total_eroded += D;
     }
-    /* Before the drop no site stood more than M above a neighbour; now only
-     * a neighbour u of an eroded site s can, and only above s: the first
-     * slide round is exactly the sites with h(u) - h(s) > M. (Testing that
+    if (np > 0)
+        lat->hmin_bound -= D; /* h - D >= hmin - D, rounding is monotone */
+    /* Before the drop every site standing more than M above a neighbour
+     * was pending; now only a neighbour u of an eroded site s can join
+     * them, and only above s: the pairs with h(u) - h(s) > M. (Testing that
      * pair here, rather than listing every neighbour for a full test, keeps
      * a drop that sets off no slide cheap.) */
     uint32_t *round = lat->list_b;
-    size_t nr = 0;
     double M = lat->M;
     for (size_t k = 0; k < np; k++) {
         uint32_t nb[4], s = path[k];
@@ -131,13 +146,26 @@ static void drop(cdyn_lattice *lat, uint32_t start)
     }
     if (nr > 0)
         cdyn__lattice_slide(lat, nr);
+    return CDYN__LATTICE_UNSET;
 }
 
-static cdyn_status rain(cdyn_lattice *lat, bool fixed, uint32_t site, uint64_t n_drops)
+static cdyn_status rain(cdyn_lattice *lat, const char *fn, bool fixed, uint32_t site,
+                        uint64_t n_drops)
 {
+    /* The erosion model's drops run to row 0 over sites that all hold data. */
+    if (!cdyn__lattice_terrain_is_plain(lat))
+        return cdyn__lattice_fail(lat, CDYN_ERR_UNSUPPORTED, fn,
+                                  "rain needs the model's outlets: row 0 only, no outlet or "
+                                  "no-data mask");
     if (!cdyn__lattice_rain_scratch(lat))
-        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY,
+        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,
                                   "no memory for the rain scratch (%zu sites)", lat->n);
+    /* Near the bottom of the valid range, keep a copy to roll back to. */
+    cdyn__lattice_copy copy;
+    bool check = !cdyn__lattice_rain_is_safe(lat, n_drops);
+    if (check && !cdyn__lattice_copy_take(lat, &copy))
+        return cdyn__lattice_fail(lat, CDYN_ERR_NO_MEMORY, fn,
+                                  "no memory for the copy to roll back to (%zu sites)", lat->n);
     if (lat->needs_relax) {
         cdyn__lattice_slide_all(lat);
         lat->needs_relax = false;
@@ -145,8 +173,20 @@ static cdyn_status rain(cdyn_lattice *lat, bool fixed, uint32_t site, uint64_t n
     }
     for (uint64_t d = 0; d < n_drops; d++) {
         uint32_t start = fixed ? site : (uint32_t)cdyn__lattice_rng_below(&lat->rng, lat->n);
-        drop(lat, start);
+        uint32_t bad = drop(lat, start, check);
+        if (bad != CDYN__LATTICE_UNSET) {
+            double hb = lat->height[bad];
+            cdyn__lattice_copy_restore(lat, &copy);
+            return cdyn__lattice_fail(lat, CDYN_ERR_DIVERGED, fn,
+                                      "drop %llu of %llu would erode site (%zu, %zu) from %g "
+                                      "below the lowest height -%g; nothing rained",
+                                      (unsigned long long)d + 1, (unsigned long long)n_drops,
+                                      (size_t)bad % lat->w, (size_t)bad / lat->w, hb,
+                                      CDYN_LATTICE_HEIGHT_MAX);
+        }
     }
+    if (check)
+        cdyn__lattice_copy_free(lat, &copy);
     if (n_drops > 0)
         cdyn__lattice_heights_changed(lat);
     return CDYN_OK;
@@ -156,18 +196,17 @@ cdyn_status cdyn_lattice_rain(cdyn_lattice *lat, uint64_t n_drops)
 {
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn__lattice_ok(lat);
-    return rain(lat, false, 0, n_drops);
+    return rain(lat, "cdyn_lattice_rain", false, 0, n_drops);
 }
 
 cdyn_status cdyn_lattice_rain_at(cdyn_lattice *lat, size_t x, size_t y, uint64_t n_drops)
 {
+    static const char fn[] = "cdyn_lattice_rain_at";
     if (!lat)
         return CDYN_ERR_INVALID_ARGUMENT;
-    cdyn__lattice_ok(lat);
     if (x >= lat->w || y >= lat->h)
-        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT,
+        return cdyn__lattice_fail(lat, CDYN_ERR_INVALID_ARGUMENT, fn,
                                   "site (%zu, %zu) outside the %zu x %zu lattice", x, y,
                                   lat->w, lat->h);
-    return rain(lat, true, (uint32_t)(y * lat->w + x), n_drops);
+    return rain(lat, fn, true, (uint32_t)(y * lat->w + x), n_drops);
 }

@@ -1,4 +1,4 @@
-/* One move of a rain drop (steps 3-4 of the seed) and the exponential that
+/* One move of a rain drop (steps 3-4 of the model) and the exponential that
  * weighs the moves. */
 #ifndef CDYN__LATTICE_WALK_H
 #define CDYN__LATTICE_WALK_H

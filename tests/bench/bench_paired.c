@@ -112,7 +112,8 @@ static int load(api *a, const char *path)
            bind(lib, "cdyn_lattice_create", &a->lattice_create) ||
            bind(lib, "cdyn_lattice_destroy", &a->lattice_destroy) ||
            bind(lib, "cdyn_lattice_rain", &a->rain) ||
-           bind(lib, "cdyn_lattice_drainage", &a->drainage);
+           bind_renamed(lib, "cdyn_lattice_compute_drainage", "cdyn_lattice_drainage",
+                        &a->drainage);
 }
 
 typedef enum scene_kind { CHAIN, CHAIN_EULER, SPRINGS, PAIR, LATTICE } scene_kind;
