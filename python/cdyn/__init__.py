@@ -39,6 +39,11 @@ from ._structs import report_types as _ffi_types
 globals().update(_enums.BY_NAME)
 globals().update({cls.__name__: cls for cls in STATUS_CLASSES.values()})
 
+# The constant macros of the headers without their prefix
+# (CDYN_LATTICE_NO_RECEIVER -> cdyn.LATTICE_NO_RECEIVER).
+_CONSTANTS = {name[len("CDYN_"):]: value for name, value in MACROS.items()}
+globals().update(_CONSTANTS)
+
 # The reports and descriptions as dataclasses (SolverStats, LatticeStats, ...).
 for _ctype in _ffi_types():
     _cls = _dataclass_of(_ctype)
@@ -84,4 +89,4 @@ __all__ = ["System", "Particle", "Force", "Constraint", "Ground", "RigidBody", "
            "LibraryNotFoundError", "VersionMismatchError", "STATUS_CLASSES", "HEADER_VERSION",
            "LIBRARY_PATH", "MACROS", "ffi", "lib"]
 __all__ += sorted(_enums.BY_NAME) + sorted(c.__name__ for c in STATUS_CLASSES.values())
-__all__ += sorted(_dataclass_of(t).__name__ for t in _ffi_types())
+__all__ += sorted(_dataclass_of(t).__name__ for t in _ffi_types()) + sorted(_CONSTANTS)

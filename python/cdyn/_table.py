@@ -1,9 +1,16 @@
-"""The table of every C function and its Python spelling, for docs/python.md
-(`python3 -m cdyn._table` prints it; the test suite checks the guide's copy)."""
+"""The table of every C function and its Python spelling, for docs/python.md.
+
+    python3 -m cdyn._table                   prints it
+    python3 -m cdyn._table docs/python.md    rewrites the guide's copy
+                                             (between its api-table markers)
+The test suite checks that the guide's copy is current."""
 import inspect
+import sys
 
 import cdyn
 from cdyn._call import BINDINGS
+
+BEGIN, END = "<!-- api-table -->", "<!-- /api-table -->"
 
 
 def _spell(spelling):
@@ -25,5 +32,17 @@ def markdown():
     return "\n".join(lines) + "\n"
 
 
+def rewrite(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    head, rest = text.split(BEGIN, 1)
+    _old, tail = rest.split(END, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(head + BEGIN + "\n" + markdown() + END + tail)
+
+
 if __name__ == "__main__":
-    print(markdown(), end="")
+    if len(sys.argv) > 1:
+        rewrite(sys.argv[1])
+    else:
+        print(markdown(), end="")

@@ -5,6 +5,7 @@ Arrays are (ny, nx), row y = 0 first: element [y, x] is site y * nx + x of
 the C arrays, the same memory order.
 """
 import os
+import types
 import weakref
 
 import numpy as np
@@ -30,6 +31,17 @@ def _opts(options):
 
 def _alloc_ptr(allocator):
     return allocator._c if allocator is not None else ffi.NULL
+
+
+def _edge_bits(edges):
+    """LatticeEdge bits from an int, a member or name, or a list of them."""
+    cls = _enums.ENUMS["cdyn_lattice_edge"]
+    if isinstance(edges, (str, cls)) or not hasattr(edges, "__iter__"):
+        edges = [edges]
+    bits = 0
+    for e in edges:
+        bits |= int(_enums.coerce(cls, e, "edge")) if isinstance(e, str) else int(e)
+    return bits
 
 
 class Lattice:
@@ -126,23 +138,82 @@ class Lattice:
                               "Moves after which a drop stops.",
                               ["cdyn_lattice_get_walk_cap", "cdyn_lattice_set_walk_cap"])
 
-    def _get_boundary(self):
-        out = ffi.new("cdyn_lattice_boundary *")
-        self._call("cdyn_lattice_get_boundary", out)
-        return _enums.to_python("cdyn_lattice_boundary", out[0])
+    def _enum_property(name, doc):
+        enum_ctype = "cdyn_lattice_" + name
 
-    def _set_boundary(self, value):
-        cls = _enums.ENUMS["cdyn_lattice_boundary"]
-        self._call("cdyn_lattice_set_boundary", _enums.coerce(cls, value, "boundary"))
+        def fget(self):
+            out = ffi.new(enum_ctype + " *")
+            self._call("cdyn_lattice_get_" + name, out)
+            return _enums.to_python(enum_ctype, out[0])
 
-    boundary = bound_property(_get_boundary, _set_boundary,
-                              "Side boundary: LatticeBoundary, 'walls' or 'periodic'.",
-                              ["cdyn_lattice_get_boundary", "cdyn_lattice_set_boundary"])
+        def fset(self, value):
+            cls = _enums.ENUMS[enum_ctype]
+            self._call("cdyn_lattice_set_" + name, _enums.coerce(cls, value, name))
+        return bound_property(fget, fset, doc, ["cdyn_lattice_get_" + name,
+                                                "cdyn_lattice_set_" + name])
 
-    @binds("cdyn_lattice_set_seed")
+    boundary = _enum_property("boundary", "Side boundary: LatticeBoundary, 'walls' or "
+                                          "'periodic'.")
+    slide_rule = _enum_property("slide_rule", "How slides relax the surface: "
+                                              "LatticeSlideRule, 'cascade' or 'once'.")
+    routing = _enum_property("routing", "Drainage routing: LatticeRouting, 'd4' or 'd8'.")
+
+    def _pair_property(name, doc):
+        def fget(self):
+            a, b = ffi.new("double *"), ffi.new("double *")
+            self._call("cdyn_lattice_get_" + name, a, b)
+            return a[0], b[0]
+
+        def fset(self, value):
+            a, b = value
+            self._call("cdyn_lattice_set_" + name, a, b)
+        return bound_property(fget, fset, doc, ["cdyn_lattice_get_" + name,
+                                                "cdyn_lattice_set_" + name])
+
+    cell_size = _pair_property("cell_size", "(dx, dy): a cell's size in map units.")
+    origin = _pair_property("origin", "(x, y) of the lower-left corner of site (0, 0)'s "
+                                      "cell, in map units.")
+
+    def _get_edges(self):
+        out = ffi.new("uint32_t *")
+        self._call("cdyn_lattice_get_outlet_edges", out)
+        return out[0]
+
+    def _set_edges(self, edges):
+        self._call("cdyn_lattice_set_outlet_edges", _edge_bits(edges))
+
+    outlet_edges = bound_property(
+        _get_edges, _set_edges,
+        "The outlet edges, a set of LatticeEdge bits (an int); set from an int, a "
+        "name or a list of them: lat.outlet_edges = ['bottom', 'top'].",
+        ["cdyn_lattice_get_outlet_edges", "cdyn_lattice_set_outlet_edges"])
+
+    def _mask_property(name, doc):
+        def fget(self):
+            return self._sites("cdyn_lattice_get_%s_mask" % name, np.uint8).astype(bool)
+
+        def fset(self, mask):
+            if mask is None:
+                self._call("cdyn_lattice_set_%s_mask" % name, ffi.NULL, 0)
+                return
+            arr = np.asarray(mask)
+            if arr.dtype.kind not in "biu":
+                raise TypeError("%s mask: expected booleans or integers, got %s"
+                                % (name, arr.dtype))
+            arr, ptr = array_in((arr != 0).astype(np.uint8), self.shape, name + " mask",
+                                np.uint8)
+            self._call("cdyn_lattice_set_%s_mask" % name, ptr, arr.size)
+        return bound_property(fget, fset, doc, ["cdyn_lattice_get_%s_mask" % name,
+                                                "cdyn_lattice_set_%s_mask" % name])
+
+    outlet_mask = _mask_property("outlet", "Sites that are outlets besides the open "
+                                           "edges, (ny, nx) bool; None clears it.")
+    nodata_mask = _mask_property("nodata", "No-data sites, (ny, nx) bool; None clears it.")
+
+    @binds("cdyn_lattice_reseed")
     def reseed(self, seed):
         """Re-seeds the random generator (heights and counters kept)."""
-        self._call("cdyn_lattice_set_seed", seed)
+        self._call("cdyn_lattice_reseed", seed)
 
     @binds("cdyn_lattice_init_tilted")
     def init_tilted(self, slope=0.5, noise=1.0):
@@ -186,21 +257,67 @@ class Lattice:
         self._call(fname, ptr, arr.size)
         return arr
 
-    @binds("cdyn_lattice_drainage")
+    @binds("cdyn_lattice_compute_drainage")
     def drainage(self):
-        """The drainage area of every site (water units), (ny, nx) uint32."""
-        return self._sites("cdyn_lattice_drainage", np.uint32)
+        """The drainage of every site (units of water, itself included),
+        (ny, nx) uint32; 0 at no-data cells."""
+        return self._sites("cdyn_lattice_compute_drainage", np.uint32)
 
-    @binds("cdyn_lattice_get_receivers")
+    @binds("cdyn_lattice_compute_receivers")
     def receivers(self):
         """The site index y * nx + x each site drains to (itself for an
-        outlet), (ny, nx) uint32."""
-        return self._sites("cdyn_lattice_get_receivers", np.uint32)
+        outlet or a sink, LATTICE_NO_RECEIVER for no-data), (ny, nx) uint32."""
+        return self._sites("cdyn_lattice_compute_receivers", np.uint32)
 
-    @binds("cdyn_lattice_get_network")
+    @binds("cdyn_lattice_compute_network")
     def network(self):
         """The river network: drainage >= R, (ny, nx) bool."""
-        return self._sites("cdyn_lattice_get_network", np.uint8).astype(bool)
+        return self._sites("cdyn_lattice_compute_network", np.uint8).astype(bool)
+
+    @binds("cdyn_lattice_compute_drainage_area")
+    def drainage_area(self):
+        """Drainage times dx dy (map units^2), (ny, nx)."""
+        return self._sites("cdyn_lattice_compute_drainage_area", np.float64)
+
+    # ---- ESRI ASCII grids -----------------------------------------------------
+
+    @binds("cdyn_lattice_write_asc", "cdyn_lattice_asc_size", "cdyn_lattice_write_asc_file")
+    def write_asc(self, field="heights", path=None):
+        """An ESRI ASCII grid of `field` ('heights', 'drainage_area',
+        'receivers'): the text, or written to the file `path` when given."""
+        grid = _enums.coerce(_enums.ENUMS["cdyn_lattice_grid"], field, "field")
+        if path is not None:
+            self._call("cdyn_lattice_write_asc_file", grid, os.fsencode(path))
+            return None
+        size = ffi.new("size_t *")
+        self._call("cdyn_lattice_asc_size", grid, size)
+        buf = ffi.new("char[]", size[0])
+        written = ffi.new("size_t *")
+        self._call("cdyn_lattice_write_asc", grid, buf, size[0], written)
+        return ffi.string(buf, written[0]).decode("ascii")
+
+    @classmethod
+    @binds("cdyn_lattice_read_asc", "cdyn_lattice_read_asc_file")
+    def read_asc(cls, source, allocator=None):
+        """A lattice from an ESRI ASCII grid: its text (str or bytes) or,
+        given a path (os.PathLike), the file."""
+        out = ffi.new("cdyn_lattice **")
+        err = ffi.new("char[]", 512)
+        if isinstance(source, (str, bytes, bytearray)):
+            text = source.encode() if isinstance(source, str) else bytes(source)
+            st = lib.cdyn_lattice_read_asc(text, len(text), _alloc_ptr(allocator), out, err, 512)
+            fname = "cdyn_lattice_read_asc"
+        else:
+            st = lib.cdyn_lattice_read_asc_file(os.fsencode(source), _alloc_ptr(allocator), out,
+                                                err, 512)
+            fname = "cdyn_lattice_read_asc_file"
+        if st:
+            # No lattice to ask: the message came back in `err`.
+            message = ffi.string(err).decode("utf-8", "replace")
+            fail(types.SimpleNamespace(last_error=message), st, fname)
+        obj = cls.__new__(cls)
+        obj._own(out[0], allocator)
+        return obj
 
     @binds("cdyn_lattice_compute_stats", "cdyn_lattice_stats_options_init")
     def stats(self, **options):

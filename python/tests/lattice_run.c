@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     bad = bad || check(lat, cdyn_lattice_compute_stats(lat, NULL, &st), "stats");
     bad = bad || check(lat, cdyn_lattice_get_counters(lat, &c), "counters");
     bad = bad || check(lat, cdyn_lattice_get_heights(lat, h, nx * ny), "heights");
-    bad = bad || check(lat, cdyn_lattice_drainage(lat, a, nx * ny), "drainage");
+    bad = bad || check(lat, cdyn_lattice_compute_drainage(lat, a, nx * ny), "drainage");
     if (!bad) {
         U(st, sites);
         U(st, outlets);
@@ -87,6 +87,8 @@ int main(int argc, char **argv)
         U(c, slide_rounds);
         D(c, total_eroded);
         D(c, total_slid);
+        U(c, capped_cascades);
+        U(c, pending_sites);
         printf("heights_fnv1a %" PRIu64 "\n", fnv1a(h, nx * ny * sizeof *h));
         printf("drainage_fnv1a %" PRIu64 "\n", fnv1a(a, nx * ny * sizeof *a));
     }

@@ -129,7 +129,7 @@ def test_guide_table_lists_every_function():
     table = text[text.index(begin) + len(begin):text.index(end)].strip()
     assert table == markdown().strip(), (
         "docs/python.md's table is out of date: regenerate it with "
-        "`python3 -m cdyn._table` (in build/python)")
+        "`PYTHONPATH=build/python python3 -m cdyn._table docs/python.md`")
 
 
 def test_struct_layouts_and_sizes():

@@ -163,3 +163,74 @@ def test_closed_lattice_raises():
     assert lat.last_error == "" and repr(lat) == "<cdyn.Lattice closed>"
     with pytest.raises(cdyn.InvalidArgumentError):
         cdyn.Lattice(1, 8)
+
+
+def test_terrain_settings_and_d8_drainage():
+    # A plane tilted along x and y, every edge an outlet except the top:
+    # D8 sends every site down the diagonal of steepest descent.
+    with cdyn.Lattice(6, 5) as lat:
+        y, x = np.mgrid[0:5, 0:6]
+        lat.heights = 1.0 * x + 1.0 * y
+        lat.routing = "d8"
+        assert lat.routing == cdyn.LatticeRouting.D8
+        lat.cell_size = (2.0, 2.0)
+        assert lat.cell_size == (2.0, 2.0)
+        lat.origin = (100.0, 200.0)
+        assert lat.origin == (100.0, 200.0)
+        lat.outlet_edges = ["bottom", "left"]
+        assert lat.outlet_edges == (cdyn.LatticeEdge.BOTTOM | cdyn.LatticeEdge.LEFT)
+        rec = lat.receivers()
+        inner = rec[1:, 1:]
+        ys, xs = np.divmod(inner.astype(int), 6)
+        assert np.all(ys == y[1:, 1:] - 1) and np.all(xs == x[1:, 1:] - 1)  # diagonal
+        assert np.array_equal(lat.drainage_area(), lat.drainage() * 4.0)
+        assert lat.slide_rule == cdyn.LatticeSlideRule.CASCADE
+        lat.slide_rule = "once"
+        assert lat.slide_rule == cdyn.LatticeSlideRule.ONCE
+
+
+def test_masks_outlets_and_no_data():
+    with cdyn.Lattice(5, 5, seed=2) as lat:
+        lat.heights = np.tile(np.arange(5.0)[:, None], (1, 5)) + 10.0
+        nodata = np.zeros((5, 5), dtype=bool)
+        nodata[4, 4] = True
+        lat.nodata_mask = nodata
+        assert np.array_equal(lat.nodata_mask, nodata)
+        sea = np.zeros((5, 5), dtype=np.uint8)
+        sea[2, 2] = 1
+        lat.outlet_mask = sea
+        assert lat.outlet_mask[2, 2] and lat.outlet_mask.sum() == 1
+        rec = lat.receivers()
+        assert rec[4, 4] == cdyn.LATTICE_NO_RECEIVER and rec[2, 2] == 2 * 5 + 2
+        assert lat.drainage()[4, 4] == 0
+        with pytest.raises(cdyn.UnsupportedError):
+            lat.rain(1)  # the erosion model drains to row 0 only
+        with pytest.raises(TypeError):
+            lat.outlet_mask = np.zeros((5, 5))
+        lat.outlet_mask = None
+        lat.nodata_mask = None
+        assert not lat.outlet_mask.any() and not lat.nodata_mask.any()
+        lat.rain(10)
+
+
+def test_ascii_grids_round_trip(tmp_path):
+    with cdyn.Lattice(12, 9, seed=4) as lat:
+        lat.rain(500)
+        lat.cell_size = (30.0, 30.0)
+        lat.origin = (1000.0, 2000.0)
+        text = lat.write_asc("heights")
+        assert text.startswith("ncols") and "cellsize" in text
+        heights = lat.heights
+        path = tmp_path / "h.asc"
+        lat.write_asc("heights", path)
+        assert path.read_text() == text
+        area = lat.write_asc(cdyn.LatticeGrid.DRAINAGE_AREA)
+        assert area.count("\n") >= 9
+    for source in (text, text.encode(), path):
+        with cdyn.Lattice.read_asc(source) as back:
+            assert back.shape == (9, 12) and np.array_equal(back.heights, heights)
+            assert back.cell_size == (30.0, 30.0) and back.origin == (1000.0, 2000.0)
+    with pytest.raises(cdyn.FormatError, match="line"):
+        cdyn.Lattice.read_asc("ncols 2\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2\n3\n")
+    with pytest.raises(cdyn.CdynIOError):
+        cdyn.Lattice.read_asc(tmp_path / "missing.asc")

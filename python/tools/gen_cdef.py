@@ -25,14 +25,23 @@ import subprocess
 import sys
 import tempfile
 
-STANDARD_HEADERS = ("stddef.h", "stdint.h", "stdbool.h")
+# Stand-ins for the standard headers: no declarations (cffi knows the
+# types), only the limits a public macro may be defined with.
+STANDARD_HEADERS = {
+    "stddef.h": "",
+    "stdbool.h": "",
+    "stdint.h": "#define UINT8_MAX 255u\n#define UINT16_MAX 65535u\n"
+                "#define UINT32_MAX 4294967295u\n#define UINT64_MAX 18446744073709551615u\n"
+                "#define INT32_MAX 2147483647\n#define SIZE_MAX UINT64_MAX\n",
+}
 
 
 def preprocess(cc, includes, extra):
-    """The umbrella header through `cc -E`, with empty standard headers."""
+    """The umbrella header through `cc -E`, with the stand-in headers."""
     with tempfile.TemporaryDirectory() as fake:
-        for name in STANDARD_HEADERS:
-            open(os.path.join(fake, name), "w").close()
+        for name, text in STANDARD_HEADERS.items():
+            with open(os.path.join(fake, name), "w") as f:
+                f.write(text)
         cmd = cc + ["-E", "-nostdinc", "-I", fake]
         for d in includes:
             cmd += ["-I", d]
@@ -57,7 +66,7 @@ _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
 
 
 def _evaluate(node):
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str)):
         return node.value
     if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
         return _OPS[type(node.op)](_evaluate(node.left), _evaluate(node.right))
@@ -67,26 +76,28 @@ def _evaluate(node):
 
 
 def macros(cc, includes):
-    """{name: value} of the object-like CDYN_* macros with a constant value."""
+    """{name: value} of the object-like CDYN_* macros with a constant value
+    (numbers and strings, also when defined through other macros)."""
     text = preprocess(cc, includes, ["-dM"])
     raw = {}
-    for m in re.finditer(r"(?m)^#define (CDYN_\w+) (.+)$", text):
+    for m in re.finditer(r"(?m)^#define ([A-Z]\w*) (.+)$", text):
         raw[m.group(1)] = m.group(2).strip()
     values = {}
     for _ in range(len(raw)):  # resolve macros defined through others
         for name, body in raw.items():
             if name in values:
                 continue
-            expr = re.sub(r"\b[uUlL]+\b", "", re.sub(r"(\d)[uUlL]+\b", r"\1", body))
-            expr = re.sub(r"\bCDYN_\w+\b",
+            expr = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", body)  # integer suffixes
+            expr = re.sub(r"\b[A-Z]\w*\b",
                           lambda m: repr(values[m.group(0)]) if m.group(0) in values
                           else m.group(0), expr)
-            expr = expr.replace("/", "//")
+            if re.search(r"\d\s*/\s*\d", expr) and "." not in expr:
+                expr = expr.replace("/", "//")  # C's integer division
             try:
                 values[name] = _evaluate(ast.parse(expr, mode="eval").body)
-            except (SyntaxError, ValueError, TypeError, KeyError):
+            except (SyntaxError, ValueError, TypeError):
                 pass
-    return dict(sorted(values.items()))
+    return {k: v for k, v in sorted(values.items()) if k.startswith("CDYN_")}
 
 
 def layout_checks(cdef):
