@@ -37,7 +37,8 @@ class Callback:
     call after call: reused, a view costs a dictionary lookup) and the owner
     it was last called for."""
 
-    __slots__ = ("fn", "handle", "extra", "views", "owner_ptr", "owner_ref", "__weakref__")
+    __slots__ = ("fn", "handle", "extra", "views", "running", "owner_ptr", "owner_ref",
+                 "__weakref__")
 
     def __init__(self, fn, extra=None):
         if not callable(fn):
@@ -46,6 +47,7 @@ class Callback:
         self.extra = extra
         self.handle = ffi.new_handle(self)
         self.views = {}
+        self.running = 0  # calls of this function in progress
         self.owner_ptr = self.owner_ref = None
 
     def owner(self, cptr):
@@ -82,8 +84,6 @@ class _Views:
             arr, buf = view(ptr, shape, writable)
             if buf is None:
                 return arr  # empty: nothing of the library's
-            if len(self.cache) >= 64:  # shapes change as particles come and go
-                self.cache.clear()
             self.cache[key] = arr
         self.items.append(arr)
         self.items.append(arr.base)
@@ -117,7 +117,10 @@ def _run(cptr, user, build, convert=None, pick=_fn):
     plain numbers by `convert`; returns (ok, converted result)."""
     cb = ffi.from_handle(user)
     owner = cb.owner(cptr)
+    if cb.running == 0 and len(cb.views) > 64:
+        cb.views.clear()  # shapes change as particles come and go; none in use now
     views = _Views(cb.views)
+    cb.running += 1
     if owner is not None:
         owner._in_callback += 1
     try:
@@ -135,6 +138,7 @@ def _run(cptr, user, build, convert=None, pick=_fn):
         _call.keep_pending(exc)
         return False, None
     finally:
+        cb.running -= 1
         if owner is not None:
             owner._in_callback -= 1
 

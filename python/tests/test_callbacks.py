@@ -328,3 +328,18 @@ def test_implicit_surface_in_3d(sys3):
     assert sys3.kinetic_energy + sys3.potential_energy == pytest.approx(e0, abs=1e-8)
     pos, vel = sys3.constraint_residuals()
     assert pos < 1e-9 and vel < 1e-8
+
+
+def test_views_follow_the_shape_as_particles_come_and_go(sys2):
+    shapes = []
+
+    def push(s, t, x, v, f):
+        shapes.append(x.shape)
+        f[:, 0] += 1.0
+
+    sys2.add_force(push)
+    for i in range(80):  # more shapes than the views kept per callback
+        p = sys2.add_particle(1.0, [i, 0])
+        sys2.step(1e-3)
+        assert shapes[-1] == (i + 1, 2)
+        assert p.velocity[0] == pytest.approx(1e-3)
