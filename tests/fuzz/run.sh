@@ -37,7 +37,7 @@ fi
 
 if [ ! -f "$build/build.ninja" ]; then
     CC=${FUZZ_CC:-clang} CXX=${FUZZ_CXX:-clang++} \
-        meson setup "$build" "$root" -Dexamples=false -Dwerror=true >/dev/null
+        meson setup "$build" "$root" -Dexamples=disabled -Dwerror=true >/dev/null
 fi
 ninja -C "$build" $(printf 'tests/fuzz/fuzz_%s ' "${targets[@]}") >/dev/null
 
