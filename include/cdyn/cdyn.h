@@ -14,6 +14,8 @@
 #include "particle.h"
 #include "force.h"
 #include "pair.h"
+#include "box.h"
+#include "thermostat.h"
 #include "diagnostics.h"
 #include "constraint.h"
 #include "motion.h"

@@ -1,14 +1,15 @@
 /* cdyn: pair-potential force generators (contact between balls, short-range
- * repulsion).
+ * repulsion, Lennard-Jones fluids, tabulated and user potentials).
  *
- * A pair generator is a cdyn_force (kind CDYN_FORCE_PAIR) that pushes apart
+ * A pair generator is a cdyn_force (kind CDYN_FORCE_PAIR) that acts between
  * two particles closer than a cutoff distance, along the line of their
  * centres. It acts either on an explicit list of pairs (the neighbours of a
  * Newton's cradle) or on every pair of a set of particles that comes within
- * the cutoff (a granular gas), found at each force evaluation with a cell
- * list in O(n) time for a bounded density.
+ * the cutoff (a granular gas, a liquid, a polymer's beads), found with a
+ * neighbour list in O(n) time for a bounded density. The guide is
+ * docs/pairs.md.
  *
- * Two potentials, with r the distance between the centres, n the unit vector
+ * The potentials, with r the distance between the centres, n the unit vector
  * from the first particle of a pair to the second, and the force on the
  * second particle +F n, on the first -F n (Newton's third law):
  *
@@ -35,7 +36,28 @@
  *    U and F grow without bound as r -> 0: a step that drives two particles
  *    through each other fails with CDYN_ERR_DIVERGED (state kept).
  *
- * Damping (optional, both kinds): with alpha = damping (s/m) and the overlap
+ *  - CDYN_PAIR_LJ, the Lennard-Jones 12-6 potential cut at r_c (params.cutoff,
+ *    2.5 sigma by default), with s = sigma / r, for r < r_c
+ *        U = 4 epsilon (s^12 - s^6) - U_c,
+ *        F = (24 epsilon / r) (2 s^12 - s^6)    (< 0 beyond 2^(1/6) sigma:
+ *                                                 attractive),
+ *    U_c = 4 epsilon (s_c^12 - s_c^6) with s_c = sigma / r_c when params.shift
+ *    is set (the default: U is continuous at r_c) and 0 otherwise. The force
+ *    jumps by F(r_c) at the cutoff either way (-0.039 epsilon / sigma at
+ *    2.5 sigma).
+ *
+ *  - CDYN_PAIR_TABLE, a potential given by samples (U_k, F_k) at table_size
+ *    equally spaced distances r_k from table_r_min to r_c = params.cutoff.
+ *    Between samples U is the cubic Hermite interpolant of the values U_k and
+ *    slopes -F_k, and F = -dU/dr exactly (so velocity Verlet conserves the
+ *    energy of the interpolated potential); F is continuous, dF/dr jumps at
+ *    the samples. Below table_r_min the first interval's cubic is extended.
+ *    U and F are 0 from r_c on: give U and F near 0 at the last sample for a
+ *    smooth cutoff.
+ *
+ *  - CDYN_PAIR_CALLBACK, a potential computed by a cdyn_pair_fn for r < r_c.
+ *
+ Damping (optional, both kinds): with alpha = damping (s/m) and the overlap
  * rate delta' = -dr/dt = -n.(v_j - v_i), the force becomes
  *        F_d = max(0, F (1 + (3/2) alpha delta')),
  * the Hunt-Crossley law: the dissipative part is proportional to the overlap
@@ -48,13 +70,42 @@
  * cdyn_system_get_potential_energy) are the conservative U only.
  *
  * Coincident centres (r = 0) have no direction: the pair exerts no force at
- * that instant (never NaN); its Hertz energy is (2/5) k (R_i + R_j)^(5/2) and
- * its WCA energy +infinity.
+ * that instant (never NaN); its Hertz energy is (2/5) k (R_i + R_j)^(5/2),
+ * its WCA and LJ energy +infinity, a table's and a callback's U(0).
+ *
+ * Periodic boxes (box.h): every pair interacts through its minimum image.
+ * Along a periodic axis the box must be longer than twice the cutoff (for
+ * Hertz twice the largest R_i + R_j); a step that meets a shorter box fails
+ * with CDYN_ERR_INVALID_ARGUMENT.
+ *
+ * Exclusions (pair sets): a pair of the set can be left out of the
+ * interaction: pairs given explicitly (cdyn_force_add_pair_exclusions), and
+ * pairs bonded by a distance constraint or a spring
+ * (cdyn_force_set_pair_exclude_bonded: depth 1 excludes the two ends of each
+ * bond, depth 2 also particles two bonds apart, as the ends of a bond angle).
+ * Bonded exclusions follow the bonds: removing a rod (or disabling it)
+ * restores the pair's interaction from the next step or query on.
  *
  * Removing a particle that belongs to a generator: a pair set forgets the
  * particle (the rest of the set keeps interacting); a pair list drops every
  * pair that contains it. The generator itself stays, possibly with no pairs
  * left (it then exerts no force and has energy 0); cdyn_force_remove frees it.
+ *
+ * Neighbour lists (pair sets): a set keeps a list of the pairs closer than
+ * r_c + skin (Verlet's list), built with the cell list described below and
+ * kept until some member has moved more than skin / 2 since the build (then
+ * no pair outside the list can have come within r_c). The default skin is
+ * 0.3 sigma for the Lennard-Jones kinds and 0.1 r_c for the others, which
+ * suits dense fluids: the list is rebuilt every 10 to 20 steps of a liquid
+ * at its usual time step; cdyn_force_set_pair_skin changes it, and a skin of
+ * 0 evaluates every pair anew from the cell list each time. The members'
+ * positions and forces are kept in the order of the cells (sorted again at
+ * each build) so that the pair loop reads memory in order; handles and
+ * indices are unaffected. The forces equal those of a search of all pairs
+ * up to the rounding of their sum, whose order follows the list. The list
+ * is allocated before the step that first needs it and grown before a
+ * step after one that ran out of room (that step's evaluation then searches
+ * the cell list directly): steps allocate nothing.
  *
  * Cost: an evaluation of a pair list is O(pairs). A pair set sorts its
  * particles into cubic (square) cells a little larger than the largest
@@ -76,6 +127,7 @@
 #define CDYN_PAIR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "export.h"
 #include "status.h"
@@ -89,8 +141,29 @@ extern "C" {
 /** Pair potentials. Values are pinned. */
 typedef enum cdyn_pair_kind {
     CDYN_PAIR_HERTZ = 1,        /**< Hertz contact of elastic balls: F = k delta^(3/2) */
-    CDYN_PAIR_LJ_REPULSIVE = 2  /**< Weeks-Chandler-Andersen repulsion (LJ 12-6, cut, shifted) */
+    CDYN_PAIR_LJ_REPULSIVE = 2, /**< Weeks-Chandler-Andersen repulsion (LJ 12-6, cut, shifted) */
+    CDYN_PAIR_LJ = 3,           /**< Lennard-Jones 12-6 with a cutoff, optionally shifted */
+    CDYN_PAIR_TABLE = 4,        /**< U(r) and F(r) tabulated, cubic Hermite between samples */
+    CDYN_PAIR_CALLBACK = 5      /**< U(r), F(r) and dF/dr from a user function */
 } cdyn_pair_kind;
+
+/** A pair potential given by the user (CDYN_PAIR_CALLBACK): at time @p t
+ *  (s) and distance @p r (m, 0 < r < cutoff) between the particles of
+ *  indices @p i and @p j, write the energy U(r) (J) to *@p energy, the
+ *  force F(r) = -dU/dr (N, > 0 repulsive) to *@p force and its derivative
+ *  dF/dr (N/m, used by implicit integrators) to *@p dforce; each of the
+ *  three pointers may be NULL when that value is not needed, and the
+ *  function writes the others. The force on particle j is F(r) along the
+ *  unit vector from i to j, on i the opposite. Return 0 on success; any
+ *  other value fails the step (or the query) with CDYN_ERR_CALLBACK and
+ *  leaves the system as before the step. The function may read @p sys;
+ *  calls that change it return CDYN_ERR_BUSY. It must give the same values
+ *  for the same arguments: a step reuses the forces of the last one's end
+ *  while the system is unchanged (docs/pairs.md section 5), so after
+ *  changing data the function reads, change the system, for instance with
+ *  cdyn_system_set_time(sys, t) at the current time. @since 0.1 */
+typedef int (*cdyn_pair_fn)(const cdyn_system *sys, double t, size_t i, size_t j, double r,
+                            double *energy, double *force, double *dforce, void *user);
 
 /** Parameters of a pair generator. Fill with cdyn_pair_params_init(), then
  *  change the fields the kind reads; fields another kind reads are ignored
@@ -103,8 +176,22 @@ typedef struct cdyn_pair_params {
                               with cdyn_force_set_pair_radius; finite, > 0; default 0.5 */
     double epsilon;      /**< WCA: energy scale (J), finite and >= 0; default 1 */
     double sigma;        /**< WCA: length scale (m), finite and > 0; default 1 */
-    double damping;      /**< both: Hunt-Crossley alpha (s/m), finite and >= 0;
+    double damping;      /**< all kinds: Hunt-Crossley alpha (s/m), finite and >= 0;
                               default 0 (elastic) */
+    /* The fields below were added for CDYN_PAIR_LJ, _TABLE and _CALLBACK;
+     * a size that ends at damping gives them their defaults. */
+    double cutoff;       /**< LJ, TABLE, CALLBACK: the cutoff r_c (m), finite and > 0;
+                              LJ: 0 (the default) means 2.5 sigma; TABLE: the distance
+                              of the last sample */
+    int shift;           /**< LJ: non-zero (the default) subtracts U(r_c), so that the
+                              energy is continuous at the cutoff */
+    const double *table; /**< TABLE: table_size pairs (U_k, F_k) (J, N) at
+                              r_k = table_r_min + k (cutoff - table_r_min) / (table_size - 1),
+                              F = -dU/dr; copied at creation */
+    size_t table_size;   /**< TABLE: samples, 2 .. 2^24 */
+    double table_r_min;  /**< TABLE: distance of the first sample (m), >= 0, < cutoff */
+    cdyn_pair_fn fn;     /**< CALLBACK: the potential (not NULL) */
+    void *user;          /**< CALLBACK: passed to fn, never dereferenced by the library */
 } cdyn_pair_params;
 
 /** Fills @p params with the defaults listed in cdyn_pair_params for
@@ -132,10 +219,12 @@ CDYN_API cdyn_status cdyn_force_add_pairs(cdyn_system *sys, const cdyn_pair_para
 /** A pair generator acting on every pair of the @p n particles in
  *  @p particles (copied, read during the call only) that comes within the
  *  cutoff, found at each evaluation with a cell list (see the top of this
- *  header). Memory: about 70 (2-D) to 90 (3-D) bytes per particle for Hertz,
- *  16 less for WCA, allocated here and never during a step. Statuses as for cdyn_force_add_pairs, with
- *  CDYN_ERR_INVALID_ARGUMENT also for a particle listed twice and @p n 0 or
- *  above 2^30. @since 0.1 */
+ *  header). Memory: about 170 (2-D) to 230 (3-D) bytes per particle (24
+ *  more for Hertz radii) allocated here, and the neighbour list's 4 bytes
+ *  per pair within the cutoff plus the skin (with a quarter to spare),
+ *  allocated before the first step that needs it, never during a step.
+ *  Statuses as for cdyn_force_add_pairs, with CDYN_ERR_INVALID_ARGUMENT
+ *  also for a particle listed twice and @p n 0 or above 2^30. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_add_pair_set(cdyn_system *sys, const cdyn_pair_params *params,
                                              const cdyn_particle *particles, size_t n,
                                              cdyn_force *out);
@@ -169,6 +258,78 @@ CDYN_API cdyn_status cdyn_force_get_pair_radius(const cdyn_system *sys, cdyn_for
 CDYN_API cdyn_status cdyn_force_get_pair_contacts(const cdyn_system *sys, cdyn_force f,
                                                   cdyn_particle *out, size_t capacity,
                                                   size_t *count);
+
+/** Sets the neighbour-list skin (m, finite, >= 0) of the pair set @p f
+ *  (see the top of this header): 0 searches the cell list at every
+ *  evaluation; a larger skin rebuilds the list less often and keeps more
+ *  pairs in it. The list is rebuilt at the next evaluation.
+ *  CDYN_ERR_INVALID_ARGUMENT when @p f is not a pair set or @p skin is
+ *  invalid; handle errors for @p f; CDYN_ERR_BUSY from inside a step.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_force_set_pair_skin(cdyn_system *sys, cdyn_force f, double skin);
+
+/** The skin (m) of the pair set @p f. Statuses as cdyn_force_set_pair_skin,
+ *  plus CDYN_ERR_INVALID_ARGUMENT for a NULL @p out. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_pair_skin(const cdyn_system *sys, cdyn_force f, double *out);
+
+/** Leaves out of the pair set @p f the pairs of members joined by bonds:
+ *  @p depth 0 excludes none (the default), 1 the two ends of every enabled
+ *  distance constraint and of every spring, 2 also two members bonded to a
+ *  common particle (which need not be a member). Bonds added or removed
+ *  later are followed. Allocates the exclusion lists (here and when bonds
+ *  change, before a step). CDYN_ERR_INVALID_ARGUMENT when @p f is not a
+ *  pair set or @p depth is not 0, 1 or 2; handle errors for @p f;
+ *  CDYN_ERR_NO_MEMORY (nothing changed); CDYN_ERR_BUSY from inside a step.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_force_set_pair_exclude_bonded(cdyn_system *sys, cdyn_force f,
+                                                        int depth);
+
+/** The bonded exclusion depth of the pair set @p f. Statuses as
+ *  cdyn_force_set_pair_exclude_bonded, plus CDYN_ERR_INVALID_ARGUMENT for a
+ *  NULL @p out. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_pair_exclude_bonded(const cdyn_system *sys, cdyn_force f,
+                                                        int *out);
+
+/** Leaves the @p n_pairs pairs (pairs[2p], pairs[2p+1]) out of the pair set
+ *  @p f, besides those excluded before (a pair given twice is excluded
+ *  once). @p pairs is copied and read during the call only. A pair whose
+ *  particle later leaves the set (particle removal) is dropped.
+ *  CDYN_ERR_INVALID_ARGUMENT when @p f is not a pair set, for NULL
+ *  @p pairs with @p n_pairs > 0, @p n_pairs above 2^30, a pair of one
+ *  particle or a particle that is not a member of @p f; handle errors for
+ *  @p f and the particles; CDYN_ERR_NO_MEMORY; CDYN_ERR_BUSY from inside a
+ *  step. On any error nothing changed. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_add_pair_exclusions(cdyn_system *sys, cdyn_force f,
+                                                    const cdyn_particle *pairs, size_t n_pairs);
+
+/** Forgets the explicit exclusions of the pair set @p f (bonded ones
+ *  follow cdyn_force_set_pair_exclude_bonded). Statuses as
+ *  cdyn_force_set_pair_skin. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_clear_pair_exclusions(cdyn_system *sys, cdyn_force f);
+
+/** Counters of a pair set's neighbour list. Set size to
+ *  sizeof(cdyn_pair_stats) before cdyn_force_get_pair_stats; fields beyond
+ *  it are not written, so the struct may grow. @since 0.1 */
+typedef struct cdyn_pair_stats {
+    size_t size;
+    uint64_t evaluations; /**< force evaluations of the set since its creation */
+    uint64_t builds;      /**< neighbour lists built */
+    uint64_t direct;      /**< evaluations that searched the cell list directly (skin 0,
+                               a list out of room, queries at a state the list does not
+                               cover) */
+    size_t neighbours;    /**< pairs in the current list (0 without one) */
+    size_t excluded;      /**< excluded pairs of members (both kinds, each pair once) */
+    double skin;          /**< the skin of the current list (m): the one set, reduced in a
+                               periodic box so that r_c + skin stays below half its length */
+} cdyn_pair_stats;
+
+/** The counters of the pair set @p f into @p out, whose size field the
+ *  caller set (at least sizeof(size_t)); at most that many bytes are written
+ *  and the size field is left as it is. CDYN_ERR_INVALID_ARGUMENT (nothing written) for a NULL
+ *  argument, a size below sizeof(size_t) or @p f not a pair set; handle
+ *  errors for @p f. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_pair_stats(const cdyn_system *sys, cdyn_force f,
+                                               cdyn_pair_stats *out);
 
 #ifdef __cplusplus
 }

@@ -68,7 +68,12 @@ typedef enum cdyn_integrator {
  *  multi-stage integrators, not necessarily the committed state). Return 0
  *  on success; any other value stops the step with CDYN_ERR_CALLBACK and
  *  leaves the system as before the step. The callback may read @p sys but
- *  any call that changes it returns CDYN_ERR_BUSY. */
+ *  any call that changes it returns CDYN_ERR_BUSY. It must give the same
+ *  forces for the same arguments: velocity Verlet and RATTLE reuse the
+ *  forces of one step's end at the next one's start while the system is
+ *  unchanged (unless the force is declared velocity dependent), so after
+ *  changing data the callback reads, change the system, for instance with
+ *  cdyn_system_set_time(sys, t) at the current time. */
 typedef int (*cdyn_force_fn)(const cdyn_system *sys, double t, size_t n, int dim,
                              const double *x, const double *v, double *f, void *user);
 

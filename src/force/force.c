@@ -100,6 +100,17 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
     return CDYN_OK;
 }
 
+cdyn_status cdyn__forces_prepare(cdyn_system *sys)
+{
+    for (uint32_t i = 0, n = sys->forces.count; i < n; i++) {
+        cdyn__force *g = &sys->force[i];
+        cdyn_status st;
+        if (sys->forces.alive[i] && g->ops->prepare && (st = g->ops->prepare(sys, g)))
+            return st;
+    }
+    return CDYN_OK;
+}
+
 void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot)
 {
     for (uint32_t i = 0; i < sys->forces.count; i++) {
