@@ -20,6 +20,7 @@ from ._ffi import HEADER_VERSION, LIBRARY_PATH, MACROS, LibraryNotFoundError, \
     VersionMismatchError, ffi, lib
 from ._callbacks import Jacobian, MotionStateView
 from .allocator import Allocator
+from .box import Box
 from .constraint import Constraint
 from .force import Force
 from .ground import Ground
@@ -81,7 +82,7 @@ def bindings():
 
 __version__ = MACROS["CDYN_VERSION_STRING"]
 
-__all__ = ["System", "Particle", "Force", "Constraint", "Ground", "RigidBody", "Jacobian",
+__all__ = ["System", "Box", "Particle", "Force", "Constraint", "Ground", "RigidBody", "Jacobian",
            "MotionStateView", "Curve", "Surface", "HeightField", "Motion", "Schedule",
            "Lattice", "Kinetics", "Allocator", "rigid_rotation", "stats_from_receivers",
            "drainage_from_receivers", "version", "version_string", "status_name",

@@ -14,9 +14,9 @@ from ._ffi import ffi
 _C_TYPES = {np.dtype(np.float64): "double", np.dtype(np.uint32): "uint32_t",
             np.dtype(np.uint8): "uint8_t", np.dtype(np.uint64): "uint64_t",
             np.dtype(np.int32): "int", np.dtype(np.uintp): "size_t",
-            np.dtype(np.bool_): "bool"}
+            np.dtype(np.bool_): "bool", np.dtype(np.int64): "int64_t"}
 
-_KINDS = {"f": "iuf", "u": "iu", "i": "iu"}
+_KINDS = {"f": "iuf", "u": "iu", "i": "iu", "b": "b"}
 
 
 def _shape_text(shape):
@@ -29,12 +29,13 @@ def array_in(value, shape, name, dtype=np.float64):
     dtype = np.dtype(dtype)
     arr = np.asarray(value)
     if arr.dtype.kind not in _KINDS[dtype.kind]:
-        raise TypeError("%s: expected %s numbers, got an array of dtype %s"
-                        % (name, "real" if dtype.kind == "f" else "integer", arr.dtype))
+        raise TypeError("%s: expected %s, got an array of dtype %s"
+                        % (name, {"f": "real numbers", "b": "booleans"}.get(dtype.kind, "integers"),
+                           arr.dtype))
     if tuple(arr.shape) != tuple(shape):
         raise ValueError("%s: expected shape %s, got %s"
                          % (name, _shape_text(shape), _shape_text(arr.shape)))
-    if dtype.kind != "f" and arr.size:
+    if dtype.kind in "iu" and arr.size:
         info = np.iinfo(dtype)
         if arr.min() < info.min or arr.max() > info.max:
             raise ValueError("%s: values outside %s" % (name, dtype))

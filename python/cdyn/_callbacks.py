@@ -298,6 +298,28 @@ def surface_fn(csys, t, u, v, r, ru, rv, ruu, ruv, rvv, user):
     return 0 if ok else 1
 
 
+# ---- pair potentials ----------------------------------------------------------------
+
+def _three_numbers(value):
+    try:
+        u = [float(x) for x in value]
+        if len(u) == 3:
+            return u
+    except (TypeError, ValueError):
+        pass
+    raise TypeError("a pair potential must return (U, F, dF/dr), not %r" % (value,))
+
+
+@ffi.callback("cdyn_pair_fn", error=1)
+def pair_fn(csys, t, i, j, r, energy, force, dforce, user):
+    ok, value = _run(csys, user, lambda w: (t, i, j, r), _three_numbers)
+    if ok:
+        for ptr, v in zip((energy, force, dforce), value):
+            if ptr != ffi.NULL:
+                ptr[0] = v
+    return 0 if ok else 1
+
+
 # ---- kinetics ---------------------------------------------------------------------------
 
 @ffi.callback("cdyn_kinetics_rate_fn", error=1)
@@ -330,6 +352,7 @@ TRAMPOLINES = {
     "cdyn_schedule_fn": schedule_fn,
     "cdyn_curve_fn": curve_fn,
     "cdyn_surface_fn": surface_fn,
+    "cdyn_pair_fn": pair_fn,
     "cdyn_kinetics_rate_fn": rate_fn,
     "cdyn_kinetics_rate_jacobian_fn": rate_jacobian_fn,
 }

@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import _enums, _structs
-from ._arrays import vector_in
+from ._arrays import array_in, vector_in
 from ._call import binds, fail
 from ._callbacks import TRAMPOLINES, Callback
 from ._ffi import ffi, lib
@@ -36,6 +36,39 @@ class Force(Handle):
     def pair_radius(self, particle):
         return read(self.system, "cdyn_force_get_pair_radius", (self.handle, raw(particle)))
 
+    pair_skin = handle_property("cdyn_force_get_pair_skin", "cdyn_force_set_pair_skin",
+                                doc="A pair set's neighbour-list skin (m).")
+    pair_exclude_bonded = handle_property(
+        "cdyn_force_get_pair_exclude_bonded", "cdyn_force_set_pair_exclude_bonded",
+        doc="Bonded exclusions of a pair set: 0 none, 1 bonded pairs, 2 also two bonds apart.")
+
+    @binds("cdyn_force_add_pair_exclusions")
+    def add_pair_exclusions(self, pairs):
+        """Leaves the (k, 2) pairs of particles out of this pair set."""
+        arr, ptr = _handles(pairs, "pairs")
+        if arr.size % 2:
+            raise ValueError("pairs: expected (k, 2) particles, got %d" % arr.size)
+        st = lib.cdyn_force_add_pair_exclusions(self.system._checked(), self.handle, ptr,
+                                                arr.size // 2)
+        if st:
+            fail(self.system, st, "cdyn_force_add_pair_exclusions")
+
+    @binds("cdyn_force_clear_pair_exclusions")
+    def clear_pair_exclusions(self):
+        st = lib.cdyn_force_clear_pair_exclusions(self.system._checked(), self.handle)
+        if st:
+            fail(self.system, st, "cdyn_force_clear_pair_exclusions")
+
+    @property
+    @binds("cdyn_force_get_pair_stats")
+    def pair_stats(self):
+        """A pair set's neighbour-list counters (PairStats)."""
+        out = _structs.new("cdyn_pair_stats")
+        st = lib.cdyn_force_get_pair_stats(self.system._checked(), self.handle, out)
+        if st:
+            fail(self.system, st, "cdyn_force_get_pair_stats")
+        return _structs.to_dataclass(out, "cdyn_pair_stats")
+
     @binds("cdyn_force_get_pair_contacts")
     def pair_contacts(self):
         """The pairs within the cutoff now, as a list of (Particle, Particle)
@@ -56,12 +89,31 @@ class Force(Handle):
 
 
 def _pair_params(kind, params):
+    """The C parameters of a pair generator, and what must outlive them (a
+    table's samples, a callback potential's Callback)."""
+    params = dict(params)
+    table, fn = params.pop("table", None), params.pop("fn", None)
     k = _enums.coerce(_enums.ENUMS["cdyn_pair_kind"], kind, "pair kind")
     p = _structs.new("cdyn_pair_params")
     st = lib.cdyn_pair_params_init(p, k)
     if st:
         fail(None, st, "cdyn_pair_params_init")
-    return _structs.fill(p, "cdyn_pair_params", params, "pair parameters", ("kind",))
+    _structs.fill(p, "cdyn_pair_params", params, "pair parameters",
+                  ("kind", "table_size", "user"))
+    keep = []
+    if table is not None:  # (n, 2) samples (U_k, F_k)
+        arr = np.asarray(table)
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise ValueError("table: expected (n, 2) samples (U_k, F_k), got shape %s"
+                             % (arr.shape,))
+        arr, ptr = array_in(arr, arr.shape, "table")
+        p.table, p.table_size = ptr, arr.shape[0]
+        keep.append(ptr)
+    if fn is not None:  # fn(sys, t, i, j, r) -> (U, F, dF/dr)
+        cb = Callback(fn)
+        p.fn, p.user = TRAMPOLINES["cdyn_pair_fn"], cb.handle
+        keep.append(cb)
+    return p, keep
 
 
 def _handles(objs, name):
@@ -119,19 +171,29 @@ class ForcesMixin:
 
     @binds("cdyn_force_add_pairs", "cdyn_pair_params_init")
     def add_pairs(self, pairs, kind="hertz", **params):
-        """A pair generator on the listed pairs ((k, 2) particles); params
+        """A pair generator on the listed pairs ((k, 2) particles). `params`
         are the fields of cdyn_pair_params (stiffness, radius, epsilon, sigma,
-        damping) with the defaults of cdyn_pair_params_init for `kind`."""
-        p = _pair_params(kind, params)
+        damping, cutoff, shift, table_r_min, ...) with the defaults of
+        cdyn_pair_params_init for `kind`; kind 'table' takes table=(n, 2)
+        samples (U_k, F_k), kind 'callback' fn(sys, t, i, j, r) returning
+        (U, F, dF/dr)."""
+        p, keep = _pair_params(kind, params)
         arr, ptr = _handles(pairs, "pairs")
         if arr.size % 2:
             raise ValueError("pairs: expected (k, 2) particles, got %d" % arr.size)
-        return self._new_force("cdyn_force_add_pairs", p, ptr, arr.size // 2)
+        return self._kept(self._new_force("cdyn_force_add_pairs", p, ptr, arr.size // 2), keep)
 
     @binds("cdyn_force_add_pair_set", "cdyn_pair_params_init")
     def add_pair_set(self, particles, kind="hertz", **params):
-        """A pair generator on every pair of `particles` within the cutoff."""
-        p = _pair_params(kind, params)
+        """A pair generator on every pair of `particles` within the cutoff,
+        with a neighbour list; parameters as add_pairs."""
+        p, keep = _pair_params(kind, params)
         arr, ptr = _handles(particles, "particles")
-        return self._new_force("cdyn_force_add_pair_set", p, ptr, arr.size)
+        return self._kept(self._new_force("cdyn_force_add_pair_set", p, ptr, arr.size), keep)
+
+    def _kept(self, force, keep):
+        callbacks = [k for k in keep if isinstance(k, Callback)]
+        if callbacks:
+            self._keep_for(force.handle, "pair", callbacks[0])
+        return force
 

@@ -1,6 +1,6 @@
 """Particles (particle.h)."""
 from . import motion as _motion
-from ._arrays import optional_vector_in, vector_in
+from ._arrays import array_out, optional_vector_in, vector_in
 from ._call import bound_property, binds, fail
 from ._ffi import ffi, lib
 from ._handle import Handle, handle_property, read, remove, valid_property
@@ -21,6 +21,21 @@ class Particle(Handle):
     mass = handle_property("cdyn_particle_get_mass", "cdyn_particle_set_mass", doc="Mass (> 0).")
     fixed = handle_property("cdyn_particle_get_fixed", "cdyn_particle_set_fixed",
                             doc="Fixed: infinite inertia.")
+
+    unwrapped_position = handle_property(
+        "cdyn_particle_get_unwrapped_position", shape="dim",
+        doc="Position plus whole box lengths: continuous across periodic faces.")
+
+    @property
+    @binds("cdyn_particle_get_image")
+    def image(self):
+        """Its image counters n_k in a periodic box (dim int64)."""
+        import numpy as np
+        arr, out = array_out((self.system.dimension,), np.int64)
+        st = lib.cdyn_particle_get_image(self.system._checked(), self.handle, out)
+        if st:
+            fail(self.system, st, "cdyn_particle_get_image")
+        return arr
 
     applied_force = handle_property("cdyn_particle_get_applied_force", shape="dim",
                                     doc="Its applied force (both accumulators).")

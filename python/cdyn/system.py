@@ -11,6 +11,7 @@ from ._errors import STATUS_CLASSES
 from ._ffi import ffi, lib
 from ._handle import system_property
 from ._options import OptionsMixin
+from .box import BoxMixin
 from .constraint import ConstraintsMixin
 from .force import ForcesMixin
 from .ground import GroundsMixin
@@ -36,7 +37,7 @@ def _destroy(ptr, _keep, _allocator):
 
 
 class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidMixin,
-             OptionsMixin):
+             BoxMixin, OptionsMixin):
     """A simulation in `dim` = 2 or 3 dimensions.
 
         with cdyn.System(dim=2, integrator="rk4") as sys:
