@@ -29,9 +29,8 @@ def array_in(value, shape, name, dtype=np.float64):
     dtype = np.dtype(dtype)
     arr = np.asarray(value)
     if arr.dtype.kind not in _KINDS[dtype.kind]:
-        raise TypeError("%s: expected %s, got an array of dtype %s"
-                        % (name, {"f": "real numbers", "b": "booleans"}.get(dtype.kind, "integers"),
-                           arr.dtype))
+        wanted = {"f": "real numbers", "b": "booleans"}.get(dtype.kind, "integers")
+        raise TypeError("%s: expected %s, got an array of dtype %s" % (name, wanted, arr.dtype))
     if tuple(arr.shape) != tuple(shape):
         raise ValueError("%s: expected shape %s, got %s"
                          % (name, _shape_text(shape), _shape_text(arr.shape)))
