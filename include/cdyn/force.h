@@ -103,6 +103,49 @@ CDYN_API cdyn_status cdyn_force_add_callback_with_jacobian(cdyn_system *sys, cdy
 CDYN_API cdyn_status cdyn_jacobian_add_block(cdyn_jacobian *jac, size_t i, size_t j,
                                              const double *dfdx, const double *dfdv);
 
+/** Changes the field of the gravity generator @p f to @p g (m/s^2, dim
+ *  finite values, copied).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or @p g,
+ *  non-finite values, or @p f not a gravity generator; handle statuses;
+ *  CDYN_ERR_BUSY from a callback. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_set_gravity(cdyn_system *sys, cdyn_force f, const double *g);
+
+/** The field of the gravity generator @p f (dim values into @p out).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL arguments or @p f
+ *  not a gravity generator; handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_gravity(const cdyn_system *sys, cdyn_force f, double *out);
+
+/** Changes the coefficient b (N s/m, finite, >= 0) of the drag generator
+ *  @p f.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys, a bad
+ *  value, or @p f not a drag generator; handle statuses; CDYN_ERR_BUSY.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_force_set_drag(cdyn_system *sys, cdyn_force f, double coefficient);
+
+/** The coefficient of the drag generator @p f into *@p out.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL arguments or @p f
+ *  not a drag generator; handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_drag(const cdyn_system *sys, cdyn_force f, double *out);
+
+/** Changes a spring's stiffness S (N/m), damping D (N s/m) and rest length
+ *  R0 (m), each finite and >= 0, as given to cdyn_force_add_spring; its
+ *  ends stay. A damping that becomes zero or non-zero makes the system's
+ *  forces stop or start depending on velocity (velocity Verlet's
+ *  corrector).
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys, a bad
+ *  value, or @p f not a spring; handle statuses; CDYN_ERR_BUSY.
+ *  @since 0.1 */
+CDYN_API cdyn_status cdyn_force_set_spring(cdyn_system *sys, cdyn_force f, double stiffness,
+                                           double damping, double rest_length);
+
+/** A spring's stiffness, damping and rest length; any output may be NULL,
+ *  not all.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys, every
+ *  output NULL, or @p f not a spring; handle statuses. @since 0.1 */
+CDYN_API cdyn_status cdyn_force_get_spring(const cdyn_system *sys, cdyn_force f,
+                                           double *stiffness, double *damping,
+                                           double *rest_length);
+
 /** Removes a force generator. @since 0.1 */
 CDYN_API cdyn_status cdyn_force_remove(cdyn_system *sys, cdyn_force f);
 
