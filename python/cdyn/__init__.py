@@ -22,7 +22,7 @@ from ._callbacks import Jacobian, MotionStateView
 from .allocator import Allocator
 from .box import Box
 from .constraint import Constraint
-from .force import Force
+from .force import Force, Spring
 from .ground import Ground
 from .kinetics import Kinetics
 from .lattice import Lattice, drainage_from_receivers, stats_from_receivers
@@ -82,7 +82,7 @@ def bindings():
 
 __version__ = MACROS["CDYN_VERSION_STRING"]
 
-__all__ = ["System", "Box", "Particle", "Force", "Constraint", "Ground", "RigidBody", "Jacobian",
+__all__ = ["System", "Box", "Spring", "Particle", "Force", "Constraint", "Ground", "RigidBody", "Jacobian",
            "MotionStateView", "Curve", "Surface", "HeightField", "Motion", "Schedule",
            "Lattice", "Kinetics", "Allocator", "rigid_rotation", "stats_from_receivers",
            "drainage_from_receivers", "version", "version_string", "status_name",

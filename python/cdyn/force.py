@@ -1,4 +1,6 @@
 """Force generators (force.h) and pair potentials (pair.h)."""
+import collections
+
 import numpy as np
 
 from . import _enums, _structs
@@ -7,6 +9,9 @@ from ._call import binds, fail
 from ._callbacks import TRAMPOLINES, Callback
 from ._ffi import ffi, lib
 from ._handle import Handle, handle_property, raw, read, remove, valid_property
+
+
+Spring = collections.namedtuple("Spring", "stiffness damping rest_length")
 
 
 class Force(Handle):
@@ -19,6 +24,34 @@ class Force(Handle):
     energy = handle_property("cdyn_force_get_energy", doc="Potential energy (J), now.")
     tension = handle_property("cdyn_force_get_spring_tension",
                               doc="A spring's tension (N), positive when stretched.")
+
+    gravity = handle_property("cdyn_force_get_gravity", "cdyn_force_set_gravity", "dim",
+                              "A gravity generator's field g (m/s^2).")
+    drag = handle_property("cdyn_force_get_drag", "cdyn_force_set_drag",
+                           doc="A drag generator's coefficient b (N s/m).")
+
+    @property
+    @binds("cdyn_force_get_spring")
+    def spring(self):
+        """A spring's (stiffness, damping, rest_length)."""
+        out = [ffi.new("double *") for _ in range(3)]
+        st = lib.cdyn_force_get_spring(self.system._checked(), self.handle, *out)
+        if st:
+            fail(self.system, st, "cdyn_force_get_spring")
+        return Spring(*(o[0] for o in out))
+
+    @binds("cdyn_force_set_spring")
+    def set_spring(self, stiffness=None, damping=None, rest_length=None):
+        """Changes a spring's stiffness, damping and/or rest length (None
+        keeps a value); its ends stay."""
+        now = self.spring
+        st = lib.cdyn_force_set_spring(
+            self.system._checked(), self.handle,
+            now.stiffness if stiffness is None else stiffness,
+            now.damping if damping is None else damping,
+            now.rest_length if rest_length is None else rest_length)
+        if st:
+            fail(self.system, st, "cdyn_force_set_spring")
 
     @binds("cdyn_force_remove")
     def remove(self):

@@ -175,3 +175,26 @@ def test_calls_release_the_gil():
             done[0] = True
             t.join()
     assert during > 0
+
+
+def test_force_parameters_change_after_they_were_added(sys2):
+    p = sys2.add_particle(1.0, [0, 0], [1, 0])
+    g = sys2.add_gravity([0, -9.81])
+    assert np.array_equal(g.gravity, [0, -9.81])
+    g.gravity = [0, -1.62]  # the Moon
+    drag = sys2.add_drag(0.0)
+    drag.drag = 0.5
+    assert drag.drag == 0.5
+    with pytest.raises(cdyn.InvalidArgumentError):
+        drag.drag = -1.0
+    with pytest.raises(cdyn.InvalidArgumentError):
+        g.drag = 1.0  # not a drag generator
+    sys2.integrator = "rk4"
+    sys2.step(1e-3, steps=1000)
+    b, t = 0.5, 1.0  # v' = -g - b v along y from rest: v = -(g / b)(1 - exp(-b t))
+    assert p.velocity[1] == pytest.approx(-(1.62 / b) * (1 - np.exp(-b * t)), rel=1e-9)
+    q = sys2.add_particle(1.0, [1, 0])
+    spring = sys2.add_spring(p, q, stiffness=10.0, rest_length=1.0)
+    assert spring.spring == (10.0, 0.0, 1.0)
+    spring.set_spring(damping=0.2)
+    assert spring.spring == cdyn.Spring(10.0, 0.2, 1.0)
