@@ -82,8 +82,8 @@ def bindings():
 
 __version__ = MACROS["CDYN_VERSION_STRING"]
 
-__all__ = ["System", "Box", "Spring", "Particle", "Force", "Constraint", "Ground", "RigidBody", "Jacobian",
-           "MotionStateView", "Curve", "Surface", "HeightField", "Motion", "Schedule",
+__all__ = ["System", "Box", "Spring", "Particle", "Force", "Constraint", "Ground", "RigidBody",
+           "Jacobian", "MotionStateView", "Curve", "Surface", "HeightField", "Motion", "Schedule",
            "Lattice", "Kinetics", "Allocator", "rigid_rotation", "stats_from_receivers",
            "drainage_from_receivers", "version", "version_string", "status_name",
            "status_string", "bindings", "CdynError", "ClosedError", "UnknownStatusError",
