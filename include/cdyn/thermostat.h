@@ -1,4 +1,6 @@
-/* cdyn: the Langevin thermostat.
+/** @file
+ * @brief The Langevin thermostat: velocity Verlet and RATTLE steps that
+ * sample the canonical distribution.
  *
  * With the thermostat on, velocity Verlet and RATTLE steps integrate
  * Langevin dynamics,
@@ -46,42 +48,73 @@
 extern "C" {
 #endif
 
-/** Options of the Langevin thermostat. Fill with cdyn_langevin_options_init,
- *  then change what you need; the size field lets the struct grow. */
+/** Options of the Langevin thermostat.
+ *
+ *  Fill with cdyn_langevin_options_init(), change what you need, then pass
+ *  to cdyn_system_set_langevin_options(). The size field lets the struct
+ *  grow.
+ */
 typedef struct cdyn_langevin_options {
-    size_t size; /**< sizeof(cdyn_langevin_options), set by the init function */
+    size_t size; /**< sizeof(cdyn_langevin_options), set by the init function. */
     /** Thermal energy kT = k_B T (J), finite, >= 0; default 0. */
     double kT;
     /** Friction gamma (1/s), finite, >= 0; 0 (the default) turns the
      *  thermostat off. */
     double gamma;
-    /** Seed of the noise; default 0. */
+    /** Seed of the noise, any value; default 0. The same seed gives the
+     *  same noise. */
     uint64_t seed;
 } cdyn_langevin_options;
 
-/** Fills @p options with the defaults: size = sizeof(cdyn_langevin_options),
- *  kT = 0, gamma = 0 (off), seed = 0. NULL is a no-op. @since 0.1 */
+/** Fills the thermostat's options with the defaults.
+ *
+ *  The defaults: size = sizeof(cdyn_langevin_options), kT = 0, gamma = 0 (off),
+ *  seed = 0.
+ *
+ *  @param[out] options  The struct to fill; NULL is a no-op.
+ *  @since 0.1
+ */
 CDYN_API void cdyn_langevin_options_init(cdyn_langevin_options *options);
 
-/** Sets the thermostat's options (copied; the pointer is not kept): gamma > 0
- *  turns it on (or changes it), gamma = 0 turns it off. The noise's step
- *  count restarts at 0. It acts on the steps of
+/** Sets the options of the Langevin thermostat, turning it on or off.
+ *
+ *  gamma > 0 turns the thermostat on (or changes it), gamma = 0 turns it off.
+ *  The noise's step count restarts at 0. The thermostat acts on the steps of
  *  CDYN_INTEGRATOR_VELOCITY_VERLET and CDYN_INTEGRATOR_RATTLE; with another
- *  integrator selected a step returns CDYN_ERR_UNSUPPORTED.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT (nothing changed, the message
- *  names the field) for a NULL argument, a size other than
- *  sizeof(cdyn_langevin_options), kT or gamma not finite or < 0;
- *  CDYN_ERR_NO_MEMORY (nothing changed); CDYN_ERR_BUSY from a callback.
- *  @since 0.1 */
+ *  integrator selected, a step returns CDYN_ERR_UNSUPPORTED.
+ *
+ *  @param[in,out] sys      The system.
+ *  @param[in]     options  The options, filled by cdyn_langevin_options_init()
+ *                          and then changed; copied, the pointer is not kept.
+ *  @retval CDYN_OK                    the options were set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  nothing changed (the message names the
+ *                                     field): @p sys or @p options is NULL, its
+ *                                     size is not
+ *                                     sizeof(cdyn_langevin_options), or kT or
+ *                                     gamma is not finite and >= 0.
+ *  @retval CDYN_ERR_NO_MEMORY         the thermostat's state (allocated by the
+ *                                     first options other than the defaults)
+ *                                     could not be allocated; nothing changed.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_system_set_langevin_options(cdyn_system *sys,
                                                       const cdyn_langevin_options *options);
 
-/** Copies the thermostat's options into @p out (the defaults of
- *  cdyn_langevin_options_init before any set; the thermostat is on when
- *  gamma > 0). @p out->size must be set by the caller (at least
- *  sizeof(size_t)); at most that many bytes are written and the size field
- *  is left as it is. @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or
- *  a size below sizeof(size_t) (nothing written). @since 0.1 */
+/** Reads the options of the Langevin thermostat.
+ *
+ *  Before any cdyn_system_set_langevin_options() they are the defaults of
+ *  cdyn_langevin_options_init(); the thermostat is on when gamma > 0.
+ *
+ *  @param[in]     sys  The system.
+ *  @param[in,out] out  The caller's struct: its @c size field, set by the
+ *                      caller to at least sizeof(size_t), says how many bytes
+ *                      may be written; it is left as it is.
+ *  @retval CDYN_OK                    the options were written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or out->size is
+ *                                     below sizeof(size_t); nothing written.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_system_get_langevin_options(const cdyn_system *sys,
                                                       cdyn_langevin_options *out);
 
