@@ -235,6 +235,14 @@ static void test_callback(void **state)
     assert_true(before.time == after.time);
     assert_memory_equal(before.x, after.x, before.len * sizeof(double));
     assert_memory_equal(before.v, after.v, before.len * sizeof(double));
+    /* so do the energy queries, leaving the output as it was */
+    double e = 42;
+    cb_calls = 1; /* past the check of calls during steps */
+    assert_int_equal(cdyn_force_get_energy(sys[1], f[1], &e), CDYN_ERR_CALLBACK);
+    assert_true(e == 42);
+    cb_calls = 1;
+    assert_int_equal(cdyn_system_get_potential_energy(sys[1], &e), CDYN_ERR_CALLBACK);
+    assert_true(e == 42);
     fail_after = -1;
     ok(cdyn_system_step(sys[1], 0.004)); /* and it goes on */
     ts_state_free(&a);

@@ -601,6 +601,9 @@ CDYN_API cdyn_status cdyn_system_get_constraint_forces(const cdyn_system *sys, d
  *                                     time-dependent callback).
  *  @retval CDYN_ERR_CALLBACK          a callback motion failed at the current
  *                                     time; nothing changed.
+ *  @retval CDYN_ERR_DIVERGED          a built-in motion overflows to a
+ *                                     non-finite state at the current time;
+ *                                     nothing changed.
  *  @retval CDYN_ERR_NO_MEMORY         the constraint's drive record could not
  *                                     be allocated; nothing changed.
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
@@ -649,6 +652,8 @@ CDYN_API cdyn_status cdyn_constraint_get_motion(const cdyn_system *sys, cdyn_con
  *  @retval CDYN_ERR_CALLBACK          a callback schedule (the new one, or the
  *                                     one that sets the current length) failed
  *                                     at the current time; nothing changed.
+ *  @retval CDYN_ERR_DIVERGED          a built-in schedule's value overflows at
+ *                                     the current time; nothing changed.
  *  @retval CDYN_ERR_NO_MEMORY         the constraint's drive record could not
  *                                     be allocated; nothing changed.
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.

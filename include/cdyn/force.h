@@ -391,6 +391,12 @@ CDYN_API cdyn_status cdyn_force_get_kind(const cdyn_system *sys, cdyn_force f,
  *  @retval CDYN_ERR_INVALID_HANDLE    @p f is 0, not a force generator, or of
  *                                     another system.
  *  @retval CDYN_ERR_STALE_HANDLE      @p f was removed.
+ *  @retval CDYN_ERR_CALLBACK          a pair generator's callback potential
+ *                                     failed or gave a non-finite value;
+ *                                     @p out is left as it was.
+ *  @retval CDYN_ERR_NO_MEMORY         a pair generator's exclusion lists,
+ *                                     stale after bonds changed, could not be
+ *                                     rebuilt; @p out is left as it was.
  *  @since 0.1
  */
 CDYN_API cdyn_status cdyn_force_get_energy(const cdyn_system *sys, cdyn_force f, double *out);

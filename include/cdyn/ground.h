@@ -242,6 +242,9 @@ CDYN_API cdyn_status cdyn_ground_add_callback(cdyn_system *sys, cdyn_ground_fn f
  *  @retval CDYN_ERR_CALLBACK          a callback motion (the new one, or the
  *                                     one that places the ground now) failed at
  *                                     the current time; nothing changed.
+ *  @retval CDYN_ERR_DIVERGED          a built-in motion overflows to a
+ *                                     non-finite state at the current time;
+ *                                     nothing changed.
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
  *  @since 0.1
  */

@@ -150,9 +150,9 @@ CDYN_API void cdyn_motion_desc_init(cdyn_motion_desc *desc, cdyn_motion_kind kin
  *                                     non-finite rotation axis in 3-D, a
  *                                     callback kind without a function.
  *  @retval CDYN_ERR_CALLBACK          the callback failed or gave a non-finite
- *                                     or non-orthonormal state; also a built-in
- *                                     motion whose state overflows to a
- *                                     non-finite value.
+ *                                     or non-orthonormal state.
+ *  @retval CDYN_ERR_DIVERGED          a built-in motion's state overflows to
+ *                                     a non-finite value at @p t.
  *  @since 0.1
  */
 CDYN_API cdyn_status cdyn_motion_evaluate(const cdyn_motion_desc *desc, int dim, double t,
@@ -231,8 +231,9 @@ CDYN_API void cdyn_schedule_desc_init(cdyn_schedule_desc *desc, cdyn_schedule_ki
  *                                     unknown kind, a non-finite field, a
  *                                     callback kind without a function.
  *  @retval CDYN_ERR_CALLBACK          the callback failed or gave a non-finite
- *                                     value; also a built-in schedule whose
- *                                     value overflows.
+ *                                     value.
+ *  @retval CDYN_ERR_DIVERGED          a built-in schedule's value overflows to
+ *                                     a non-finite number at @p t.
  *  @since 0.1
  */
 CDYN_API cdyn_status cdyn_schedule_evaluate(const cdyn_schedule_desc *desc, double t,

@@ -71,6 +71,8 @@ extern "C" {
  *  @retval CDYN_ERR_INVALID_HANDLE    @p p is 0, not a particle, or of another
  *                                     system.
  *  @retval CDYN_ERR_STALE_HANDLE      @p p was removed.
+ *  @retval CDYN_ERR_UNSUPPORTED       the particle is kinematic (a prescribed
+ *                                     motion moves it; move the curve instead).
  *  @retval CDYN_ERR_CALLBACK          a callback curve failed or gave a
  *                                     non-finite value.
  *  @retval CDYN_ERR_NO_MEMORY         an allocation failed.
@@ -111,6 +113,8 @@ CDYN_API cdyn_status cdyn_constraint_add_on_curve(cdyn_system *sys, cdyn_particl
  *                                     CDYN_HEIGHTFIELD_BILINEAR interpolation
  *                                     (its slope jumps at every cell edge; use
  *                                     BICUBIC; bilinear grounds are fine).
+ *                                     Or the particle is kinematic (a
+ *                                     prescribed motion moves it).
  *  @retval CDYN_ERR_CALLBACK          a callback surface failed or gave a
  *                                     non-finite value.
  *  @retval CDYN_ERR_NO_MEMORY         an allocation failed.

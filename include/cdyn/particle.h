@@ -294,6 +294,9 @@ CDYN_API cdyn_status cdyn_particle_get_fixed(const cdyn_system *sys, cdyn_partic
  *                                     cdyn_constraint_set_motion()).
  *  @retval CDYN_ERR_CALLBACK          a callback motion failed at the current
  *                                     time (nothing changed).
+ *  @retval CDYN_ERR_DIVERGED          a built-in motion overflows to a
+ *                                     non-finite state at the current time
+ *                                     (nothing changed).
  *  @retval CDYN_ERR_NO_MEMORY         the storage of kinematic particles could
  *                                     not grow (nothing changed).
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.

@@ -89,8 +89,9 @@ typedef enum cdyn_rigid_scheme {
  *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys, @p particles or @p out is NULL,
  *                                     @p n is 0 or more than the live
  *                                     particles, or a particle is listed twice,
- *                                     fixed, in another body, in a constraint
- *                                     or on a curve or surface.
+ *                                     fixed, kinematic (a prescribed motion),
+ *                                     in another body, in a constraint or on a
+ *                                     curve or surface.
  *  @retval CDYN_ERR_INVALID_HANDLE    a handle of @p particles is 0, not a
  *                                     particle, or of another system.
  *  @retval CDYN_ERR_STALE_HANDLE      a handle of @p particles names a removed

@@ -40,8 +40,10 @@ typedef struct cdyn__force_ops {
      * path (a = W (0 + F)) bit for bit. NULL: never. */
     cdyn_status (*apply_accel)(const cdyn_system *sys, const cdyn__force *g, double t,
                                const double *x, const double *v, double *a, bool *done);
-    /* Potential energy at positions x (0 for dissipative and user forces). */
-    double (*energy)(const cdyn_system *sys, const cdyn__force *g, const double *x);
+    /* Potential energy at positions x into *out (0 for dissipative and user
+     * forces); fails only when a callback potential does (message set). */
+    cdyn_status (*energy)(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                          double *out);
     /* The Jacobian of the force at (x, v) through @p add. With
      * @p definite, terms that make an implicit integrator's matrix
      * indefinite under compression are left out. NULL: the kind has no
@@ -102,8 +104,11 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
 /* Runs every live generator's prepare op (before a step or evaluation). */
 cdyn_status cdyn__forces_prepare(cdyn_system *sys);
 
-/* Potential energy of one generator at state x. */
-double cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x);
+/* Potential energy of one generator at state x into *out; CDYN_ERR_CALLBACK
+ * or CDYN_ERR_NO_MEMORY from a pair set's callback potential or exclusion
+ * lists. */
+cdyn_status cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                               double *out);
 
 /* The kind of a generator. */
 static inline cdyn_force_kind cdyn__force_kind(const cdyn__force *g)

@@ -60,11 +60,13 @@ double cdyn__spring_tension(const cdyn_system *sys, const cdyn__force *s, const 
     return l > 0 ? tension(s, sys->dim, v, d, l) : s->p[0] * (0.0 - s->p[2]);
 }
 
-static double energy(const cdyn_system *sys, const cdyn__force *s, const double *x)
+static cdyn_status energy(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                          double *out)
 {
     double d[3];
     double stretch = separation(sys, s, x, d) - s->p[2];
-    return 0.5 * s->p[0] * stretch * stretch;
+    *out = 0.5 * s->p[0] * stretch * stretch;
+    return CDYN_OK;
 }
 
 int cdyn__spring_jacobian(const cdyn_system *sys, const cdyn__force *s, const double *x,

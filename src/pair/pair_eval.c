@@ -344,7 +344,8 @@ cdyn_status cdyn__pair_energy(const cdyn_system *sys, cdyn__pair *p, const doubl
     if (st)
         return st;
     for_each_pair(&c, p, false);
-    *out = c.sum;
+    if (!c.status)
+        *out = c.sum;
     return c.status;
 }
 

@@ -14,11 +14,10 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *g, uint32_t 
     return cdyn__pair_apply(sys, g->pair, t, x, v, f);
 }
 
-/* A failing callback potential gives NaN (its message is recorded). */
-static double energy(const cdyn_system *sys, const cdyn__force *g, const double *x)
+static cdyn_status energy(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                          double *out)
 {
-    double e = 0;
-    return cdyn__pair_energy(sys, g->pair, x, &e) ? NAN : e;
+    return cdyn__pair_energy(sys, g->pair, x, out);
 }
 
 /* A failing callback potential leaves blocks out; the force evaluation at
