@@ -28,5 +28,6 @@
 #include "lattice.h"
 #include "kinetics.h"
 #include "shapes.h"
+#include "snapshot.h"
 
 #endif /* CDYN_CDYN_H */
