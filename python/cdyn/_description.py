@@ -45,14 +45,18 @@ class Description:
     @classmethod
     def _from_desc(cls, p):
         """The Python description of a C description the library returned."""
+        callback = None
         if p.user != ffi.NULL and p.callback == TRAMPOLINES[cls._fn_type]:
-            return ffi.from_handle(p.user).extra
+            callback = ffi.from_handle(p.user)
+            if callback.extra is not None:
+                return callback.extra
+            # a function a snapshot's resolver gave: the fields are the C ones
         obj = cls.__new__(cls)
         obj.kind = _enums.to_python(cls._kind_enum, p.kind)
         obj.fields = {name: _structs._value(f.type, getattr(p, name))
                       for name, f in ffi.typeof(cls._ctype).fields
                       if name not in ("size", "kind", "callback", "user")}
-        obj.callback = None
+        obj.callback = callback
         return obj
 
     @property

@@ -116,6 +116,11 @@ class Handle:
     def __int__(self):
         return self.handle
 
+    def on(self, system):
+        """The same object in another system that holds it under the same
+        handle: a loaded snapshot or a copy of this one's system."""
+        return type(self)(system, self.handle)
+
     def __repr__(self):
         return "<cdyn.%s 0x%016x>" % (type(self).__name__, self.handle)
 
@@ -129,6 +134,18 @@ def valid_property(is_valid):
             return False
         return bool(getattr(lib, is_valid)(self.system._checked(), self.handle))
     return bound_property(fget, None, valid_property.__doc__, [is_valid])
+
+
+def tagged(obj, tag):
+    """Sets the snapshot tag of a new callback object when one is given;
+    a refused tag removes the object (all or nothing)."""
+    if tag is not None:
+        try:
+            obj.tag = tag
+        except BaseException:
+            obj.remove()
+            raise
+    return obj
 
 
 def remove(obj, fname):

@@ -6,7 +6,11 @@ from ._arrays import array_out, optional_vector_in, vector_in
 from ._call import bound_property, binds, fail
 from ._callbacks import TRAMPOLINES, Callback
 from ._ffi import ffi, lib
-from ._handle import Handle, handle_property, raw, read, remove, valid_property
+from ._handle import Handle, handle_property, raw, read, remove, tagged, valid_property
+
+
+_TAG_DOC = ("The integer a snapshot holds in place of its Python function (0 unless "
+            "set); System.load gives it to its resolver.")
 
 
 class Constraint(Handle):
@@ -17,6 +21,7 @@ class Constraint(Handle):
 
     valid = valid_property("cdyn_constraint_is_valid")
     kind = handle_property("cdyn_constraint_get_kind", doc="Its ConstraintKind.")
+    tag = handle_property("cdyn_constraint_get_tag", "cdyn_constraint_set_tag", doc=_TAG_DOC)
     row_count = handle_property("cdyn_constraint_get_row_count", doc="Its equations.")
     enabled = handle_property("cdyn_constraint_get_enabled", "cdyn_constraint_set_enabled",
                               doc="Whether it takes part in the solve.")
@@ -135,30 +140,32 @@ class ConstraintsMixin:
                                     vector_in(normal, self.dimension, "normal"), offset)
 
     @binds("cdyn_constraint_add_user")
-    def add_user_constraint(self, particles, rows, fn):
+    def add_user_constraint(self, particles, rows, fn, tag=None):
         """`rows` equations g = 0 on `particles`, from
         fn(sys, t, x, v, g, G, velocity_terms[, g_t]): x, v read-only
         (n, dim); write g (rows,), G (rows, n, dim) and velocity_terms
-        (rows,); g_t (rows,) comes when declared time-dependent."""
+        (rows,); g_t (rows,) comes when declared time-dependent. `tag`: its
+        snapshot tag."""
         arr = np.asarray([raw(p) for p in particles], dtype=np.uint64)
         cb = Callback(fn)
         c = self._new_constraint("cdyn_constraint_add_user",
                                  ffi.from_buffer("cdyn_particle[]", arr), arr.size, rows,
                                  TRAMPOLINES["cdyn_constraint_fn"], cb.handle)
         self._keep_for(c.handle, "constraint", cb)
-        return c
+        return tagged(c, tag)
 
     @binds("cdyn_constraint_add_implicit")
-    def add_implicit(self, particle, fn):
+    def add_implicit(self, particle, fn, tag=None):
         """Keeps `particle` on c(x) = 0 given by fn(sys, t, x, gradient,
         hessian) -> c: write the gradient (dim,) and Hessian (dim, dim) into
         the views given; when declared time-dependent fn also receives c_t,
-        gradient_t and c_tt to fill (or leave NaN for differences)."""
+        gradient_t and c_tt to fill (or leave NaN for differences). `tag`:
+        its snapshot tag."""
         cb = Callback(fn)
         c = self._new_constraint("cdyn_constraint_add_implicit", raw(particle),
                                  TRAMPOLINES["cdyn_implicit_fn"], cb.handle)
         self._keep_for(c.handle, "constraint", cb)
-        return c
+        return tagged(c, tag)
 
     @binds("cdyn_constraint_add_on_curve")
     def add_on_curve(self, particle, curve):

@@ -8,10 +8,14 @@ from ._arrays import array_in, vector_in
 from ._call import binds, fail
 from ._callbacks import TRAMPOLINES, Callback
 from ._ffi import ffi, lib
-from ._handle import Handle, handle_property, raw, read, remove, valid_property
+from ._handle import Handle, handle_property, raw, read, remove, tagged, valid_property
 
 
 Spring = collections.namedtuple("Spring", "stiffness damping rest_length")
+
+
+_TAG_DOC = ("The integer a snapshot holds in place of its Python function (0 unless "
+            "set); System.load gives it to its resolver.")
 
 
 class Force(Handle):
@@ -21,6 +25,7 @@ class Force(Handle):
 
     valid = valid_property("cdyn_force_is_valid")
     kind = handle_property("cdyn_force_get_kind", doc="Its ForceKind.")
+    tag = handle_property("cdyn_force_get_tag", "cdyn_force_set_tag", doc=_TAG_DOC)
     energy = handle_property("cdyn_force_get_energy", doc="Potential energy (J), now.")
     tension = handle_property("cdyn_force_get_spring_tension",
                               doc="A spring's tension (N), positive when stretched.")
@@ -182,17 +187,17 @@ class ForcesMixin:
         return self._new_force("cdyn_force_add_drag", coefficient)
 
     @binds("cdyn_force_add_callback", "cdyn_force_add_callback_with_jacobian")
-    def add_force(self, fn, velocity_dependent=False, jacobian=None):
+    def add_force(self, fn, velocity_dependent=False, jacobian=None, tag=None):
         """A force from fn(sys, t, x, v, f): x and v read-only (n, dim) views,
         f a writable (n, dim) view to add the forces into. `jacobian`, for
         backward Euler: jacobian(sys, t, x, v, jac) calls
-        jac.add_block(i, j, dfdx, dfdv)."""
+        jac.add_block(i, j, dfdx, dfdv). `tag`: its snapshot tag."""
         cb = Callback(fn)
         if jacobian is None:
             force = self._new_force("cdyn_force_add_callback", TRAMPOLINES["cdyn_force_fn"],
                                     cb.handle, bool(velocity_dependent))
             self._keep_for(force.handle, "force", cb)
-            return force
+            return tagged(force, tag)
         # One handle serves both functions: the Jacobian rides in `extra`.
         cb.extra = jacobian
         force = self._new_force("cdyn_force_add_callback_with_jacobian",
@@ -200,7 +205,7 @@ class ForcesMixin:
                                 TRAMPOLINES["cdyn_force_jacobian_fn"], cb.handle,
                                 bool(velocity_dependent))
         self._keep_for(force.handle, "force", cb)
-        return force
+        return tagged(force, tag)
 
     @binds("cdyn_force_add_pairs", "cdyn_pair_params_init")
     def add_pairs(self, pairs, kind="hertz", **params):
@@ -209,20 +214,24 @@ class ForcesMixin:
         damping, cutoff, shift, table_r_min, ...) with the defaults of
         cdyn_pair_params_init for `kind`; kind 'table' takes table=(n, 2)
         samples (U_k, F_k), kind 'callback' fn(sys, t, i, j, r) returning
-        (U, F, dF/dr)."""
+        (U, F, dF/dr), whose snapshot tag is `tag`."""
+        tag = params.pop("tag", None)
         p, keep = _pair_params(kind, params)
         arr, ptr = _handles(pairs, "pairs")
         if arr.size % 2:
             raise ValueError("pairs: expected (k, 2) particles, got %d" % arr.size)
-        return self._kept(self._new_force("cdyn_force_add_pairs", p, ptr, arr.size // 2), keep)
+        return tagged(self._kept(self._new_force("cdyn_force_add_pairs", p, ptr, arr.size // 2),
+                                 keep), tag)
 
     @binds("cdyn_force_add_pair_set", "cdyn_pair_params_init")
     def add_pair_set(self, particles, kind="hertz", **params):
         """A pair generator on every pair of `particles` within the cutoff,
         with a neighbour list; parameters as add_pairs."""
+        tag = params.pop("tag", None)
         p, keep = _pair_params(kind, params)
         arr, ptr = _handles(particles, "particles")
-        return self._kept(self._new_force("cdyn_force_add_pair_set", p, ptr, arr.size), keep)
+        return tagged(self._kept(self._new_force("cdyn_force_add_pair_set", p, ptr, arr.size),
+                                 keep), tag)
 
     def _kept(self, force, keep):
         callbacks = [k for k in keep if isinstance(k, Callback)]

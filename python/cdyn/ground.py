@@ -8,6 +8,10 @@ from ._handle import Handle, handle_property, raw, read, remove, valid_property
 from .shapes import HeightField
 
 
+_TAG_DOC = ("The integer a snapshot holds in place of its Python function (0 unless "
+            "set); System.load gives it to its resolver.")
+
+
 class Ground(Handle):
     """A ground of a System."""
 
@@ -15,6 +19,7 @@ class Ground(Handle):
 
     valid = valid_property("cdyn_ground_is_valid")
     kind = handle_property("cdyn_ground_get_kind", doc="Its GroundKind.")
+    tag = handle_property("cdyn_ground_get_tag", "cdyn_ground_set_tag", doc=_TAG_DOC)
     stiffness = handle_property("cdyn_ground_get_stiffness", "cdyn_ground_set_stiffness",
                                 doc="Penalty stiffness S (N/m).")
     damping = handle_property("cdyn_ground_get_damping", "cdyn_ground_set_damping",

@@ -17,6 +17,7 @@ from .force import ForcesMixin
 from .ground import GroundsMixin
 from .particle import ParticlesMixin
 from .rigid import RigidMixin
+from .snapshot import SnapshotMixin
 
 _BUSY = STATUS_CLASSES[10]
 _step = lib.cdyn_system_step
@@ -37,7 +38,7 @@ def _destroy(ptr, _keep, _allocator):
 
 
 class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidMixin,
-             BoxMixin, OptionsMixin):
+             BoxMixin, OptionsMixin, SnapshotMixin):
     """A simulation in `dim` = 2 or 3 dimensions.
 
         with cdyn.System(dim=2, integrator="rk4") as sys:
@@ -52,8 +53,6 @@ class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidM
     @binds("cdyn_system_create", "cdyn_system_create_with_allocator")
     def __init__(self, dim=2, integrator=None, allocator=None):
         self._ptr = None
-        self._in_callback = 0
-        self._keep = {}
         out = ffi.new("cdyn_system **")
         if allocator is None:
             st = lib.cdyn_system_create(dim, out)
@@ -63,12 +62,27 @@ class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidM
             fname = "cdyn_system_create_with_allocator"
         if st:
             fail(None, st, fname)
-        self._ptr = out[0]
-        self._dim = lib.cdyn_system_get_dimension(self._ptr)
-        self._finalizer = weakref.finalize(self, _destroy, self._ptr, self._keep, allocator)
-        _callbacks.register_owner(self._ptr, self)
+        self._own(out[0], {}, allocator)
         if integrator is not None:
             self.integrator = integrator
+
+    def _own(self, ptr, keep, allocator):
+        """Takes charge of the C system `ptr`, keeping `keep` (callbacks and
+        descriptions by (handle, what)) and the allocator alive with it."""
+        self._ptr = ptr
+        self._in_callback = 0
+        self._keep = keep
+        self._allocator = allocator
+        self._dim = lib.cdyn_system_get_dimension(ptr)
+        self._finalizer = weakref.finalize(self, _destroy, ptr, keep, allocator)
+        _callbacks.register_owner(ptr, self)
+
+    @classmethod
+    def _adopt(cls, ptr, keep, allocator):
+        """A System over a C system made elsewhere (a load, a clone)."""
+        obj = cls.__new__(cls)
+        obj._own(ptr, keep, allocator)
+        return obj
 
     # ---- lifetime ------------------------------------------------------------
 
@@ -112,6 +126,8 @@ class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidM
         others along: a particle its springs and constraints)."""
         ptr = self._checked()
         for key in list(self._keep):
+            if key[0] is None:
+                continue  # a loaded callback: its object is not known; kept until close
             if not any(getattr(lib, f)(ptr, key[0]) for f in _VALIDITY):
                 del self._keep[key]
 
