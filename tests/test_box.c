@@ -525,6 +525,36 @@ static void test_image_counters_never_overflow(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* Positions are read inside the box however far out a particle is, and a
+ * box too short to hold distinct coordinates is refused. */
+static void test_far_points_read_inside_the_box(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    /* o + L == o: no coordinate to wrap into */
+    assert_int_equal(cdyn_system_set_box(sys, (double[]){-1e300, 0}, (double[]){1e-300, 1},
+                                         (bool[]){true, true}),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_set_box(sys, (double[]){1e6, 0}, (double[]){1e-6, 1},
+                                         (bool[]){true, true}),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    /* 1e6 + 1e-3: 2^-30 of the origin, accepted */
+    ok(cdyn_system_set_box(sys, (double[]){1e6, 0}, (double[]){1e-3, 1}, (bool[]){true, true}));
+    /* A tiny box and points 10^300 and 10^20 lengths out: (x - o) / L
+     * overflows or n L has lost the box; the reads are the exact remainders. */
+    ok(cdyn_system_set_box(sys, (double[]){0, 0}, (double[]){1e-3, 1}, (bool[]){true, true}));
+    const double far[3] = {1e300, -1e300, 0.75e17};
+    for (int i = 0; i < 3; i++) {
+        cdyn_particle p = add(sys, (double[]){far[i], 0.5}, (double[]){0, 0});
+        double x[2];
+        ok(cdyn_particle_get_position(sys, p, x));
+        assert_true(x[0] >= 0 && x[0] < 1e-3);
+        assert_true(fabs(x[0] - (fmod(far[i], 1e-3) + (far[i] < 0 ? 1e-3 : 0))) < 1e-18);
+        assert_true(x[1] == 0.5);
+    }
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_walls_and_wrapped_grounds),
         cmocka_unit_test(test_momentum_round_off),
         cmocka_unit_test(test_image_counters_never_overflow),
+        cmocka_unit_test(test_far_points_read_inside_the_box),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

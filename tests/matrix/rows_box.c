@@ -20,7 +20,8 @@ W(system_set_langevin_options, a[0].w, a[1].w)
 W(system_get_langevin_options, a[0].w, a[1].w)
 
 static const mx_row rows[] = {
-    ROW(system_set_box, 0, {SYS}, {VEC(V_BOX_ORIGIN)}, {VEC_NZ(V_BOX_LENGTHS), MAY(BIT(B_HUGE))},
+    ROW(system_set_box, 0, {SYS}, {VEC(V_BOX_ORIGIN), MAY(BIT(B_HUGE))},
+        {VEC_NZ(V_BOX_LENGTHS), MAY(BIT(B_HUGE))},
         {BYTES(BYTES_PERIODIC)}),
     ROW(system_clear_box, 0, {SYS}),
     ROW(system_get_box, MX_Q, {SYS}, {OPT}, {OPT}, {OPT}, {OUT}),
