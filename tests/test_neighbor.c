@@ -257,6 +257,40 @@ static void test_exclusions_bonded(void **state)
         }
 }
 
+/* The count of excluded pairs follows the bonds at once, not at the next
+ * step: a refused step leaves it as it was. */
+static void test_exclusion_count_follows_the_bonds(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(3);
+    cdyn_particle p[3];
+    for (int i = 0; i < 3; i++)
+        ok(cdyn_particle_add(sys, 1, (double[]){0.9 * i, 0, 0}, NULL, &p[i]));
+    cdyn_pair_params pp;
+    cdyn_force f, sp;
+    ok(cdyn_pair_params_init(&pp, CDYN_PAIR_LJ_REPULSIVE));
+    ok(cdyn_force_add_pair_set(sys, &pp, p, 3, &f));
+    ok(cdyn_force_set_pair_exclude_bonded(sys, f, 1));
+    cdyn_pair_stats st = {.size = sizeof st};
+    ok(cdyn_force_get_pair_stats(sys, f, &st));
+    assert_int_equal(st.excluded, 0);
+    ok(cdyn_force_add_spring(sys, p[0], p[1], 1.0, 0.0, 0.9, &sp));
+    ok(cdyn_force_get_pair_stats(sys, f, &st));
+    assert_int_equal(st.excluded, 1);
+    /* RK4 with the thermostat is refused: the count stays. */
+    cdyn_langevin_options lo;
+    cdyn_langevin_options_init(&lo);
+    lo.kT = 1;
+    lo.gamma = 1;
+    ok(cdyn_system_set_langevin_options(sys, &lo));
+    ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4));
+    ok(cdyn_force_remove(sys, sp));
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_ERR_UNSUPPORTED);
+    ok(cdyn_force_get_pair_stats(sys, f, &st));
+    assert_int_equal(st.excluded, 0);
+    cdyn_system_destroy(sys);
+}
+
 /* Depth 2 excludes the ends of a chain a-b-c; explicit pairs; a chain in a
  * periodic box stepped with its exclusions conserves energy. */
 static void test_exclusions_depth_and_explicit(void **state)
@@ -406,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_rebuilds),
         cmocka_unit_test(test_exclusions_bonded),
         cmocka_unit_test(test_exclusions_depth_and_explicit),
+        cmocka_unit_test(test_exclusion_count_follows_the_bonds),
         cmocka_unit_test(test_bead_rod_melt),
         cmocka_unit_test(test_no_allocation),
     };

@@ -544,6 +544,10 @@ typedef struct cdyn_pair_stats {
 
 /** Reads the counters of a pair set's neighbour list.
  *
+ *  The exclusions it counts are made current first (they go stale when
+ *  bonds are added or removed, and a step rebuilds them too), so the count
+ *  does not depend on whether a step ran since; that may allocate.
+ *
  *  @param[in]     sys  The system.
  *  @param[in]     f    The pair set.
  *  @param[in,out] out  The caller's struct: its @c size field, set by the
@@ -556,6 +560,8 @@ typedef struct cdyn_pair_stats {
  *  @retval CDYN_ERR_INVALID_HANDLE    @p f is 0, not a force generator, or of
  *                                     another system.
  *  @retval CDYN_ERR_STALE_HANDLE      @p f was removed.
+ *  @retval CDYN_ERR_NO_MEMORY         the exclusion lists could not be
+ *                                     rebuilt; nothing written.
  *  @since 0.1
  */
 CDYN_API cdyn_status cdyn_force_get_pair_stats(const cdyn_system *sys, cdyn_force f,

@@ -59,6 +59,12 @@ cdyn_status cdyn__pair_law(const cdyn_system *sys, const cdyn__pair *p, double t
 cdyn_status cdyn__pair_apply(const cdyn_system *sys, cdyn__pair *p, double t, const double *x,
                              const double *v, double *f);
 
+/* Makes a pair set's exclusions current before a query reads them: they
+ * go stale when bonds change, and what they count must not depend on
+ * whether a step ran since. May allocate (CDYN_ERR_NO_MEMORY, message
+ * set); the lists are the generator's cache, not the system's state. */
+cdyn_status cdyn__pair_query_ready(const cdyn_system *sys, cdyn__pair *p);
+
 /* Potential energy of @p p at state x (the conservative part) into *out. */
 cdyn_status cdyn__pair_energy(const cdyn_system *sys, cdyn__pair *p, const double *x,
                               double *out);

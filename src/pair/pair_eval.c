@@ -322,9 +322,7 @@ cdyn_status cdyn__pair_apply_accel(const cdyn_system *sys, cdyn__pair *p, double
     return CDYN_OK;
 }
 
-/* Exclusions current before a query reads them (a query may allocate for
- * them; the lists are the generator's cache, not the system's state). */
-static cdyn_status query_ready(const cdyn_system *sys, cdyn__pair *p)
+cdyn_status cdyn__pair_query_ready(const cdyn_system *sys, cdyn__pair *p)
 {
     if (!p->is_set || !cdyn__exclusions_stale(sys, &p->excl))
         return CDYN_OK;
@@ -340,7 +338,7 @@ cdyn_status cdyn__pair_energy(const cdyn_system *sys, cdyn__pair *p, const doubl
 {
     pair_ctx c = {.sys = sys, .p = p, .task = TASK_ENERGY, .dim = sys->dim, .t = sys->time,
                   .x = x};
-    cdyn_status st = query_ready(sys, p);
+    cdyn_status st = cdyn__pair_query_ready(sys, p);
     if (st)
         return st;
     for_each_pair(&c, p, false);
@@ -354,7 +352,7 @@ cdyn_status cdyn__pair_virial(const cdyn_system *sys, cdyn__pair *p, const doubl
 {
     pair_ctx c = {.sys = sys, .p = p, .task = TASK_VIRIAL, .dim = sys->dim, .t = sys->time,
                   .x = x, .v = v};
-    cdyn_status st = query_ready(sys, p);
+    cdyn_status st = cdyn__pair_query_ready(sys, p);
     if (st)
         return st;
     for_each_pair(&c, p, false);
@@ -368,7 +366,7 @@ cdyn_status cdyn__pair_add_jacobian(const cdyn_system *sys, cdyn__pair *p, const
 {
     pair_ctx c = {.sys = sys, .p = p, .task = TASK_JACOBIAN, .dim = sys->dim, .t = sys->time,
                   .x = x, .v = v, .add = add_block, .add_ctx = ctx};
-    cdyn_status st = query_ready(sys, p);
+    cdyn_status st = cdyn__pair_query_ready(sys, p);
     if (st)
         return st;
     for_each_pair(&c, p, false);
@@ -380,7 +378,7 @@ cdyn_status cdyn__pair_contacts(const cdyn_system *sys, cdyn__pair *p, const dou
 {
     pair_ctx c = {.sys = sys, .p = p, .task = TASK_CONTACTS, .dim = sys->dim, .t = sys->time,
                   .x = x, .out = out, .capacity = capacity};
-    cdyn_status st = query_ready(sys, p);
+    cdyn_status st = cdyn__pair_query_ready(sys, p);
     if (st)
         return st;
     for_each_pair(&c, p, false);

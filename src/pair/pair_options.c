@@ -157,6 +157,9 @@ cdyn_status cdyn_force_get_pair_stats(const cdyn_system *sys, cdyn_force f,
     cdyn_status st = cdyn__enter_query(sys, out, what);
     if (st || (st = set_of(sys, f, what, &p)))
         return st;
+    const uint64_t mark = cdyn__failure_mark(sys);
+    if ((st = cdyn__pair_query_ready(sys, p)))
+        return cdyn__blame(sys, st, mark, what, NULL);
     cdyn_pair_stats s;
     memset(&s, 0, sizeof s);
     s.size = sizeof s;
