@@ -24,5 +24,6 @@
 #include "lattice.h"
 #include "kinetics.h"
 #include "shapes.h"
+#include "tasks.h"
 
 #endif /* CDYN_CDYN_H */

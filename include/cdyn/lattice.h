@@ -23,6 +23,7 @@
 
 #include "export.h"
 #include "status.h"
+#include "tasks.h"
 #include "types.h"
 
 #ifdef __cplusplus
@@ -237,6 +238,25 @@ CDYN_API const char *cdyn_lattice_last_error(const cdyn_lattice *lat);
  *  @since 0.1 */
 CDYN_API cdyn_status cdyn_lattice_get_size(const cdyn_lattice *lat, size_t *width,
                                            size_t *height);
+
+/** Hands the drainage accumulation of @p lat (cdyn_lattice_compute_drainage
+ *  and the calls that need the drainage) to the host task system @p tasks
+ *  (tasks.h), copied; NULL goes back to running it on the calling thread.
+ *  The result is the same with any number of workers. Not part of a
+ *  snapshot. Nothing is allocated.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p lat, a size
+ *  field other than sizeof(cdyn_task_system), a missing callback or a
+ *  worker_count outside 1 .. 1024 (lattice unchanged). @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_set_task_system(cdyn_lattice *lat,
+                                                  const cdyn_task_system *tasks);
+
+/** Copies the task system of @p lat into @p out (the defaults of
+ *  cdyn_task_system_init when none is set), up to the size the caller wrote
+ *  in out->size.
+ *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL arguments or a size
+ *  below sizeof(size_t). @since 0.1 */
+CDYN_API cdyn_status cdyn_lattice_get_task_system(const cdyn_lattice *lat,
+                                                  cdyn_task_system *out);
 
 /** Sets a model parameter; bounds and defaults at cdyn_lattice_param.
  *  Changing M or S makes the next rain first relax the whole surface.

@@ -15,6 +15,7 @@
 #include "cdyn/system.h"
 #include "core/error.h"
 #include "core/handle.h"
+#include "core/tasks.h"
 
 /* One state block per integrator, indexed by its cdyn_integrator value
  * (step/integrator.h): its options and counters. */
@@ -75,7 +76,10 @@ struct cdyn_system {
     bool applied_on, applied_next_on;
 
     cdyn__workspace ws;
-    double step_dt; /* dt of the step in progress (or the last one) */
+    double step_dt;
+    /* The host's task system (core/tasks.h): the heavy loops of a step go
+     * through it; serial until cdyn_system_set_task_system. */
+    cdyn__tasks tasks; /* dt of the step in progress (or the last one) */
 
     struct cdyn__constraints *cons; /* NULL until the first constraint */
     struct cdyn__projection *proj;  /* SHAKE/RATTLE options and state; NULL until first use */

@@ -39,7 +39,10 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
         return st;
     cdyn__drive_accumulate(sys, h2);
     const bool velocity_dependent = cdyn__dynamics_velocity_dependent(sys);
-    if (constrained && !velocity_dependent && cdyn__projection_chain_usable(sys)) {
+    bool chain = false;
+    if (constrained && !velocity_dependent && (st = cdyn__projection_chain_usable(sys, &chain)))
+        return st;
+    if (chain) {
         /* Rod chains: the kernel of projection_chain.c, which also makes
          * the predictor and the closing kick (no drivers: the kernel takes
          * static rods without kinematic particles only). */

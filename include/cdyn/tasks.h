@@ -1,0 +1,108 @@
+/* cdyn: running a step's work on the host application's threads.
+ *
+ * The library starts no thread of its own. An application that has a
+ * thread pool (or OpenMP, TBB, Grand Central Dispatch, a job system) may
+ * hand it to a system or a lattice as two callbacks: "run this loop over
+ * @c count items in parallel" (enqueue) and "wait until it is done"
+ * (finish). The library then cuts the heavy loops of a step into items
+ * and hands them over: force generators (springs, pair sets; user
+ * callbacks stay on the calling thread), the evaluation of constraint
+ * rows, ground contacts, the chain kernels of RATTLE and of the multiplier
+ * solve, and the lattice's drainage accumulation. Without a task system
+ * everything runs on the calling thread, as it always has.
+ *
+ * Results do not depend on the threads: how the work is cut into items
+ * depends only on the system's shape (never on worker_count or on which
+ * thread runs which range), and every sum across items is taken in item
+ * order, so a step gives the same bits with 1, 2 or 64 workers and without
+ * a task system (tests/test_tasks.c). The guide is docs/performance.md,
+ * which also shows a complete pool over POSIX threads
+ * (examples/task_pool.c).
+ *
+ * The shape of these hooks follows the task callbacks of Box2D v3
+ * (b2EnqueueTaskCallback / b2FinishTaskCallback).
+ */
+#ifndef CDYN_TASKS_H
+#define CDYN_TASKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export.h"
+#include "status.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A loop body of the library: does items @p begin .. @p end - 1 of the
+ *  loop it was enqueued with. @p context is the library's, passed back
+ *  unchanged. A task function never fails, never calls back into the
+ *  application and may run on any thread; different ranges of one loop
+ *  touch different memory, so they may run at the same time. */
+typedef void (*cdyn_task_fn)(uint32_t begin, uint32_t end, void *context);
+
+/** The host's "parallel for": arrange for @p task to be called on ranges
+ *  that together cover items 0 .. @p count - 1 exactly once, each range at
+ *  least @p min_range items long (except perhaps the last), on any threads
+ *  and in any order, the calling thread included. It may return before the
+ *  ranges have run: it returns a handle that the library passes to the
+ *  finish callback next, before it reads any result. Returning NULL means
+ *  every range has already run (a host that ran the loop itself); finish
+ *  is then not called. @p count >= 2. @p user is cdyn_task_system.user. */
+typedef void *(*cdyn_task_enqueue_fn)(cdyn_task_fn task, uint32_t count, uint32_t min_range,
+                                      void *context, void *user);
+
+/** The host's "wait": returns once every range of the loop whose handle
+ *  enqueue returned has run (the calling thread may run ranges meanwhile).
+ *  Called exactly once per non-NULL handle, on the thread that called
+ *  enqueue. */
+typedef void (*cdyn_task_finish_fn)(void *handle, void *user);
+
+/** A host task system. Fill with cdyn_task_system_init, then set both
+ *  callbacks; the size field lets the struct grow. The library copies the
+ *  struct: @c user must stay valid, and the callbacks usable, for as long
+ *  as the object holds it. */
+typedef struct cdyn_task_system {
+    size_t size; /**< sizeof(cdyn_task_system), set by the init function */
+    /** The number of threads that may run ranges at once, the calling thread
+     *  included, 1 .. 1024; default 1. Only a hint: with 1 the library
+     *  does not call enqueue at all (the loops run inline); with more it
+     *  hands over every loop worth the overhead (roughly 50 microseconds of
+     *  work or more). Results do not depend on it. */
+    uint32_t worker_count;
+    /** Required: the parallel for (cdyn_task_enqueue_fn). */
+    cdyn_task_enqueue_fn enqueue;
+    /** Required: the wait (cdyn_task_finish_fn). */
+    cdyn_task_finish_fn finish;
+    /** Passed back as the last argument of both callbacks. */
+    void *user;
+} cdyn_task_system;
+
+/** Fills @p ts with the defaults: size set, worker_count 1, no callbacks
+ *  (a serial task system: everything on the calling thread). NULL is
+ *  ignored. @since 0.1 */
+CDYN_API void cdyn_task_system_init(cdyn_task_system *ts);
+
+/** Hands the heavy loops of @p sys's steps (and of cdyn_system_evaluate)
+ *  to @p tasks, copied; NULL goes back to running everything on the calling
+ *  thread. Allowed between steps at any time; the next step uses it.
+ *  Nothing is allocated. Errors (system unchanged):
+ *  CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys, a size field other than
+ *  sizeof(cdyn_task_system) (use the init function), a missing callback
+ *  or worker_count outside 1 .. 1024; CDYN_ERR_BUSY from inside a callback
+ *  of @p sys. @since 0.1 */
+CDYN_API cdyn_status cdyn_system_set_task_system(cdyn_system *sys, const cdyn_task_system *tasks);
+
+/** Copies the task system of @p sys into @p out (the defaults of
+ *  cdyn_task_system_init when none is set), up to the size the caller wrote
+ *  in out->size. CDYN_ERR_INVALID_ARGUMENT for NULL arguments or a size
+ *  below sizeof(size_t). @since 0.1 */
+CDYN_API cdyn_status cdyn_system_get_task_system(const cdyn_system *sys, cdyn_task_system *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CDYN_TASKS_H */
