@@ -14,7 +14,9 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #define MAX_WORKERS 256u
@@ -24,6 +26,10 @@
 struct task_pool {
     unsigned workers;
     pthread_t threads[MAX_WORKERS];
+    struct worker_arg_s {
+        struct task_pool *pool;
+        unsigned id;
+    } args[MAX_WORKERS];
     unsigned started;
 
     pthread_mutex_t lock;
@@ -47,22 +53,45 @@ struct task_pool {
     atomic_bool stop;
 
     atomic_ullong loops, ranges_caller, ranges_threads;
+    /* CPU time each thread spent in ranges of the loop in flight (the
+     * caller's slot last), and over all loops the sum of the largest
+     * (what the loops would take on idle cores) and the sum of all. */
+    double busy_now[MAX_WORKERS];
+    double critical, busy;
+    bool fixed; /* task_pool_set_fixed */
 };
 
-/* Runs ranges of loop @p gen until none is left; returns how many. */
-static unsigned run_ranges(task_pool *p, unsigned gen)
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Runs ranges of loop @p gen until none is left, as thread @p id; returns
+ * how many. */
+static unsigned run_ranges(task_pool *p, unsigned gen, unsigned id)
 {
     unsigned ran = 0;
+    double t0 = thread_cpu();
     for (;;) {
         unsigned long long word = atomic_load_explicit(&p->claim, memory_order_acquire);
         if ((unsigned)(word >> 32) != gen)
             break;
         unsigned k = (unsigned)word & 0xffffu, n = (unsigned)(word >> 16) & 0xffffu;
-        if (k >= n)
-            break;
-        if (!atomic_compare_exchange_weak_explicit(&p->claim, &word, word + 1,
-                                                   memory_order_acq_rel, memory_order_relaxed))
-            continue;
+        if (p->fixed) {
+            /* Range id is thread id's, whoever comes first. */
+            k = id;
+            if (ran || k >= n)
+                break;
+        } else {
+            if (k >= n)
+                break;
+            if (!atomic_compare_exchange_weak_explicit(&p->claim, &word, word + 1,
+                                                       memory_order_acq_rel,
+                                                       memory_order_relaxed))
+                continue;
+        }
         uint32_t range = atomic_load_explicit(&p->range, memory_order_relaxed);
         uint32_t begin = k * range;
         uint32_t end = k + 1 == n ? atomic_load_explicit(&p->count, memory_order_relaxed)
@@ -70,6 +99,11 @@ static unsigned run_ranges(task_pool *p, unsigned gen)
         cdyn_task_fn task = atomic_load_explicit(&p->task, memory_order_relaxed);
         task(begin, end, atomic_load_explicit(&p->context, memory_order_relaxed));
         ran++;
+        /* Counted before the range is reported finished: finish reads it
+         * after the last report. */
+        double t1 = thread_cpu();
+        p->busy_now[id] += t1 - t0;
+        t0 = t1;
         if (atomic_fetch_add_explicit(&p->finished, 1, memory_order_acq_rel) + 1 == n) {
             pthread_mutex_lock(&p->lock);
             pthread_cond_broadcast(&p->done);
@@ -79,9 +113,13 @@ static unsigned run_ranges(task_pool *p, unsigned gen)
     return ran;
 }
 
+typedef struct worker_arg_s worker_arg;
+
 static void *worker_main(void *arg)
 {
-    task_pool *p = arg;
+    const worker_arg *wa = arg;
+    task_pool *p = wa->pool;
+    const unsigned id = wa->id;
     unsigned seen = 0;
     for (;;) {
         /* Wait for a generation after the one last seen: spin, then sleep. */
@@ -103,7 +141,7 @@ static void *worker_main(void *arg)
         if (atomic_load_explicit(&p->stop, memory_order_acquire))
             return NULL;
         seen = g;
-        unsigned ran = run_ranges(p, g);
+        unsigned ran = run_ranges(p, g, id);
         atomic_fetch_add_explicit(&p->ranges_threads, ran, memory_order_relaxed);
     }
 }
@@ -112,7 +150,7 @@ static void *enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range, void
                      void *user)
 {
     task_pool *p = user;
-    uint32_t n = p->workers * RANGES_PER_WORKER;
+    uint32_t n = p->workers * (p->fixed ? 1 : RANGES_PER_WORKER);
     if (min_range < 1)
         min_range = 1;
     if (n > count / min_range)
@@ -126,6 +164,8 @@ static void *enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range, void
     atomic_store_explicit(&p->n_ranges, n, memory_order_relaxed);
     atomic_store_explicit(&p->finished, 0, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->loops, 1, memory_order_relaxed);
+    for (unsigned i = 0; i < p->workers; i++)
+        p->busy_now[i] = 0;
     /* Publish: the fields above happen before a claim of the new
      * generation. */
     unsigned gen = atomic_load_explicit(&p->generation, memory_order_relaxed) + 1;
@@ -144,18 +184,27 @@ static void finish(void *handle, void *user)
     (void)handle;
     unsigned n = atomic_load_explicit(&p->n_ranges, memory_order_relaxed);
     unsigned ran = run_ranges(p, (unsigned)(atomic_load_explicit(&p->claim,
-                                                                 memory_order_relaxed) >> 32));
+                                                                 memory_order_relaxed) >> 32),
+                              p->workers - 1);
     atomic_fetch_add_explicit(&p->ranges_caller, ran, memory_order_relaxed);
-    for (int s = 0; s < SPINS; s++) {
-        if (atomic_load_explicit(&p->finished, memory_order_acquire) == n)
-            return;
-        if (s % 64 == 63)
+    bool done = false;
+    for (int s = 0; s < SPINS && !done; s++) {
+        done = atomic_load_explicit(&p->finished, memory_order_acquire) == n;
+        if (!done && s % 64 == 63)
             sched_yield();
     }
-    pthread_mutex_lock(&p->lock);
-    while (atomic_load_explicit(&p->finished, memory_order_acquire) != n)
-        pthread_cond_wait(&p->done, &p->lock);
-    pthread_mutex_unlock(&p->lock);
+    if (!done) {
+        pthread_mutex_lock(&p->lock);
+        while (atomic_load_explicit(&p->finished, memory_order_acquire) != n)
+            pthread_cond_wait(&p->done, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+    }
+    double most = 0;
+    for (unsigned i = 0; i < p->workers; i++) {
+        most = p->busy_now[i] > most ? p->busy_now[i] : most;
+        p->busy += p->busy_now[i];
+    }
+    p->critical += most;
 }
 
 int task_pool_create(unsigned workers, task_pool **out)
@@ -189,7 +238,9 @@ int task_pool_create(unsigned workers, task_pool **out)
         return -1;
     }
     for (unsigned i = 0; i + 1 < workers; i++) {
-        if (pthread_create(&p->threads[i], NULL, worker_main, p)) {
+        p->args[i].pool = p;
+        p->args[i].id = i;
+        if (pthread_create(&p->threads[i], NULL, worker_main, &p->args[i])) {
             task_pool_destroy(p);
             return -1;
         }
@@ -221,6 +272,17 @@ void task_pool_fill(task_pool *pool, cdyn_task_system *ts)
     ts->enqueue = enqueue;
     ts->finish = finish;
     ts->user = pool;
+}
+
+void task_pool_set_fixed(task_pool *pool, int fixed)
+{
+    pool->fixed = fixed != 0;
+}
+
+void task_pool_times(const task_pool *pool, double *critical, double *busy)
+{
+    *critical = pool->critical;
+    *busy = pool->busy;
 }
 
 void task_pool_counts(const task_pool *pool, unsigned long long *loops,

@@ -40,4 +40,17 @@ void task_pool_fill(task_pool *pool, cdyn_task_system *ts);
 void task_pool_counts(const task_pool *pool, unsigned long long *loops,
                       unsigned long long *ranges_caller, unsigned long long *ranges_threads);
 
+/* With @p fixed, each loop is cut into one range per thread, range i for
+ * thread i (the caller last), instead of several ranges taken by whichever
+ * thread is free: slower on a machine shared with other jobs (a thread
+ * held back holds its range back), but then task_pool_times measures the
+ * work of each thread as it would be on idle cores. Set between steps. */
+void task_pool_set_fixed(task_pool *pool, int fixed);
+
+/* CPU time spent in loops handed over so far: @p critical sums, loop by
+ * loop, the largest time one thread spent in it (what the loops would take
+ * with a core per thread, whatever the machine's other load), @p busy the
+ * time of all threads. Read between steps. */
+void task_pool_times(const task_pool *pool, double *critical, double *busy);
+
 #endif
