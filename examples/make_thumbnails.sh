@@ -37,6 +37,7 @@ roller_coaster roller_coaster.svg
 newtons_cradle newtons_cradle.svg
 lattice_cradle lattice_cradle.svg
 polymer polymer.svg
+polymer_melt polymer_melt.svg
 tumbling_box tumbling_box.svg
 jelly_on_ground jelly_on_ground.svg
 driven_pendulum driven_pendulum.svg

@@ -33,7 +33,7 @@ static double norm(const double *v, int dim)
 /* N = 2: two equal masses m on a rod of length d spinning freely.
  * The tension is m |v1 - v2|^2 / (2 d) and each mass moves on a circle
  * about the bond centre. */
-static void test_seed003_spinning_rod(void **state)
+static void test_spinning_rod(void **state)
 {
     (void)state;
     for (int dim = 2; dim <= 3; dim++) {
@@ -546,7 +546,7 @@ static void test_constraint_handles(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_seed003_spinning_rod),
+        cmocka_unit_test(test_spinning_rod),
         cmocka_unit_test(test_constraint_forces_do_no_work),
         cmocka_unit_test(test_pin_and_plane),
         cmocka_unit_test(test_enable_disable_and_remove),

@@ -166,6 +166,12 @@ static void test_kinematic_setters_refused(void **state)
     cdyn_constraint c;
     ok(sys, cdyn_constraint_add_on_curve(sys, q, &cd, &c));
     assert_int_equal(cdyn_particle_set_motion(sys, q, &m), CDYN_ERR_UNSUPPORTED);
+    /* nor the other way round: a kinematic particle joins no shape or body */
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &cd, &c), CDYN_ERR_UNSUPPORTED);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "prescribed motion"));
+    cdyn_rigid body;
+    assert_int_equal(cdyn_rigid_add(sys, &p, 1, &body), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "prescribed motion"));
     /* a bad description is refused with its reason */
     m.velocity[1] = NAN;
     assert_int_equal(cdyn_particle_set_motion(sys, p, &m), CDYN_ERR_INVALID_ARGUMENT);

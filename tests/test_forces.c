@@ -30,7 +30,7 @@ static void assert_rel(double got, double want, double tol)
 
 /* One explicit-Euler step of dt = 1 turns the force into a velocity change,
  * which is compared with T n computed here from eq. (6). */
-static void test_spring_dashpot_matches_seed_formula(void **state)
+static void test_spring_dashpot_matches_formula(void **state)
 {
     (void)state;
     cdyn_system *sys = make(3);
@@ -269,15 +269,100 @@ static void test_bad_force_input(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* Parameters changed after the generators were added take effect in the
+ * next step: free fall under the new field (RK4 is exact for it), the
+ * exponential decay of the new drag, the new spring's period; they read
+ * back; bad values and wrong kinds are refused with nothing changed. */
+static void test_force_parameters(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    cdyn_particle p, q;
+    assert_int_equal(cdyn_particle_add(sys, 2.0, (double[]){0, 0}, (double[]){1, 0}, &p), CDYN_OK);
+    cdyn_force g, d, s;
+    assert_int_equal(cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &g), CDYN_OK);
+    assert_int_equal(cdyn_force_add_drag(sys, 0.3, &d), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4), CDYN_OK);
+    /* a new field and no drag: x = v0 t, y = g t^2 / 2 */
+    assert_int_equal(cdyn_force_set_gravity(sys, g, (double[]){0.5, -1.62}), CDYN_OK);
+    assert_int_equal(cdyn_force_set_drag(sys, d, 0.0), CDYN_OK);
+    double back[2], b;
+    assert_int_equal(cdyn_force_get_gravity(sys, g, back), CDYN_OK);
+    assert_true(back[0] == 0.5 && back[1] == -1.62);
+    assert_int_equal(cdyn_force_get_drag(sys, d, &b), CDYN_OK);
+    assert_true(b == 0.0);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(cdyn_system_step(sys, 0.01), CDYN_OK);
+    double x[2];
+    assert_int_equal(cdyn_particle_get_position(sys, p, x), CDYN_OK);
+    assert_rel(x[0], 1.0 + 0.5 * 0.5, 1e-13);
+    assert_rel(x[1], -0.5 * 1.62, 1e-13);
+    /* drag alone: v = v1 exp(-b t / m) */
+    double v1[2], v2[2];
+    assert_int_equal(cdyn_force_set_gravity(sys, g, (double[]){0, 0}), CDYN_OK);
+    assert_int_equal(cdyn_force_set_drag(sys, d, 0.4), CDYN_OK);
+    assert_int_equal(cdyn_particle_get_velocity(sys, p, v1), CDYN_OK);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(cdyn_system_step(sys, 0.01), CDYN_OK);
+    assert_int_equal(cdyn_particle_get_velocity(sys, p, v2), CDYN_OK);
+    assert_rel(v2[0], v1[0] * exp(-0.4 * 1.0 / 2.0), 1e-9);
+    /* a spring to a fixed particle: period 2 pi sqrt(m / S) after the change */
+    assert_int_equal(cdyn_force_set_drag(sys, d, 0.0), CDYN_OK);
+    assert_int_equal(cdyn_particle_add(sys, 1.0, (double[]){0, 0}, NULL, &q), CDYN_OK);
+    assert_int_equal(cdyn_particle_set_fixed(sys, q, true), CDYN_OK);
+    assert_int_equal(cdyn_particle_set_position(sys, p, (double[]){1.2, 0}), CDYN_OK);
+    assert_int_equal(cdyn_particle_set_velocity(sys, p, (double[]){0, 0}), CDYN_OK);
+    assert_int_equal(cdyn_force_add_spring(sys, p, q, 10, 0, 1, &s), CDYN_OK);
+    assert_int_equal(cdyn_force_set_spring(sys, s, 50, 0, 0.8), CDYN_OK);
+    double S, D, R0;
+    assert_int_equal(cdyn_force_get_spring(sys, s, &S, &D, &R0), CDYN_OK);
+    assert_true(S == 50 && D == 0 && R0 == 0.8);
+    double period = 2 * TS_PI * sqrt(2.0 / 50.0), t = 0, prev = 0.4, cross = -1;
+    int crossings = 0;
+    while (crossings < 2) {
+        assert_int_equal(cdyn_system_step(sys, 1e-4), CDYN_OK);
+        t += 1e-4;
+        assert_int_equal(cdyn_particle_get_position(sys, p, x), CDYN_OK);
+        double e = x[0] - 0.8;
+        if ((prev > 0) != (e > 0)) {
+            cross = t - 1e-4 * e / (e - prev);
+            crossings++;
+        }
+        prev = e;
+    }
+    assert_rel(cross, 0.75 * period, 1e-7);
+    /* refusals change nothing */
+    ts_state before, after;
+    ts_state_capture(sys, &before);
+    assert_int_equal(cdyn_force_set_spring(sys, s, NAN, 0, 1), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "force_set_spring"));
+    assert_int_equal(cdyn_force_set_spring(sys, g, 1, 0, 1), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "not a spring"));
+    assert_int_equal(cdyn_force_set_drag(sys, d, -1), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_force_set_gravity(sys, g, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_force_set_gravity(sys, d, (double[]){0, 1}), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_force_get_drag(sys, s, &b), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_force_get_spring(sys, s, NULL, NULL, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_force_get_gravity(sys, g, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_force_get_spring(sys, s, &S, &D, &R0), CDYN_OK);
+    assert_true(S == 50 && D == 0 && R0 == 0.8);
+    ts_state_capture(sys, &after);
+    assert_true(ts_state_max_diff(&before, &after, NULL) == 0);
+    ts_state_free(&before);
+    ts_state_free(&after);
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_spring_dashpot_matches_seed_formula),
+        cmocka_unit_test(test_spring_dashpot_matches_formula),
         cmocka_unit_test(test_zero_length_spring_is_finite),
         cmocka_unit_test(test_gravity_free_fall),
         cmocka_unit_test(test_linear_drag_decay),
         cmocka_unit_test(test_callback_force),
         cmocka_unit_test(test_bad_force_input),
+        cmocka_unit_test(test_force_parameters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

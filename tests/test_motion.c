@@ -194,6 +194,11 @@ static void test_bad_descriptions(void **state)
     cdyn_motion_desc_init(&d, CDYN_MOTION_CALLBACK);
     assert_int_equal(cdyn_motion_evaluate(&d, 3, 0, &s), CDYN_ERR_INVALID_ARGUMENT);
     cdyn_motion_desc_init(NULL, CDYN_MOTION_LINEAR); /* a no-op */
+    /* finite fields whose motion overflows: a divergence, not a callback's */
+    cdyn_motion_desc_init(&d, CDYN_MOTION_LINEAR);
+    d.acceleration[0] = 1e300;
+    assert_int_equal(cdyn_motion_evaluate(&d, 3, 1e10, &s), CDYN_ERR_DIVERGED);
+    assert_int_equal(cdyn_motion_evaluate(&d, 3, 1.0, &s), CDYN_OK);
 }
 
 static int schedule_cb(const cdyn_system *sys, double t, double out[3], void *user)
@@ -240,6 +245,14 @@ static void test_schedules(void **state)
     cdyn_schedule_desc_init(&d, CDYN_SCHEDULE_LINEAR);
     d.rate = NAN;
     assert_int_equal(cdyn_schedule_evaluate(&d, 0, s), CDYN_ERR_INVALID_ARGUMENT);
+    d.rate = 1e300;
+    assert_int_equal(cdyn_schedule_evaluate(&d, 1e10, s), CDYN_ERR_DIVERGED);
+    /* a callback's overflow is the callback's failure */
+    cdyn_schedule_desc_init(&d, CDYN_SCHEDULE_CALLBACK);
+    d.callback = schedule_cb;
+    k = 1.0;
+    d.user = &k;
+    assert_int_equal(cdyn_schedule_evaluate(&d, 1e4, s), CDYN_ERR_CALLBACK);
 }
 
 int main(void)

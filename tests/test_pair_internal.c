@@ -74,10 +74,10 @@ static void check_jacobian(cdyn_system *sys, cdyn_force f, size_t n, bool damped
             double z0 = z[j];
             z[j] = z0 + h;
             memset(fp, 0, sizeof fp);
-            cdyn__pair_apply(sys, p, x, v, fp);
+            assert_int_equal(cdyn__pair_apply(sys, p, 0.0, x, v, fp), CDYN_OK);
             z[j] = z0 - h;
             memset(fm, 0, sizeof fm);
-            cdyn__pair_apply(sys, p, x, v, fm);
+            assert_int_equal(cdyn__pair_apply(sys, p, 0.0, x, v, fm), CDYN_OK);
             for (size_t i = 0; i < len; i++) {
                 double fd = (fp[i] - fm[i]) / (2 * h);
                 double an = which ? m.dv[i][j] : m.dx[i][j];
@@ -119,6 +119,34 @@ static void scatter(cdyn_system *sys, size_t n, double spacing, uint64_t seed, c
     }
 }
 
+static double lj_u(double r)
+{
+    double s6 = pow(0.9 / r, 6);
+    return 4 * 0.7 * s6 * (s6 - 1);
+}
+
+static double lj_f(double r)
+{
+    double s6 = pow(0.9 / r, 6);
+    return 24 * 0.7 * s6 * (2 * s6 - 1) / r;
+}
+
+static int lj_cb(const cdyn_system *sys, double t, size_t i, size_t j, double r, double *energy,
+                 double *force, double *dforce, void *user)
+{
+    (void)sys, (void)t, (void)i, (void)j, (void)user;
+    double s6 = pow(0.9 / r, 6);
+    if (energy)
+        *energy = lj_u(r);
+    if (force)
+        *force = lj_f(r);
+    if (dforce)
+        *dforce = 24 * 0.7 * s6 * (7 - 26 * s6) / (r * r);
+    return 0;
+}
+
+static double table[2 * 200];
+
 static void check_case(int dim, cdyn_pair_kind kind, bool set, double damping, uint64_t seed)
 {
     cdyn_system *sys;
@@ -134,6 +162,28 @@ static void check_case(int dim, cdyn_pair_kind kind, bool set, double damping, u
     pp.epsilon = 0.7;
     pp.sigma = 1.0;
     pp.damping = damping;
+    if (kind == CDYN_PAIR_LJ) {
+        pp.sigma = 0.9;
+        pp.cutoff = 1.6;
+    } else if (kind == CDYN_PAIR_TABLE) {
+        for (int k = 0; k < 200; k++) {
+            double r = 0.6 + k * (1.6 - 0.6) / 199;
+            table[2 * k] = lj_u(r);
+            table[2 * k + 1] = lj_f(r);
+        }
+        pp.table = table;
+        pp.table_size = 200;
+        pp.table_r_min = 0.6;
+        pp.cutoff = 1.6;
+    } else if (kind == CDYN_PAIR_CALLBACK) {
+        pp.fn = lj_cb;
+        pp.cutoff = 1.6;
+    }
+    if (seed % 3 == 0) /* some cases through the faces of a periodic box */
+        assert_int_equal(cdyn_system_set_box(sys, (double[]){0.6, 0.7, 0.8},
+                                             (double[]){3.7, 3.5, 3.9},
+                                             (bool[]){true, true, true}),
+                         CDYN_OK);
     cdyn_force f;
     if (set) {
         assert_int_equal(cdyn_force_add_pair_set(sys, &pp, p, n, &f), CDYN_OK);
@@ -148,8 +198,9 @@ static void check_case(int dim, cdyn_pair_kind kind, bool set, double damping, u
     if (kind == CDYN_PAIR_HERTZ)
         for (size_t i = 0; i < n; i += 3)
             assert_int_equal(cdyn_force_set_pair_radius(sys, f, p[i], 0.53), CDYN_OK);
-    print_message("%s %s, damping %g:\n", kind == CDYN_PAIR_HERTZ ? "Hertz" : "WCA",
-                  set ? "set" : "list", damping);
+    static const char *names[] = {"", "Hertz", "WCA", "LJ", "table", "callback"};
+    print_message("%s %s, damping %g%s:\n", names[kind], set ? "set" : "list", damping,
+                  seed % 3 == 0 ? ", periodic" : "");
     check_jacobian(sys, f, n, damping > 0);
     cdyn_system_destroy(sys);
 }
@@ -158,7 +209,7 @@ static void test_jacobian_matches_finite_differences(void **state)
 {
     (void)state;
     for (int dim = 2; dim <= 3; dim++)
-        for (int kind = 1; kind <= 2; kind++)
+        for (int kind = 1; kind <= 5; kind++)
             for (int set = 0; set <= 1; set++)
                 for (int damped = 0; damped <= 1; damped++)
                     check_case(dim, (cdyn_pair_kind)kind, set, damped ? 0.05 : 0.0,

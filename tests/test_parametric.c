@@ -65,7 +65,7 @@ static cdyn_system *bead(bool parametric, cdyn_particle *p, cdyn_constraint *c)
     return sys;
 }
 
-static void test_seed002_both_ways(void **state)
+static void test_bead_on_parabola_both_ways(void **state)
 {
     (void)state;
     cdyn_particle pp, pi;
@@ -103,7 +103,7 @@ static void test_seed002_both_ways(void **state)
 }
 
 /* q'' = (-q q'^2 - 50 g q) / (2500 + q^2) for gravity along +y. */
-static void test_seed002_equation_of_motion(void **state)
+static void test_bead_on_parabola_equation_of_motion(void **state)
 {
     (void)state;
     cdyn_particle p;
@@ -1053,8 +1053,8 @@ static void test_knot_split_step_rolls_back(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_seed002_both_ways),
-        cmocka_unit_test(test_seed002_equation_of_motion),
+        cmocka_unit_test(test_bead_on_parabola_both_ways),
+        cmocka_unit_test(test_bead_on_parabola_equation_of_motion),
         cmocka_unit_test(test_circle_is_pendulum),
         cmocka_unit_test(test_spherical_pendulum),
         cmocka_unit_test(test_pendulum_on_bead),

@@ -1,7 +1,9 @@
-/* cdyn: constrained particle dynamics and lattice erosion models.
+/** @file
+ *  @brief The umbrella header: includes every topic header of cdyn.
  *
- * The umbrella header: include this one. Topic headers beside it may also be
- * included alone; each compiles on its own as C11 and as C++.
+ *  cdyn simulates constrained particle dynamics and lattice erosion models.
+ *  Include this header; each topic header beside it may also be included
+ *  alone, and each compiles on its own as C11 and as C++.
  */
 #ifndef CDYN_CDYN_H
 #define CDYN_CDYN_H
@@ -14,6 +16,8 @@
 #include "particle.h"
 #include "force.h"
 #include "pair.h"
+#include "box.h"
+#include "thermostat.h"
 #include "diagnostics.h"
 #include "constraint.h"
 #include "motion.h"

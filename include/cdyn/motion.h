@@ -1,4 +1,5 @@
-/* cdyn: prescribed motions -- rigid movements and scalar schedules that the
+/** @file
+ * @brief Prescribed motions: rigid movements and scalar schedules that the
  * library follows in time.
  *
  * A motion is a rigid transform T(t) = (R(t), p(t)) of space: the point y
@@ -18,11 +19,12 @@
  * Kinds (t the system's time, every vector of dim values; in 2-D rotations
  * turn the plane about the point @c center, counter-clockwise for a
  * positive angular velocity):
- *   LINEAR       R = I, p = velocity t + acceleration t^2 / 2
- *   OSCILLATION  R = I, p = amplitude sin(frequency t + phase)
- *   ROTATION     R turns by the angle angular_velocity t about @c axis
- *                through @c center (3-D; 2-D: about @c center)
- *   CALLBACK     a user function gives R, p and their derivatives
+ *
+ *     LINEAR       R = I, p = velocity t + acceleration t^2 / 2
+ *     OSCILLATION  R = I, p = amplitude sin(frequency t + phase)
+ *     ROTATION     R turns by the angle angular_velocity t about axis
+ *                  through center (3-D; 2-D: about center)
+ *     CALLBACK     a user function gives R, p and their derivatives
  *
  * A schedule is a scalar s(t) with its first two derivatives (a rod length
  * L(t)). Attached at t_s to a quantity of value L_s, the quantity follows
@@ -43,111 +45,197 @@
 extern "C" {
 #endif
 
-/** Kinds of motion. Values are pinned. @since 0.1 */
+/** The kinds of motion (cdyn_motion_desc.kind).
+ *
+ *  The values are pinned.
+ *  @since 0.1
+ */
 typedef enum cdyn_motion_kind {
-    CDYN_MOTION_LINEAR = 1,      /**< translation at constant acceleration */
-    CDYN_MOTION_OSCILLATION = 2, /**< sinusoidal translation */
-    CDYN_MOTION_ROTATION = 3,    /**< rotation at constant angular velocity */
-    CDYN_MOTION_CALLBACK = 4     /**< a user function */
+    CDYN_MOTION_LINEAR = 1,      /**< Translation at constant acceleration. */
+    CDYN_MOTION_OSCILLATION = 2, /**< Sinusoidal translation. */
+    CDYN_MOTION_ROTATION = 3,    /**< Rotation at constant angular velocity. */
+    CDYN_MOTION_CALLBACK = 4     /**< A user function (cdyn_motion_fn). */
 } cdyn_motion_kind;
 
-/** The state of a rigid transform at one time, filled by a motion callback
- *  (cleared first: zero translation and derivatives, identity rotation).
- *  In 2-D the third components of vectors and the third row and column of
- *  @c rotation are ignored except @c angular_velocity[2] and
- *  @c angular_acceleration[2], the plane's angular rates. */
+/** The state of a rigid transform at one time.
+ *
+ *  Filled by cdyn_motion_evaluate() and by a motion callback (cleared
+ *  first: zero translation and derivatives, identity rotation). In 2-D the
+ *  third components of vectors and the third row and column of @c rotation
+ *  are ignored except @c angular_velocity[2] and
+ *  @c angular_acceleration[2], the plane's angular rates.
+ *  @since 0.1
+ */
 typedef struct cdyn_motion_state {
-    double position[3];             /**< p (m) */
-    double velocity[3];             /**< p' (m/s) */
-    double acceleration[3];         /**< p'' (m/s^2) */
-    double rotation[9];             /**< R, row-major, orthonormal with det 1 */
-    double angular_velocity[3];     /**< omega with R' = [omega x] R (rad/s) */
-    double angular_acceleration[3]; /**< omega' (rad/s^2) */
+    double position[3];             /**< p (m). */
+    double velocity[3];             /**< p' (m/s). */
+    double acceleration[3];         /**< p'' (m/s^2). */
+    double rotation[9];             /**< R, row-major, orthonormal with det 1. */
+    double angular_velocity[3];     /**< omega with R' = [omega x] R (rad/s). */
+    double angular_acceleration[3]; /**< omega' (rad/s^2). */
 } cdyn_motion_state;
 
-/** A user motion: fill @p out (already cleared) with the transform at time
- *  @p t for the system @p sys (read-only; NULL when evaluated alone by
- *  cdyn_motion_evaluate). The derivatives must be those of the positions
- *  given: the library does not difference them. Return 0 on success;
- *  anything else, a non-finite value or a rotation that is not orthonormal
- *  to 1e-9 fails the calling function (a step: CDYN_ERR_CALLBACK, the
- *  system as before the step). @since 0.1 */
+/** A user motion (CDYN_MOTION_CALLBACK).
+ *
+ *  The function fills @p out with the transform at time @p t. The derivatives
+ *  must be those of the positions given: the library does not difference them.
+ *
+ *  @param[in]  sys   The system that evaluates the motion, read only (calls
+ *                    that change it return CDYN_ERR_BUSY); NULL when the motion
+ *                    is evaluated alone by cdyn_motion_evaluate().
+ *  @param[in]  t     Time (s).
+ *  @param[out] out   The state to fill, cleared first (zero translation and
+ *                    derivatives, identity rotation).
+ *  @param[in]  user  The @c user of the motion's description.
+ *  @return 0 on success; anything else, a non-finite value or a rotation that
+ *          is not orthonormal to 1e-9 fails the calling function with
+ *          CDYN_ERR_CALLBACK (a step: the system as before the step).
+ *  @since 0.1
+ */
 typedef int (*cdyn_motion_fn)(const cdyn_system *sys, double t, cdyn_motion_state *out,
                               void *user);
 
-/** Description of a motion. Fill it with cdyn_motion_desc_init() first,
- *  then set the fields its kind reads; others are ignored. The library
- *  copies it. @since 0.1 */
+/** The description of a motion.
+ *
+ *  Fill it with cdyn_motion_desc_init() first, then set the fields its kind
+ *  reads; the others are ignored. Every field its kind reads must be
+ *  finite. The library copies it wherever it is given.
+ *  @since 0.1
+ */
 typedef struct cdyn_motion_desc {
-    size_t size;               /**< sizeof(cdyn_motion_desc), set by the init function */
-    cdyn_motion_kind kind;     /**< which motion */
-    double velocity[3];        /**< LINEAR: p' at t = 0 (m/s) */
-    double acceleration[3];    /**< LINEAR: p'' (m/s^2) */
-    double amplitude[3];       /**< OSCILLATION: the displacement's amplitude (m) */
-    double frequency;          /**< OSCILLATION: angular frequency (rad/s), finite */
-    double phase;              /**< OSCILLATION: phase at t = 0 (rad) */
-    double center[3];          /**< ROTATION: a point of the axis (m) */
-    double axis[3];            /**< ROTATION, 3-D: the axis direction (normalized;
-                                    not zero) */
-    double angular_velocity;   /**< ROTATION: rad/s about @c axis (right-handed) */
-    cdyn_motion_fn callback;   /**< CALLBACK: the function */
-    void *user;                /**< CALLBACK: passed back, never dereferenced */
+    size_t size;               /**< sizeof(cdyn_motion_desc), set by the init function. */
+    cdyn_motion_kind kind;     /**< Which motion. */
+    double velocity[3];        /**< LINEAR: p' at t = 0 (m/s). */
+    double acceleration[3];    /**< LINEAR: p'' (m/s^2). */
+    double amplitude[3];       /**< OSCILLATION: the displacement's amplitude (m). */
+    double frequency;          /**< OSCILLATION: angular frequency (rad/s); default 1. */
+    double phase;              /**< OSCILLATION: phase at t = 0 (rad). */
+    double center[3];          /**< ROTATION: a point of the axis (m). */
+    /** ROTATION, 3-D: the axis direction, not zero (normalized by the
+     *  library); default (0, 0, 1). Ignored in 2-D. */
+    double axis[3];
+    double angular_velocity;   /**< ROTATION: rad/s about @c axis (right-handed). */
+    cdyn_motion_fn callback;   /**< CALLBACK: the function; not NULL. */
+    /** CALLBACK: passed back to the function; kept as long as the motion
+     *  is attached, never dereferenced by the library. */
+    void *user;
 } cdyn_motion_desc;
 
-/** Fills @p desc with the defaults of @p kind: size set, every vector 0,
- *  frequency 1, phase 0, axis (0, 0, 1), angular velocity 0, no callback.
- *  NULL: does nothing. A @p kind outside the enum is kept and refused by
- *  the functions that read it. @since 0.1 */
+/** Fills a motion's description with the defaults of a kind.
+ *
+ *  The defaults: size = sizeof(cdyn_motion_desc), every vector 0, frequency 1,
+ *  phase 0, axis (0, 0, 1), angular velocity 0, no callback. A @p kind outside
+ *  the enum is kept and refused by the functions that read it.
+ *
+ *  @param[out] desc  The struct to fill; NULL is a no-op.
+ *  @param[in]  kind  The kind of motion.
+ *  @since 0.1
+ */
 CDYN_API void cdyn_motion_desc_init(cdyn_motion_desc *desc, cdyn_motion_kind kind);
 
-/** The transform of motion @p desc at time @p t (s) in a space of
- *  dimension @p dim (2 or 3), into @p out (callbacks receive a NULL
- *  system).
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL pointers, a bad
- *  size, kind or @p dim, non-finite fields or @p t, a zero rotation axis, a
- *  callback kind without a function; CDYN_ERR_CALLBACK when the callback
- *  fails or gives a non-finite or non-orthonormal state. @p out is written
- *  only on success. @since 0.1 */
+/** Evaluates a motion's transform at one time, without a system.
+ *
+ *  Callbacks receive a NULL system. @p out is written only on success.
+ *
+ *  @param[in]  desc  The motion's description.
+ *  @param[in]  dim   The dimension of space, 2 or 3.
+ *  @param[in]  t     Time (s), finite.
+ *  @param[out] out   Receives the transform and its derivatives.
+ *  @retval CDYN_OK                    the state was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p desc or @p out is NULL, @p t is not
+ *                                     finite, @p dim is not 2 or 3, or the
+ *                                     description is bad: a size other than
+ *                                     sizeof(cdyn_motion_desc), an unknown
+ *                                     kind, a non-finite field, a zero or
+ *                                     non-finite rotation axis in 3-D, a
+ *                                     callback kind without a function.
+ *  @retval CDYN_ERR_CALLBACK          the callback failed or gave a non-finite
+ *                                     or non-orthonormal state.
+ *  @retval CDYN_ERR_DIVERGED          a built-in motion's state overflows to
+ *                                     a non-finite value at @p t.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_motion_evaluate(const cdyn_motion_desc *desc, int dim, double t,
                                           cdyn_motion_state *out);
 
-/** Kinds of schedule. Values are pinned. @since 0.1 */
+/** The kinds of schedule (cdyn_schedule_desc.kind).
+ *
+ *  The values are pinned.
+ *  @since 0.1
+ */
 typedef enum cdyn_schedule_kind {
-    CDYN_SCHEDULE_LINEAR = 1,      /**< s = rate t + acceleration t^2 / 2 */
-    CDYN_SCHEDULE_OSCILLATION = 2, /**< s = amplitude sin(frequency t + phase) */
-    CDYN_SCHEDULE_CALLBACK = 3     /**< a user function */
+    CDYN_SCHEDULE_LINEAR = 1,      /**< s = rate t + acceleration t^2 / 2. */
+    CDYN_SCHEDULE_OSCILLATION = 2, /**< s = amplitude sin(frequency t + phase). */
+    CDYN_SCHEDULE_CALLBACK = 3     /**< A user function (cdyn_schedule_fn). */
 } cdyn_schedule_kind;
 
-/** A user schedule: write s(t), s'(t) and s''(t) into @p out[0..2] at time
- *  @p t for the system @p sys (read-only; NULL when evaluated alone).
- *  Return 0 on success; anything else or a non-finite value fails the
- *  calling function with CDYN_ERR_CALLBACK. @since 0.1 */
+/** A user schedule (CDYN_SCHEDULE_CALLBACK).
+ *
+ *  @param[in]  sys   The system that evaluates the schedule, read only (calls
+ *                    that change it return CDYN_ERR_BUSY); NULL when the
+ *                    schedule is evaluated alone by cdyn_schedule_evaluate().
+ *  @param[in]  t     Time (s).
+ *  @param[out] out   Receives s(t), s'(t) and s''(t) (units of the driven
+ *                    quantity, per second, per second squared).
+ *  @param[in]  user  The @c user of the schedule's description.
+ *  @return 0 on success; anything else or a non-finite value fails the calling
+ *          function with CDYN_ERR_CALLBACK.
+ *  @since 0.1
+ */
 typedef int (*cdyn_schedule_fn)(const cdyn_system *sys, double t, double out[3], void *user);
 
-/** Description of a schedule. Fill it with cdyn_schedule_desc_init() first.
- *  @since 0.1 */
+/** The description of a schedule.
+ *
+ *  Fill it with cdyn_schedule_desc_init() first, then set the fields its
+ *  kind reads; the others are ignored. Every field its kind reads must be
+ *  finite. The library copies it wherever it is given.
+ *  @since 0.1
+ */
 typedef struct cdyn_schedule_desc {
-    size_t size;                /**< sizeof(cdyn_schedule_desc), set by the init function */
-    cdyn_schedule_kind kind;    /**< which schedule */
-    double rate;                /**< LINEAR: s' at t = 0 (units of s per second) */
-    double acceleration;        /**< LINEAR: s'' */
-    double amplitude;           /**< OSCILLATION */
-    double frequency;           /**< OSCILLATION: rad/s */
-    double phase;               /**< OSCILLATION: rad */
-    cdyn_schedule_fn callback;  /**< CALLBACK: the function */
-    void *user;                 /**< CALLBACK: passed back, never dereferenced */
+    size_t size;                /**< sizeof(cdyn_schedule_desc), set by the init function. */
+    cdyn_schedule_kind kind;    /**< Which schedule. */
+    double rate;                /**< LINEAR: s' at t = 0 (units of s per second). */
+    double acceleration;        /**< LINEAR: s'' (units of s per second squared). */
+    double amplitude;           /**< OSCILLATION: the amplitude (units of s). */
+    double frequency;           /**< OSCILLATION: angular frequency (rad/s); default 1. */
+    double phase;               /**< OSCILLATION: phase at t = 0 (rad). */
+    cdyn_schedule_fn callback;  /**< CALLBACK: the function; not NULL. */
+    /** CALLBACK: passed back to the function; kept as long as the schedule
+     *  is attached, never dereferenced by the library. */
+    void *user;
 } cdyn_schedule_desc;
 
-/** Fills @p desc with the defaults of @p kind: size set, rate,
- *  acceleration, amplitude and phase 0, frequency 1, no callback. NULL:
- *  does nothing. @since 0.1 */
+/** Fills a schedule's description with the defaults of a kind.
+ *
+ *  The defaults: size = sizeof(cdyn_schedule_desc), rate, acceleration,
+ *  amplitude and phase 0, frequency 1, no callback. A @p kind outside the enum
+ *  is kept and refused by the functions that read it.
+ *
+ *  @param[out] desc  The struct to fill; NULL is a no-op.
+ *  @param[in]  kind  The kind of schedule.
+ *  @since 0.1
+ */
 CDYN_API void cdyn_schedule_desc_init(cdyn_schedule_desc *desc, cdyn_schedule_kind kind);
 
-/** s, s' and s'' of schedule @p desc at time @p t into @p out[0..2].
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL pointers, a bad
- *  size or kind, non-finite fields or @p t, a callback kind without a
- *  function; CDYN_ERR_CALLBACK when the callback fails or gives a
- *  non-finite value. @since 0.1 */
+/** Evaluates a schedule at one time, without a system.
+ *
+ *  Callbacks receive a NULL system. @p out is written only on success.
+ *
+ *  @param[in]  desc  The schedule's description.
+ *  @param[in]  t     Time (s), finite.
+ *  @param[out] out   Receives s, s' and s''.
+ *  @retval CDYN_OK                    the values were written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p desc or @p out is NULL, @p t is not
+ *                                     finite, or the description is bad: a size
+ *                                     other than sizeof(cdyn_schedule_desc), an
+ *                                     unknown kind, a non-finite field, a
+ *                                     callback kind without a function.
+ *  @retval CDYN_ERR_CALLBACK          the callback failed or gave a non-finite
+ *                                     value.
+ *  @retval CDYN_ERR_DIVERGED          a built-in schedule's value overflows to
+ *                                     a non-finite number at @p t.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_schedule_evaluate(const cdyn_schedule_desc *desc, double t,
                                             double out[3]);
 

@@ -1,4 +1,6 @@
-/* cdyn: SHAKE/RATTLE projection onto the constraint manifold.
+/** @file
+ * @brief SHAKE/RATTLE projection onto the constraint manifold: options and
+ * report.
  *
  * The implicit constraints g(x) = 0 (constraint.h) define the manifold of
  * admissible positions; differentiating them gives the hidden velocity
@@ -6,8 +8,8 @@
  * that satisfy both lie on its tangent bundle. A projection moves a state
  * back onto it:
  *
- *   positions   x* = x + W G(x_ref)^T mu   with mu such that g(x*) = 0
- *   velocities  v* = v + W G(x*)^T nu      with nu such that G(x*) v* = 0
+ *     positions   x* = x + W G(x_ref)^T mu   with mu such that g(x*) = 0
+ *     velocities  v* = v + W G(x*)^T nu      with nu such that G(x*) v* = 0
  *
  * W being the inverse masses (0 for fixed particles). CDYN_INTEGRATOR_RATTLE
  * (system.h) always projects: its constraint forces are the projections'
@@ -24,7 +26,7 @@
  *
  * Tolerances are relative. Row r of a constraint is within the position
  * tolerance when its residual |g_r| / b_r (b_r: the largest norm of the
- * row's Jacobian blocks, the measure of cdyn_system_compute_constraint_residuals:
+ * row's Jacobian blocks, the measure of cdyn_system_compute_constraint_residuals():
  * a rod's length error) is at most
  *
  *     max(position_tolerance * s_r, 4 eps (X_r + s_r))
@@ -47,7 +49,7 @@
  * by one linear solve, which changes tangent velocities by round-off only.
  *
  * Projection needs rigid constraints: a compliant one (nonzero
- * cdyn_constraint_set_compliance) makes a step with projection fail with
+ * cdyn_constraint_set_compliance()) makes a step with projection fail with
  * CDYN_ERR_UNSUPPORTED, as do particles on curves or surfaces (parametric.h),
  * whose mass is position dependent.
  */
@@ -65,7 +67,10 @@
 extern "C" {
 #endif
 
-/** Projection methods. Values are pinned. */
+/** The projection methods (cdyn_projection_options.method).
+ *
+ *  The values are pinned.
+ */
 typedef enum cdyn_projection_method {
     /** Classic SHAKE/RATTLE: sweeps over the constraint rows in order, each
      *  row corrected alone (Gauss-Seidel); a sweep costs O(rows) and the
@@ -84,10 +89,14 @@ typedef enum cdyn_projection_method {
     CDYN_PROJECTION_NEWTON = 2
 } cdyn_projection_method;
 
-/** Projection options. Fill with cdyn_projection_options_init, then change
- *  what you need; the size field lets the struct grow. */
+/** Options of the projections.
+ *
+ *  Fill with cdyn_projection_options_init(), change what you need, then
+ *  pass to cdyn_system_set_projection_options(). The size field lets the
+ *  struct grow.
+ */
 typedef struct cdyn_projection_options {
-    size_t size; /**< sizeof(cdyn_projection_options), set by the init function */
+    size_t size; /**< sizeof(cdyn_projection_options), set by the init function. */
     /** 1: integrators other than RATTLE project positions and velocities
      *  after each step (with RK45 after the whole dt); 0 (the default): they
      *  do not. RATTLE always projects. */
@@ -108,12 +117,15 @@ typedef struct cdyn_projection_options {
     size_t max_iterations;
 } cdyn_projection_options;
 
-/** What the projections did. Set @c size to sizeof(cdyn_projection_stats)
- *  before calling cdyn_system_get_projection_stats; fields beyond it are
- *  not written, so the struct may grow. "Last" means the last step that
- *  projected, successful or not. */
+/** The report of the projections, read with
+ *  cdyn_system_get_projection_stats().
+ *
+ *  Set @c size to sizeof(cdyn_projection_stats) before the call; fields
+ *  beyond it are not written, so the struct may grow. "Last" means the last
+ *  step that projected, successful or not.
+ */
 typedef struct cdyn_projection_stats {
-    size_t size;
+    size_t size; /**< Set by the caller: the bytes that may be written. */
     /** Last step: iterations of the position projection (Newton solves or
      *  SHAKE sweeps that corrected something). */
     size_t position_iterations;
@@ -132,9 +144,9 @@ typedef struct cdyn_projection_stats {
      *  residual at the end of the last position projection (when it failed,
      *  the one named in the message); 0 before any projection. */
     cdyn_constraint worst;
-    uint64_t projections;          /**< position projections since creation */
-    uint64_t position_iterations_total; /**< sum of position_iterations */
-    uint64_t velocity_iterations_total; /**< sum of velocity_iterations */
+    uint64_t projections;          /**< Position projections since creation. */
+    uint64_t position_iterations_total; /**< Sum of position_iterations. */
+    uint64_t velocity_iterations_total; /**< Sum of velocity_iterations. */
     /** Numeric factorizations made by the Newton method since creation.
      *  RATTLE reuses the factorization at the end of a step for the position
      *  projection of the next one, so this grows by one per step while
@@ -142,40 +154,76 @@ typedef struct cdyn_projection_stats {
      *  factors the Newton matrix and G W G^T at the new positions, two per
      *  step and position iteration. */
     uint64_t factorizations;
-    uint64_t not_converged;        /**< projections that hit max_iterations */
+    uint64_t not_converged;        /**< Projections that hit max_iterations. */
 } cdyn_projection_stats;
 
-/** Fills @p options with the defaults: size = sizeof(cdyn_projection_options),
- *  enabled = 0, method = CDYN_PROJECTION_NEWTON, tolerances 1e-10,
- *  max_iterations = 1000. NULL is a no-op. @since 0.1 */
+/** Fills the projection options with the defaults.
+ *
+ *  The defaults: size = sizeof(cdyn_projection_options), enabled = 0, method =
+ *  CDYN_PROJECTION_NEWTON, both tolerances 1e-10, max_iterations = 1000.
+ *
+ *  @param[out] options  The struct to fill; NULL is a no-op.
+ *  @since 0.1
+ */
 CDYN_API void cdyn_projection_options_init(cdyn_projection_options *options);
 
-/** Sets the projection options of @p sys (copied; the pointer is not kept).
- *  They apply from the next step. Returns CDYN_ERR_INVALID_ARGUMENT (nothing
- *  changed) for a NULL argument, a size other than
- *  sizeof(cdyn_projection_options), enabled not 0 or 1, an unknown method, a
- *  tolerance not finite or outside (0, 1), or max_iterations outside
- *  1 .. 2^32 - 1; CDYN_ERR_NO_MEMORY when the projection state (a few
- *  hundred bytes, created on first use) cannot be allocated; CDYN_ERR_BUSY
- *  from a callback. @since 0.1 */
+/** Sets the projection options.
+ *
+ *  They apply from the next step; a change of method lays out the projection
+ *  anew.
+ *
+ *  @param[in,out] sys      The system.
+ *  @param[in]     options  The options, filled by
+ *                          cdyn_projection_options_init() and then changed;
+ *                          copied, the pointer is not kept.
+ *  @retval CDYN_OK                    the options were set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  nothing changed (the message names the
+ *                                     field): @p sys or @p options is NULL, its
+ *                                     size is not
+ *                                     sizeof(cdyn_projection_options), enabled
+ *                                     is not 0 or 1, the method is unknown, a
+ *                                     tolerance is not finite or outside (0,
+ *                                     1), or max_iterations is outside
+ *                                     1 .. 2^32 - 1.
+ *  @retval CDYN_ERR_NO_MEMORY         the projection state (a few hundred
+ *                                     bytes, created on first use) could not be
+ *                                     allocated; nothing changed.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_system_set_projection_options(cdyn_system *sys,
                                                         const cdyn_projection_options *options);
 
-/** Copies the projection options of @p sys into @p out (the defaults of
- *  cdyn_projection_options_init before any
- *  cdyn_system_set_projection_options). @p out->size must be set by the
- *  caller (at least sizeof(size_t)); at most that many bytes are written
- *  and the size field is left as it is.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
- *  sizeof(size_t) (nothing written). @since 0.1 */
+/** Reads the projection options.
+ *
+ *  Before any cdyn_system_set_projection_options() they are the defaults of
+ *  cdyn_projection_options_init().
+ *
+ *  @param[in]     sys  The system.
+ *  @param[in,out] out  The caller's struct: its @c size field, set by the
+ *                      caller to at least sizeof(size_t), says how many bytes
+ *                      may be written; it is left as it is.
+ *  @retval CDYN_OK                    the options were written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or out->size is
+ *                                     below sizeof(size_t); nothing written.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_system_get_projection_options(const cdyn_system *sys,
                                                         cdyn_projection_options *out);
 
-/** Fills @p out (whose size field the caller set, at least sizeof(size_t);
- *  at most that many bytes are written) with the projection report; all
- *  zero before the first projection.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a size below
- *  sizeof(size_t) (nothing written). @since 0.1 */
+/** Reads the report of the projections.
+ *
+ *  All zero before the first projection.
+ *
+ *  @param[in]     sys  The system.
+ *  @param[in,out] out  The caller's struct: its @c size field, set by the
+ *                      caller to at least sizeof(size_t), says how many bytes
+ *                      may be written; it is left as it is.
+ *  @retval CDYN_OK                    the report was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or out->size is
+ *                                     below sizeof(size_t); nothing written.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_system_get_projection_stats(const cdyn_system *sys,
                                                       cdyn_projection_stats *out);
 

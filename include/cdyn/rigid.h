@@ -1,4 +1,5 @@
-/* cdyn: rigid bodies -- sets of particles that keep their relative positions.
+/** @file
+ * @brief Rigid bodies: sets of particles that keep their relative positions.
  *
  * A rigid body is made from particles of a system.
  * From then on its members move together: the body's state is its centre of
@@ -12,12 +13,12 @@
  * derives the two time-stepping schemes and the rest of what follows.
  *
  * Members keep their handles and indices: their positions and velocities
- * are read as usual (cdyn_particle_get_position, bulk arrays, diagnostics,
+ * are read as usual (cdyn_particle_get_position(), bulk arrays, diagnostics,
  * which count them as movable particles). Changing a member directly
- * (cdyn_particle_set_position, _set_velocity, _set_mass, _set_fixed,
- * cdyn_particle_remove) and putting it in a constraint are refused with
+ * (cdyn_particle_set_position(), _set_velocity, _set_mass, _set_fixed,
+ * cdyn_particle_remove()) and putting it in a constraint are refused with
  * CDYN_ERR_INVALID_ARGUMENT: move the body with the setters below, or
- * dissolve it first. Bulk setters (cdyn_system_set_positions,
+ * dissolve it first. Bulk setters (cdyn_system_set_positions(),
  * _set_velocities) are not refused; the next step starts from the rigid
  * motion that fits what they wrote (docs/rigid.md).
  *
@@ -50,12 +51,15 @@
 extern "C" {
 #endif
 
-/** How a body's state is advanced in a step. Values are pinned.
- *  docs/rigid.md gives both step by step. @since 0.1 */
+/** How a body's state is advanced in a step (cdyn_rigid_set_scheme()).
+ *
+ *  The values are pinned. docs/rigid.md gives both step by step.
+ *  @since 0.1
+ */
 typedef enum cdyn_rigid_scheme {
-    /** The classic rigid-body step, first order: rotate by R(Omega(t), dt), move the
-     *  centre with U_cm(t), then update U_cm and L with the force and torque
-     *  at the new positions. One force evaluation per step. */
+    /** The classic rigid-body step, first order: rotate by R(Omega(t), dt),
+     *  move the centre with U_cm(t), then update U_cm and L with the force
+     *  and torque at the new positions. One force evaluation per step. */
     CDYN_RIGID_FIRST_ORDER = 1,
     /** The default, second order: half a kick with the force and torque at
      *  the start, a drift whose rotation uses the angular velocity at the
@@ -64,159 +68,371 @@ typedef enum cdyn_rigid_scheme {
     CDYN_RIGID_SECOND_ORDER = 2
 } cdyn_rigid_scheme;
 
-/** Makes a rigid body of the @p n particles @p particles (handles, read
- *  during the call only). From now on they keep their present relative
- *  positions. Their velocities are replaced by the rigid motion with the
- *  same momentum and the same angular momentum about the centre of mass
- *  (velocities that already are rigid are kept; otherwise kinetic energy is
- *  lost, as in a perfectly inelastic lock-up). The body frame is the present
- *  world frame, centred at the centre of mass. The scheme is
- *  CDYN_RIGID_SECOND_ORDER. On success *@p out is the body's handle.
+/** Makes a rigid body of particles: from now on they keep their present
+ *  relative positions.
  *
- *  @return CDYN_OK;
- *  CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys, @p particles or @p out, @p n
- *  = 0, a particle listed twice, a fixed particle, a particle that is in
- *  another body, in a constraint or on a curve or surface;
- *  CDYN_ERR_INVALID_HANDLE / CDYN_ERR_STALE_HANDLE for a bad particle
- *  handle; CDYN_ERR_SINGULAR when the inertia tensor is singular: one
- *  particle, all particles at one point, or (in 3-D) all on one line (the
- *  smallest principal moment below 1e-10 of the largest); CDYN_ERR_BUSY
- *  from inside a step; CDYN_ERR_NO_MEMORY. On any error nothing changed.
- *  @since 0.1 */
+ *  Their velocities are replaced by the rigid motion with the same momentum and
+ *  the same angular momentum about the centre of mass (velocities that already
+ *  are rigid are kept; otherwise kinetic energy is lost, as in a perfectly
+ *  inelastic lock-up). The body frame is the present world frame, centred at
+ *  the centre of mass. The scheme is CDYN_RIGID_SECOND_ORDER. Nothing changes
+ *  on failure.
+ *
+ *  @param[in,out] sys        The system.
+ *  @param[in]     particles  @p n particle handles, each once, read during the
+ *                            call only.
+ *  @param[in]     n          The number of particles, at least 1 (2 for a body
+ *                            that is not singular) and at most the number of
+ *                            live particles.
+ *  @param[out]    out        Receives the body's handle.
+ *  @retval CDYN_OK                    the body was made.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys, @p particles or @p out is NULL,
+ *                                     @p n is 0 or more than the live
+ *                                     particles, or a particle is listed twice,
+ *                                     fixed, kinematic (a prescribed motion),
+ *                                     in another body, in a constraint or on a
+ *                                     curve or surface.
+ *  @retval CDYN_ERR_INVALID_HANDLE    a handle of @p particles is 0, not a
+ *                                     particle, or of another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      a handle of @p particles names a removed
+ *                                     particle.
+ *  @retval CDYN_ERR_SINGULAR          the inertia tensor is singular: one
+ *                                     particle, all particles at one point, or
+ *                                     (in 3-D) all on one line (the smallest
+ *                                     principal moment below 1e-10 of the
+ *                                     largest).
+ *  @retval CDYN_ERR_NO_MEMORY         an allocation failed.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_add(cdyn_system *sys, const cdyn_particle *particles, size_t n,
                                     cdyn_rigid *out);
 
-/** Dissolves @p body: its particles return to free motion with their
- *  current positions and velocities (the body's rigid motion at this
- *  moment), their handles unchanged; the body's handle becomes stale.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys;
- *  CDYN_ERR_INVALID_HANDLE (zero, wrong kind, another system's);
- *  CDYN_ERR_STALE_HANDLE (already dissolved); CDYN_ERR_BUSY. @since 0.1 */
+/** Dissolves a rigid body.
+ *
+ *  Its particles return to free motion with their current positions and
+ *  velocities (the body's rigid motion at this moment), their handles
+ *  unchanged; the body's handle becomes stale.
+ *
+ *  @param[in,out] sys   The system.
+ *  @param[in]     body  The body.
+ *  @retval CDYN_OK                    the body was dissolved.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved already.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_remove(cdyn_system *sys, cdyn_rigid body);
 
-/** true when @p body is a live rigid body of @p sys (false for a NULL
- *  @p sys). Sets no error message. @since 0.1 */
+/** Tells whether a handle names a live rigid body of a system.
+ *
+ *  Sets no status and leaves the last-error message alone.
+ *
+ *  @param[in] sys   The system, or NULL.
+ *  @param[in] body  Any handle.
+ *  @return true when @p body is a live rigid body of @p sys; false otherwise
+ *          and for a NULL @p sys.
+ *  @since 0.1
+ */
 CDYN_API bool cdyn_rigid_is_valid(const cdyn_system *sys, cdyn_rigid body);
 
-/** The body that holds @p particle into *@p out, or 0 when the particle is
- *  free. @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL;
- *  CDYN_ERR_INVALID_HANDLE / CDYN_ERR_STALE_HANDLE for a bad particle
- *  handle. @since 0.1 */
+/** Reads which rigid body holds a particle.
+ *
+ *  @param[in]  sys       The system.
+ *  @param[in]  particle  The particle.
+ *  @param[out] out       Receives the body's handle, or 0 when the particle is
+ *                        free.
+ *  @retval CDYN_OK                    the handle was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p particle is 0, not a particle, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p particle was removed.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_find(const cdyn_system *sys, cdyn_particle particle,
                                      cdyn_rigid *out);
 
-/** The number of particles of @p body into *@p out.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL;
- *  CDYN_ERR_INVALID_HANDLE; CDYN_ERR_STALE_HANDLE. @since 0.1 */
+/** Reads the number of particles of a rigid body.
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives the count.
+ *  @retval CDYN_OK                    the count was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_particle_count(const cdyn_system *sys, cdyn_rigid body,
                                                    size_t *out);
 
-/** The handles of the particles of @p body, in the order given to
- *  cdyn_rigid_add, into @p out (room for @p capacity handles).
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or a @p capacity
- *  below the particle count (nothing written); CDYN_ERR_INVALID_HANDLE;
- *  CDYN_ERR_STALE_HANDLE. @since 0.1 */
+/** Copies the handles of a rigid body's particles.
+ *
+ *  In the order given to cdyn_rigid_add().
+ *
+ *  @param[in]  sys       The system.
+ *  @param[in]  body      The body.
+ *  @param[out] out       Receives the handles.
+ *  @param[in]  capacity  The number of handles @p out holds, at least the
+ *                        particle count.
+ *  @retval CDYN_OK                    the handles were written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or @p capacity
+ *                                     is short; nothing written.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_particles(const cdyn_system *sys, cdyn_rigid body,
                                               cdyn_particle *out, size_t capacity);
 
-/** Chooses how @p body is advanced (cdyn_rigid_scheme). Takes effect at the
- *  next step; the body's state is not touched.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or an
- *  unknown scheme; CDYN_ERR_INVALID_HANDLE; CDYN_ERR_STALE_HANDLE;
- *  CDYN_ERR_BUSY. @since 0.1 */
+/** Chooses how a rigid body is advanced in a step.
+ *
+ *  Takes effect at the next step; the body's state is not touched.
+ *
+ *  @param[in,out] sys     The system.
+ *  @param[in]     body    The body.
+ *  @param[in]     scheme  A value of cdyn_rigid_scheme.
+ *  @retval CDYN_OK                    the scheme was set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL, or @p scheme is not a
+ *                                     value of cdyn_rigid_scheme.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_set_scheme(cdyn_system *sys, cdyn_rigid body,
                                            cdyn_rigid_scheme scheme);
 
-/** The scheme of @p body into *@p out. Statuses as
- *  cdyn_rigid_get_particle_count. @since 0.1 */
+/** Reads how a rigid body is advanced.
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives the scheme.
+ *  @retval CDYN_OK                    the scheme was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_scheme(const cdyn_system *sys, cdyn_rigid body,
                                            cdyn_rigid_scheme *out);
 
-/** The total mass M = sum m (kg) of @p body into *@p out. Statuses as
- *  cdyn_rigid_get_particle_count. @since 0.1 */
+/** Reads the total mass of a rigid body, M = sum m.
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives M (kg).
+ *  @retval CDYN_OK                    the mass was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_mass(const cdyn_system *sys, cdyn_rigid body, double *out);
 
-/** The centre of mass X_cm = sum m x / M (m; dim values into @p out).
- *  Statuses as cdyn_rigid_get_particle_count. @since 0.1 */
+/** Reads the centre of mass of a rigid body, X_cm = sum m x / M.
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives dim values (m).
+ *  @retval CDYN_OK                    the centre was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_center_of_mass(const cdyn_system *sys, cdyn_rigid body,
                                                    double *out);
 
-/** The velocity of the centre of mass U_cm = sum m v / M (m/s; dim values
- *  into @p out). Statuses as cdyn_rigid_get_particle_count. @since 0.1 */
+/** Reads the velocity of a rigid body's centre of mass, U_cm = sum m v / M.
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives dim values (m/s).
+ *  @retval CDYN_OK                    the velocity was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_velocity(const cdyn_system *sys, cdyn_rigid body,
                                              double *out);
 
-/** Sets the velocity of the centre of mass to @p velocity (m/s; dim finite
- *  values), keeping the angular velocity: every member gets
- *  v = U_cm + Omega x x~.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or non-finite input
- *  (nothing changed); CDYN_ERR_INVALID_HANDLE; CDYN_ERR_STALE_HANDLE;
- *  CDYN_ERR_BUSY. @since 0.1 */
+/** Sets the velocity of a rigid body's centre of mass, keeping its angular
+ *  velocity.
+ *
+ *  Every member gets v = U_cm + Omega x x~.
+ *
+ *  @param[in,out] sys       The system.
+ *  @param[in]     body      The body.
+ *  @param[in]     velocity  U_cm (m/s), dim finite values, copied.
+ *  @retval CDYN_OK                    the velocity was set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p velocity is NULL, or a value
+ *                                     is not finite; nothing changed.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_set_velocity(cdyn_system *sys, cdyn_rigid body,
                                              const double *velocity);
 
-/** The angular momentum about the centre of mass,
- *  L = sum m x~ x (v - U_cm) (kg m^2/s; 3 values into @p out; in 2-D
- *  (0, 0, L)). Statuses as cdyn_rigid_get_particle_count. @since 0.1 */
+/** Reads the angular momentum of a rigid body about its centre of mass, L = sum
+ *  m x~ x (v - U_cm).
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives 3 values (kg m^2/s); in 2-D (0, 0, L).
+ *  @retval CDYN_OK                    the angular momentum was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_angular_momentum(const cdyn_system *sys, cdyn_rigid body,
                                                      double out[3]);
 
-/** The angular velocity Omega = I^-1 L (rad/s; 3 values into @p out; in
- *  2-D (0, 0, Omega)). Statuses as cdyn_rigid_get_particle_count.
- *  @since 0.1 */
+/** Reads the angular velocity of a rigid body, Omega = I^-1 L.
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives 3 values (rad/s); in 2-D (0, 0, Omega).
+ *  @retval CDYN_OK                    the angular velocity was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_angular_velocity(const cdyn_system *sys, cdyn_rigid body,
                                                      double out[3]);
 
-/** Sets the angular velocity to @p omega (rad/s; 3 finite values; in 2-D
- *  the first two must be 0), keeping the velocity of the centre of mass:
- *  every member gets v = U_cm + Omega x x~, so L becomes I Omega.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL, non-finite input or
- *  (2-D) an in-plane component (nothing changed); CDYN_ERR_INVALID_HANDLE;
- *  CDYN_ERR_STALE_HANDLE; CDYN_ERR_BUSY. @since 0.1 */
+/** Sets the angular velocity of a rigid body, keeping the velocity of its
+ *  centre of mass.
+ *
+ *  Every member gets v = U_cm + Omega x x~, so L becomes I Omega.
+ *
+ *  @param[in,out] sys    The system.
+ *  @param[in]     body   The body.
+ *  @param[in]     omega  Omega (rad/s), 3 finite values, copied; in 2-D the
+ *                        first two must be 0.
+ *  @retval CDYN_OK                    the angular velocity was set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p omega is NULL, a value is
+ *                                     not finite, or (2-D) an in-plane
+ *                                     component is not 0; nothing changed.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_set_angular_velocity(cdyn_system *sys, cdyn_rigid body,
                                                      const double omega[3]);
 
-/** The inertia tensor about the centre of mass in world axes,
- *  I(t) = sum m (|x~|^2 1 - x~ x~^T) (kg m^2; 9 values, row-major, into
- *  @p out; 2-D: see the header comment). Statuses as
- *  cdyn_rigid_get_particle_count. @since 0.1 */
+/** Reads the inertia tensor of a rigid body about its centre of mass, in world
+ *  axes.
+ *
+ *  I(t) = sum m (|x~|^2 1 - x~ x~^T); in 2-D see the top of this header.
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives 9 values (kg m^2), row-major.
+ *  @retval CDYN_OK                    the tensor was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_inertia(const cdyn_system *sys, cdyn_rigid body,
                                             double out[9]);
 
-/** The inertia tensor in the body frame (the world frame when the body was
- *  made; constant): I_body = Q^T I(t) Q with Q the orientation (kg m^2;
- *  9 values, row-major). Statuses as cdyn_rigid_get_particle_count.
- *  @since 0.1 */
+/** Reads the inertia tensor of a rigid body in its body frame.
+ *
+ *  The body frame is the world frame when the body was made, so the tensor is
+ *  constant: I_body = Q^T I(t) Q with Q the orientation.
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives 9 values (kg m^2), row-major.
+ *  @retval CDYN_OK                    the tensor was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_body_inertia(const cdyn_system *sys, cdyn_rigid body,
                                                  double out[9]);
 
-/** The orientation Q, the rotation that takes body-frame vectors to world
- *  vectors: x = X_cm + Q b for a member whose body-frame offset is b (its
- *  offset from the centre of mass when the body was made). 9 values,
- *  row-major, orthogonal with determinant +1; the identity when the body
- *  was made; in 2-D a plane rotation (header comment). Statuses as
- *  cdyn_rigid_get_particle_count. @since 0.1 */
+/** Reads the orientation of a rigid body: the rotation Q from body-frame
+ *  vectors to world vectors.
+ *
+ *  x = X_cm + Q b for a member whose body-frame offset is b (its offset from
+ *  the centre of mass when the body was made). Q is the identity when the body
+ *  was made; in 2-D a plane rotation (see the top of this header).
+ *
+ *  @param[in]  sys   The system.
+ *  @param[in]  body  The body.
+ *  @param[out] out   Receives 9 values, row-major, orthogonal with determinant
+ *                    +1.
+ *  @retval CDYN_OK                    the orientation was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_orientation(const cdyn_system *sys, cdyn_rigid body,
                                                 double out[9]);
 
-/** The kinetic energy of @p body (J): the translational part M |U_cm|^2 / 2
- *  into *@p translational and the rotational part L . Omega / 2 into
- *  *@p rotational; either pointer may be NULL, not both. Their sum is
- *  sum m |v|^2 / 2 over the members.
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for a NULL @p sys or both
- *  outputs NULL; CDYN_ERR_INVALID_HANDLE; CDYN_ERR_STALE_HANDLE.
- *  @since 0.1 */
+/** Reads the kinetic energy of a rigid body, split into translation and
+ *  rotation.
+ *
+ *  Their sum is sum m |v|^2 / 2 over the members.
+ *
+ *  @param[in]  sys            The system.
+ *  @param[in]  body           The body.
+ *  @param[out] translational  Receives M |U_cm|^2 / 2 (J); may be NULL, not
+ *                             together with @p rotational.
+ *  @param[out] rotational     Receives L . Omega / 2 (J); may be NULL.
+ *  @retval CDYN_OK                    the energies were written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL, or both outputs are NULL.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p body is 0, not a rigid body, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p body was dissolved.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_get_kinetic_energy(const cdyn_system *sys, cdyn_rigid body,
                                                    double *translational, double *rotational);
 
-/** The rotation R(Omega, dt) of a rigid body turning at Omega for dt: the rotation by the angle |Omega| dt
- *  about the axis a = Omega / |Omega|, in the Rodrigues form
- *  R x~ = P x~ + cos(|Omega| dt) (1 - P) x~ + sin(|Omega| dt) a x x~ with
- *  P = a a^T, into @p out (9 values, row-major). It is what a step applies
- *  to the members' offsets; the identity for Omega = 0. Needs no system.
- *  @p omega: 3 finite values (rad/s); @p dt finite (s; may be negative or 0).
- *  @return CDYN_OK; CDYN_ERR_INVALID_ARGUMENT for NULL or non-finite input
- *  (nothing written). @since 0.1 */
+/** Computes the rotation R(Omega, dt) of a rigid body turning at Omega for dt.
+ *
+ *  The rotation by the angle |Omega| dt about the axis a = Omega / |Omega|, in
+ *  the Rodrigues form R x~ = P x~ + cos(|Omega| dt) (1 - P) x~ + sin(|Omega|
+ *  dt) a x x~ with P = a a^T. It is what a step applies to the members'
+ *  offsets; the identity for Omega = 0. Needs no system.
+ *
+ *  @param[in]  omega  Omega (rad/s), 3 finite values.
+ *  @param[in]  dt     The time (s), finite; may be negative or 0.
+ *  @param[out] out    Receives R, 9 values, row-major.
+ *  @retval CDYN_OK                    the rotation was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p omega or @p out is NULL, or a value is
+ *                                     not finite (also |Omega| dt overflowing);
+ *                                     nothing written.
+ *  @since 0.1
+ */
 CDYN_API cdyn_status cdyn_rigid_rotation(const double omega[3], double dt, double out[9]);
 
 #ifdef __cplusplus

@@ -42,7 +42,7 @@ cdyn_status cdyn__blame(const cdyn_system *sys, cdyn_status st, uint64_t mark, c
     return cdyn__fail(sys, st, "%s: %s", what, old);
 }
 
-cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what)
+cdyn_status cdyn__check_not_busy(cdyn_system *sys, const char *what)
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
@@ -50,6 +50,14 @@ cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what)
         return cdyn__fail(sys, CDYN_ERR_BUSY, "%s: the system is inside a step (called from a callback)",
                           what);
     return CDYN_OK;
+}
+
+cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what)
+{
+    cdyn_status st = cdyn__check_not_busy(sys, what);
+    if (!st)
+        sys->revision++; /* even a call that then fails validation: a safe overcount */
+    return st;
 }
 
 cdyn_status cdyn__enter_query(const cdyn_system *sys, const void *out, const char *what)

@@ -34,8 +34,14 @@ cdyn_status cdyn__blame(const cdyn_system *sys, cdyn_status st, uint64_t mark, c
 
 /* The first check of a call that changes the system: CDYN_ERR_INVALID_ARGUMENT
  * for a NULL @p sys (no message: there is no system to hold it), and
- * CDYN_ERR_BUSY from inside a step (a callback calling back in). */
+ * CDYN_ERR_BUSY from inside a step (a callback calling back in). On success
+ * it bumps sys->revision: whatever a step keeps for the next one (forces,
+ * clusters) is then recomputed. */
 cdyn_status cdyn__check_mutable(cdyn_system *sys, const char *what);
+
+/* As cdyn__check_mutable without bumping the revision: for the step itself,
+ * whose own changes are the ones its caches describe. */
+cdyn_status cdyn__check_not_busy(cdyn_system *sys, const char *what);
 
 /* The first checks of a query named @p what: @p sys present (else
  * CDYN_ERR_INVALID_ARGUMENT, no message: there is no system to hold it),

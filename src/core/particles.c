@@ -1,6 +1,7 @@
 /* The particle slots: lookup and growth of the per-slot arrays. */
 #include <string.h>
 
+#include "core/box.h"
 #include "core/lookup.h"
 #include "core/system.h"
 
@@ -36,6 +37,10 @@ cdyn_status cdyn__particles_reserve(cdyn_system *sys)
         arrays[n_arrays] = (void **)&sys->applied_next, sizes[n_arrays++] = pd;
     }
     uint32_t cap = cdyn__grown_capacity(sys->particles.capacity, sys->particles.capacity + 1u);
+    /* A periodic box's image counters first: grown alone they are harmless. */
+    if (cdyn__box_reserve_images(sys, cap))
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY,
+                          "particle_add: out of memory growing to %u particles", cap);
     cdyn_status st = cdyn__slots_grow(&sys->particles, &sys->alloc, cap, n_arrays, arrays, sizes);
     if (st)
         return cdyn__fail(sys, st, "particle_add: out of memory growing to %u particles", cap);

@@ -95,6 +95,14 @@ struct cdyn_system {
     uint32_t n_moving_shapes; /* curves and surfaces a motion carries (generalized/) */
     double drive_power, drive_step_work, drive_work;
 
+    /* Bumped by every call that changes the system (cdyn__check_mutable):
+     * what a step keeps from one step to the next (reused forces, the
+     * clusters of a periodic box) is valid only while it stays the same. */
+    uint64_t revision;
+    struct cdyn__box *box;           /* periodic box (core/box.h); NULL without one */
+    struct cdyn__reuse *reuse;       /* forces kept for the next step (step/reuse.h) */
+    struct cdyn__langevin *langevin; /* Langevin thermostat (step/langevin.h); NULL: none */
+
     char error[CDYN__ERROR_LEN];
     uint64_t n_failures; /* messages recorded (core/error.h: cdyn__blame) */
 };

@@ -114,12 +114,31 @@ static int gravity_only(const cdyn_system *sys, double *a)
     return 1;
 }
 
+/* When the one force generator can write the accelerations itself (a pair
+ * set of a liquid): the force accumulator is neither cleared, filled nor
+ * read back, three passes over the state less. *done tells whether it did. */
+static cdyn_status sole_generator(const cdyn_system *sys, double t, const double *x,
+                                  const double *v, double *a, bool *done)
+{
+    *done = false;
+    if (sys->param_of || sys->grounds || sys->kin || sys->forces.live != 1 ||
+        cdyn__applied_active(sys))
+        return CDYN_OK;
+    for (uint32_t i = 0; i < sys->forces.count; i++) {
+        const cdyn__force *g = &sys->force[i];
+        if (sys->forces.alive[i])
+            return g->ops->apply_accel ? g->ops->apply_accel(sys, g, t, x, v, a, done)
+                                       : CDYN_OK;
+    }
+    return CDYN_OK;
+}
+
 cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, const double *ud,
                                  double *a)
 {
     size_t d = (size_t)sys->dim, n = sys->particles.count;
     const double *x = u, *v = ud;
-    cdyn_status st;
+    cdyn_status st = CDYN_OK;
     if (sys->param_of) {
         if ((st = cdyn__params_to_cartesian(sys, t, u, ud, sys->ws.px, sys->ws.pv)))
             return st;
@@ -138,8 +157,9 @@ cdyn_status cdyn__dynamics_accel(cdyn_system *sys, double t, const double *u, co
         v = sys->ws.pv;
     }
     double ground_power = 0;
-    if (gravity_only(sys, a)) {
-        if (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, t, x, v, a)))
+    bool done = false;
+    if (gravity_only(sys, a) || (st = sole_generator(sys, t, x, v, a, &done)) || done) {
+        if (st || (!sys->skip_constraint_solve && (st = cdyn__constraints_apply(sys, t, x, v, a))))
             return st;
     } else {
         double *f = sys->ws.f;

@@ -2,10 +2,12 @@
  * outside a step (cdyn_system_evaluate, include/cdyn/constraint.h). */
 #include <string.h>
 
+#include "box/box.h"
 #include "constraint/constraint.h"
 #include "core/system.h"
 #include "core/workspace.h"
 #include "dynamics/dynamics.h"
+#include "force/force.h"
 #include "generalized/generalized.h"
 
 static cdyn_status evaluate(cdyn_system *sys, double *out, size_t capacity)
@@ -19,7 +21,9 @@ static cdyn_status evaluate(cdyn_system *sys, double *out, size_t capacity)
                           "evaluate: capacity %zu < %zu doubles needed", capacity, n);
     if (n == 0)
         return CDYN_OK;
-    if ((st = cdyn__workspace_ensure(sys, 0)) || (st = cdyn__constraints_prepare(sys)))
+    if ((st = cdyn__workspace_ensure(sys, 0)) || (st = cdyn__constraints_prepare(sys)) ||
+        (st = cdyn__box_reserve(sys)) || (st = cdyn__forces_prepare(sys)) ||
+        (st = cdyn__box_prepare(sys)))
         return st;
     /* The acceleration lands in the candidate-state buffer, which no one
      * reads between steps. */

@@ -13,10 +13,12 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *g, uint32_t 
 }
 
 /* A user force has no potential the library knows. */
-static double energy(const cdyn_system *sys, const cdyn__force *g, const double *x)
+static cdyn_status energy(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                          double *out)
 {
     (void)sys, (void)g, (void)x;
-    return 0.0;
+    *out = 0.0;
+    return CDYN_OK;
 }
 
 /* No jacobian op: implicit integrators call the user's Jacobian (g->jac)

@@ -16,10 +16,12 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *g, uint32_t 
 }
 
 /* Dissipative: no potential. */
-static double energy(const cdyn_system *sys, const cdyn__force *g, const double *x)
+static cdyn_status energy(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                          double *out)
 {
     (void)sys, (void)g, (void)x;
-    return 0.0;
+    *out = 0.0;
+    return CDYN_OK;
 }
 
 /* dF_i/dv_i = -b I for every particle, dF/dx = 0. */

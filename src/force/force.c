@@ -75,13 +75,14 @@ cdyn_status cdyn_force_get_energy(const cdyn_system *sys, cdyn_force f, double *
     uint32_t i;
     cdyn_status st = cdyn__enter_query(sys, out, "force_get_energy");
     if (!st && !(st = cdyn__force_slot(sys, f, &i)))
-        *out = cdyn__force_energy(sys, &sys->force[i], sys->x);
+        st = cdyn__force_energy(sys, &sys->force[i], sys->x, out);
     return st;
 }
 
-double cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x)
+cdyn_status cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                               double *out)
 {
-    return g->ops->energy(sys, g, x);
+    return g->ops->energy(sys, g, x, out);
 }
 
 cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x,
@@ -97,6 +98,17 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
             return st;
     }
     cdyn__applied_add(sys, f);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__forces_prepare(cdyn_system *sys)
+{
+    for (uint32_t i = 0, n = sys->forces.count; i < n; i++) {
+        cdyn__force *g = &sys->force[i];
+        cdyn_status st;
+        if (sys->forces.alive[i] && g->ops->prepare && (st = g->ops->prepare(sys, g)))
+            return st;
+    }
     return CDYN_OK;
 }
 

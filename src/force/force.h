@@ -33,8 +33,17 @@ typedef struct cdyn__force_ops {
      * a user function fails. Allocates nothing. */
     cdyn_status (*apply)(const cdyn_system *sys, const cdyn__force *g, uint32_t slot, double t,
                          const double *x, const double *v, double *f);
-    /* Potential energy at positions x (0 for dissipative and user forces). */
-    double (*energy)(const cdyn_system *sys, const cdyn__force *g, const double *x);
+    /* When the generator is the only force on the system (no grounds, no
+     * particle on a shape): may write the accelerations a = W F of every
+     * index itself, saving the force accumulator's passes, and set *done;
+     * or decline, writing nothing. The values must be those of the general
+     * path (a = W (0 + F)) bit for bit. NULL: never. */
+    cdyn_status (*apply_accel)(const cdyn_system *sys, const cdyn__force *g, double t,
+                               const double *x, const double *v, double *a, bool *done);
+    /* Potential energy at positions x into *out (0 for dissipative and user
+     * forces); fails only when a callback potential does (message set). */
+    cdyn_status (*energy)(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                          double *out);
     /* The Jacobian of the force at (x, v) through @p add. With
      * @p definite, terms that make an implicit integrator's matrix
      * indefinite under compression are left out. NULL: the kind has no
@@ -42,6 +51,11 @@ typedef struct cdyn__force_ops {
      * Jacobian or differentiates apply). */
     void (*jacobian)(const cdyn_system *sys, const cdyn__force *g, const double *x,
                      const double *v, bool definite, cdyn__jacobian_add_fn add, void *ctx);
+    /* Before a step or an evaluation, outside it (may allocate): whatever
+     * the generator needs ready (a pair set's neighbour-list room and
+     * exclusions). NULL: nothing. CDYN_ERR_NO_MEMORY and the like, message
+     * set. */
+    cdyn_status (*prepare)(cdyn_system *sys, cdyn__force *g);
     /* Whether the pairs of slots the Jacobian couples change with the state
      * (pair sets find their contacts anew): implicit integrators then probe
      * them at every step instead of once. */
@@ -87,8 +101,14 @@ extern const cdyn__force_ops cdyn__gravity_ops, cdyn__drag_ops, cdyn__spring_ops
 cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x,
                                const double *v, double *f);
 
-/* Potential energy of one generator at state x. */
-double cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x);
+/* Runs every live generator's prepare op (before a step or evaluation). */
+cdyn_status cdyn__forces_prepare(cdyn_system *sys);
+
+/* Potential energy of one generator at state x into *out; CDYN_ERR_CALLBACK
+ * or CDYN_ERR_NO_MEMORY from a pair set's callback potential or exclusion
+ * lists. */
+cdyn_status cdyn__force_energy(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                               double *out);
 
 /* The kind of a generator. */
 static inline cdyn_force_kind cdyn__force_kind(const cdyn__force *g)
@@ -115,7 +135,8 @@ void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot);
 void cdyn__forces_destroy(cdyn_system *sys);
 
 /* Spring internals used by the tests and the tension query (spring.c). */
-double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, const double *v);
+double cdyn__spring_tension(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                            const double *v);
 
 /* Spring Jacobian at state (x, v): writes K = dF_a/dx_b and C = dF_a/dv_b
  * (dim x dim row-major, entry [r * dim + c]). The other blocks follow from
@@ -126,8 +147,9 @@ double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, cons
  * K is not symmetric when D w has a component across the spring. With
  * @p definite, a negative T / l (a compressed spring's transverse
  * stiffness, which can make the Newton matrix indefinite) is replaced by 0.
- * Returns 0 (blocks zero) when the ends coincide, 1 otherwise. */
-int cdyn__spring_jacobian(const cdyn__force *s, int dim, const double *x, const double *v,
-                          int definite, double *k, double *c);
+ * In a periodic box d is the minimum image. Returns 0 (blocks zero) when
+ * the ends coincide, 1 otherwise. */
+int cdyn__spring_jacobian(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                          const double *v, int definite, double *k, double *c);
 
 #endif /* CDYN__FORCE_H */

@@ -19,7 +19,8 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *g, uint32_t 
 }
 
 /* U = -sum m g.x over the movable particles. */
-static double energy(const cdyn_system *sys, const cdyn__force *g, const double *x)
+static cdyn_status energy(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                          double *out)
 {
     size_t d = (size_t)sys->dim;
     double e = 0;
@@ -31,7 +32,8 @@ static double energy(const cdyn_system *sys, const cdyn__force *g, const double 
             gx += g->p[k] * x[i * d + k];
         e -= sys->mass[i] * gx;
     }
-    return e;
+    *out = e;
+    return CDYN_OK;
 }
 
 /* Uniform: the Jacobian is zero. */

@@ -3,18 +3,24 @@
  * F_a = T d / l = -F_b. */
 #include <math.h>
 
+#include "core/box.h"
 #include "core/system.h"
 #include "force/force.h"
 
-/* d = x_b - x_a and its length; returns the length. */
-static double separation(const cdyn__force *s, int dim, const double *x, double d[3])
+/* d = x_b - x_a (its minimum image in a periodic box) and its length;
+ * returns the length. */
+static double separation(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                         double d[3])
 {
+    const int dim = sys->dim;
     const double *xa = x + (size_t)s->a * (size_t)dim, *xb = x + (size_t)s->b * (size_t)dim;
-    double l2 = 0;
-    for (int k = 0; k < dim; k++) {
+    for (int k = 0; k < dim; k++)
         d[k] = xb[k] - xa[k];
+    if (sys->box && sys->box->any_periodic)
+        cdyn__box_min_image(sys->box, dim, d);
+    double l2 = 0;
+    for (int k = 0; k < dim; k++)
         l2 += d[k] * d[k];
-    }
     return sqrt(l2);
 }
 
@@ -33,7 +39,7 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t 
     (void)slot, (void)t;
     const int dim = sys->dim;
     double d[3];
-    double l = separation(s, dim, x, d);
+    double l = separation(sys, s, x, d);
     if (!(l > 0))
         return CDYN_OK; /* coincident ends: no direction, no force */
     double t_over_l = tension(s, dim, v, d, l) / l;
@@ -46,26 +52,29 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t 
     return CDYN_OK;
 }
 
-double cdyn__spring_tension(const cdyn__force *s, int dim, const double *x, const double *v)
+double cdyn__spring_tension(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                            const double *v)
 {
     double d[3];
-    double l = separation(s, dim, x, d);
-    return l > 0 ? tension(s, dim, v, d, l) : s->p[0] * (0.0 - s->p[2]);
+    double l = separation(sys, s, x, d);
+    return l > 0 ? tension(s, sys->dim, v, d, l) : s->p[0] * (0.0 - s->p[2]);
 }
 
-static double energy(const cdyn_system *sys, const cdyn__force *s, const double *x)
+static cdyn_status energy(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                          double *out)
+{
+    double d[3];
+    double stretch = separation(sys, s, x, d) - s->p[2];
+    *out = 0.5 * s->p[0] * stretch * stretch;
+    return CDYN_OK;
+}
+
+int cdyn__spring_jacobian(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                          const double *v, int definite, double *k, double *c)
 {
     const int dim = sys->dim;
-    double d[3];
-    double stretch = separation(s, dim, x, d) - s->p[2];
-    return 0.5 * s->p[0] * stretch * stretch;
-}
-
-int cdyn__spring_jacobian(const cdyn__force *s, int dim, const double *x, const double *v,
-                          int definite, double *k, double *c)
-{
     double d[3], n[3], g[3];
-    double l = separation(s, dim, x, d);
+    double l = separation(sys, s, x, d);
     int dd = dim * dim;
     for (int i = 0; i < dd; i++)
         k[i] = c[i] = 0.0;
@@ -98,7 +107,7 @@ static void jacobian(const cdyn_system *sys, const cdyn__force *s, const double 
 {
     double kb[9], cb[9], nk[9], nc[9];
     const int dd = sys->dim * sys->dim;
-    if (!cdyn__spring_jacobian(s, sys->dim, x, v, definite, kb, cb))
+    if (!cdyn__spring_jacobian(sys, s, x, v, definite, kb, cb))
         return;
     for (int q = 0; q < dd; q++) {
         nk[q] = -kb[q];
@@ -162,6 +171,6 @@ cdyn_status cdyn_force_get_spring_tension(const cdyn_system *sys, cdyn_force f, 
     if (sys->force[i].ops != &cdyn__spring_ops)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "force_get_spring_tension: force is not a spring");
-    *out = cdyn__spring_tension(&sys->force[i], sys->dim, sys->x, sys->v);
+    *out = cdyn__spring_tension(sys, &sys->force[i], sys->x, sys->v);
     return CDYN_OK;
 }

@@ -22,8 +22,6 @@ cdyn_status cdyn__param_failed(const cdyn_system *sys, cdyn_status st, const cha
     const char *why = st == CDYN_ERR_CALLBACK
                           ? "its callback failed or returned a non-finite value"
                       : st == CDYN_ERR_NO_MEMORY ? "out of memory"
-                      : st == CDYN_ERR_NOT_CONVERGED
-                          ? "the search for the closest point did not converge"
                           : "no finite point of the shape there (coordinate or result out of range)";
     if (isnan(q))
         return cdyn__fail(sys, st, "cannot %s: %s", doing, why);

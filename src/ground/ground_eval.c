@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/box.h"
 #include "core/system.h"
 #include "core/finite.h"
 #include "core/vec.h"
@@ -316,7 +317,8 @@ cdyn_status cdyn__ground_force(const cdyn_system *sys, const cdyn__ground *g,
                                double *fn, double *ff, double *w, bool *in_contact)
 {
     int dim = sys->dim;
-    double h, grad[3], wg[3] = {0, 0, 0};
+    double h, grad[3], wg[3] = {0, 0, 0}, xw[3];
+    x = cdyn__box_ground_point(sys->box, dim, x, xw); /* into a periodic box */
     for (int k = 0; k < dim; k++)
         fn[k] = ff[k] = 0.0;
     if (w)
@@ -403,7 +405,8 @@ cdyn_status cdyn__ground_jacobian(const cdyn_system *sys, const cdyn__ground *g,
                                   double *f, double *dfdx, double *dfdv)
 {
     int dim = sys->dim;
-    double h, grad[3], K[9], wg[3] = {0, 0, 0};
+    double h, grad[3], K[9], wg[3] = {0, 0, 0}, xw[3];
+    x = cdyn__box_ground_point(sys->box, dim, x, xw); /* into a periodic box */
     if (cdyn__ground_surely_above(g, at, dim, x))
         return CDYN_OK;
     cdyn_status st = cdyn__ground_eval(sys, g, at, x, true, &h, grad, K, wg);
@@ -466,8 +469,9 @@ cdyn_status cdyn__grounds_apply(const cdyn_system *sys, double t, const double *
         if (st)
             return st;
         for (size_t i = 0; i < n; i++) {
-            if (!cdyn__ground_acts_on(sys, i) ||
-                cdyn__ground_surely_above(g, &at, sys->dim, x + i * d))
+            double xw[3];
+            const double *xi = cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw);
+            if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, &at, sys->dim, xi))
                 continue;
             double fn[3], ff[3], w[3];
             bool in;
@@ -518,10 +522,12 @@ cdyn_status cdyn__ground_energy(const cdyn_system *sys, const cdyn__ground *g,
     size_t d = (size_t)sys->dim;
     double e = 0;
     for (size_t i = 0, n = sys->particles.count; i < n; i++) {
-        if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, at, sys->dim, x + i * d))
+        double xw[3];
+        const double *xi = cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw);
+        if (!cdyn__ground_acts_on(sys, i) || cdyn__ground_surely_above(g, at, sys->dim, xi))
             continue;
         double h, grad[3];
-        cdyn_status st = cdyn__ground_eval(sys, g, at, x + i * d, true, &h, grad, NULL, NULL);
+        cdyn_status st = cdyn__ground_eval(sys, g, at, xi, true, &h, grad, NULL, NULL);
         if (st)
             return st;
         if (h < 0) {

@@ -136,8 +136,10 @@ static void fit_hack(const uint32_t *A, const uint32_t *len, size_t n, double lo
         t->sx[j] += log(a);
         t->sy[j] += log((double)len[i]);
     }
+    /* Whole bins only: the last one, from the last grid point up, would
+     * hold just the areas equal to hi when hi is a grid point. */
     size_t k = 0;
-    for (size_t j = 1; j <= m; j++) {
+    for (size_t j = 1; j < m; j++) {
         if (t->count[j] > 0) {
             t->x[k] = t->sx[j] / (double)t->count[j];
             t->y[k] = t->sy[j] / (double)t->count[j];

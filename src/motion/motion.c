@@ -164,7 +164,8 @@ cdyn_status cdyn__motion_state(const cdyn_system *sys, const cdyn_motion_desc *d
     }
     }
     if (!cdyn__all_finite((const double *)&s, sizeof s / sizeof(double)))
-        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "motion: non-finite state at t = %g", t);
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "motion: its state overflows to a non-finite value at t = %g", t);
     *out = s;
     return CDYN_OK;
 }

@@ -60,8 +60,15 @@ cdyn_status cdyn__schedule_state(const cdyn_system *sys, const cdyn_schedule_des
         break;
     }
     }
+    /* A callback's non-finite output is the callback's failure; a built-in
+     * schedule's is an overflow (a huge rate or time). */
     if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2]))
-        return cdyn__fail(sys, CDYN_ERR_CALLBACK, "schedule: non-finite value at t = %g", t);
+        return d->kind == CDYN_SCHEDULE_CALLBACK
+                   ? cdyn__fail(sys, CDYN_ERR_CALLBACK,
+                                "schedule callback gave a non-finite value at t = %g", t)
+                   : cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                                "schedule: its value overflows to a non-finite number at t = %g",
+                                t);
     memcpy(out, s, sizeof s);
     return CDYN_OK;
 }

@@ -54,6 +54,24 @@ static int64_t cell_coord(double x, double inv_h)
     return (double)c > v ? c - 1 : c;
 }
 
+/* The cell of coordinate @p x along axis @p i of the last build. */
+static int64_t axis_coord(const cdyn__cell_list *cl, int i, double x)
+{
+    if (!cl->periodic[i])
+        return cell_coord(x, cl->inv_h);
+    double v = (x - cl->lo[i]) * cl->inv_hk[i];
+    if (!(v >= 0)) /* also NaN */
+        return 0;
+    int64_t c = v < (double)cl->nc[i] ? (int64_t)v : cl->nc[i] - 1;
+    return c;
+}
+
+int64_t cdyn__cell_count(double len, double cutoff)
+{
+    double cells = floor(len / cell_side(cutoff));
+    return cells >= 1e9 ? (int64_t)1000000000 : cells < 1 ? 1 : (int64_t)cells;
+}
+
 static uint32_t bucket_of(const cdyn__cell_list *cl, const int64_t *c)
 {
     if (!cl->dense)
@@ -74,7 +92,7 @@ static void choose_indexing(cdyn__cell_list *cl, uint32_t n, const uint32_t *slo
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     int finite = 1;
     for (uint32_t k = 0; k < n; k++) {
-        const double *xk = x + (size_t)slot[k] * d;
+        const double *xk = x + (slot ? (size_t)slot[k] : (size_t)k) * d;
         for (size_t i = 0; i < d; i++) {
             double v = xk[i];
             finite &= isfinite(v) != 0;
@@ -88,8 +106,13 @@ static void choose_indexing(cdyn__cell_list *cl, uint32_t n, const uint32_t *slo
         return; /* a non-finite intermediate state: the hash copes with it */
     double cells = 1;
     for (size_t i = 0; i < d; i++) {
-        cl->cmin[i] = cell_coord(lo[i], cl->inv_h);
-        cl->cmax[i] = cell_coord(hi[i], cl->inv_h);
+        if (cl->periodic[i]) { /* the whole axis, positions being in the box */
+            cl->cmin[i] = 0;
+            cl->cmax[i] = cl->nc[i] - 1;
+        } else {
+            cl->cmin[i] = cell_coord(lo[i], cl->inv_h);
+            cl->cmax[i] = cell_coord(hi[i], cl->inv_h);
+        }
         cells *= (double)(cl->cmax[i] - cl->cmin[i]) + 1.0;
     }
     if (cells > (double)cl->n_buckets)
@@ -146,7 +169,8 @@ void cdyn__cell_list_free(cdyn__cell_list *cl, const cdyn_allocator *a)
 }
 
 void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot,
-                           const double *x, const double *rad, double cutoff)
+                           const double *x, const double *rad, double cutoff, double extra,
+                           const cdyn__box *box)
 {
     const int dim = cl->dim;
     const size_t d = (size_t)dim;
@@ -158,9 +182,23 @@ void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot
     }
     cl->n = n;
     cl->cutoff = cutoff;
-    cl->h = cell_side(cutoff > 0 ? cutoff : 1.0);
+    cl->extra = extra;
+    const double reach = rad ? cutoff + extra : cutoff;
+    cl->h = cell_side(reach > 0 ? reach : 1.0);
     cl->inv_h = 1.0 / cl->h;
-    const double inv_h = cl->inv_h;
+    cl->any_periodic = cl->all_pairs = false;
+    for (int i = 0; i < 3; i++) {
+        cl->periodic[i] = box && i < dim && box->periodic[i];
+        if (!cl->periodic[i])
+            continue;
+        cl->any_periodic = true;
+        cl->lo[i] = box->lo[i];
+        cl->len[i] = box->len[i];
+        cl->half[i] = box->half[i];
+        cl->nc[i] = cdyn__cell_count(box->len[i], reach > 0 ? reach : 1.0);
+        cl->inv_hk[i] = (double)cl->nc[i] * box->inv_len[i];
+        cl->all_pairs = cl->all_pairs || cl->nc[i] < 3;
+    }
     choose_indexing(cl, n, slot, x);
     const uint32_t nb = cl->n_used;
 
@@ -168,10 +206,10 @@ void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot
     uint32_t *start = cl->start;
     memset(start, 0, ((size_t)nb + 1) * sizeof *start);
     for (uint32_t k = 0; k < n; k++) {
-        const double *xk = x + (size_t)slot[k] * d;
+        const double *xk = x + (slot ? (size_t)slot[k] : (size_t)k) * d;
         int64_t c[3] = {0, 0, 0};
         for (size_t i = 0; i < d; i++)
-            c[i] = cell_coord(xk[i], inv_h);
+            c[i] = axis_coord(cl, (int)i, xk[i]);
         uint32_t b = bucket_of(cl, c);
         cl->bucket[k] = b;
         start[b]++;
@@ -186,7 +224,7 @@ void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot
     /* Stable placement; start[b] advances to the end of bucket b. */
     for (uint32_t k = 0; k < n; k++) {
         uint32_t q = start[cl->bucket[k]]++;
-        const double *xk = x + (size_t)slot[k] * d;
+        const double *xk = x + (slot ? (size_t)slot[k] : (size_t)k) * d;
         cl->order[q] = k;
         for (size_t i = 0; i < d; i++)
             cl->pos[q * d + i] = xk[i];
@@ -201,7 +239,7 @@ void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot
 
 /* Visits (p, q) when within the cutoff; xp, rp: position and radius of p. */
 static inline void candidate(const cdyn__cell_list *cl, uint32_t p, uint32_t q, const double *xp,
-                      double rp, cdyn__cell_visit_fn visit, void *ctx)
+                             double rp, cdyn__cell_visit_fn visit, void *ctx)
 {
     const size_t d = (size_t)cl->dim;
     const double *xq = cl->pos + q * d;
@@ -211,15 +249,71 @@ static inline void candidate(const cdyn__cell_list *cl, uint32_t p, uint32_t q, 
         dx[2] = xq[2] - xp[2];
         r2 += dx[2] * dx[2];
     }
-    double rc = cl->rad ? rp + cl->rad[q] : cl->cutoff;
+    double rc = cl->rad ? rp + cl->rad[q] + cl->extra : cl->cutoff;
     if (r2 < rc * rc)
-        visit(ctx, p, q, dx, r2, rc);
+        visit(ctx, p, q, dx, r2, rc, CDYN__NO_SHIFT);
+}
+
+/* As candidate, q seen through the faces: shifted by @p sh (box lengths
+ * times -1, 0, +1 per axis; code @p code). */
+static void candidate_shifted(const cdyn__cell_list *cl, uint32_t p, uint32_t q,
+                              const double *xp, double rp, const double *sh, int code,
+                              cdyn__cell_visit_fn visit, void *ctx)
+{
+    const size_t d = (size_t)cl->dim;
+    const double *xq = cl->pos + q * d;
+    double dx[3] = {0, 0, 0}, r2 = 0;
+    for (size_t i = 0; i < d; i++) {
+        dx[i] = xq[i] - xp[i] + sh[i];
+        r2 += dx[i] * dx[i];
+    }
+    double rc = cl->rad ? rp + cl->rad[q] + cl->extra : cl->cutoff;
+    if (r2 < rc * rc)
+        visit(ctx, p, q, dx, r2, rc, code);
+}
+
+/* A neighbour cell c + o: wraps the periodic axes (writing the shift of
+ * each and its code) and returns false when an open axis leaves the box of
+ * a dense build (never for a hashed one). */
+static bool neighbour_cell(const cdyn__cell_list *cl, const int64_t *c, const int *o,
+                           int64_t *nc, double *sh, int *code)
+{
+    *code = 0;
+    int mult = 1;
+    for (int i = 0; i < 3; i++, mult *= 3) {
+        int s = 0;
+        nc[i] = c[i] + (i < cl->dim ? o[i] : 0);
+        sh[i] = 0;
+        if (i < cl->dim && cl->periodic[i]) {
+            if (nc[i] < 0) {
+                nc[i] += cl->nc[i];
+                s = -1;
+            } else if (nc[i] >= cl->nc[i]) {
+                nc[i] -= cl->nc[i];
+                s = 1;
+            }
+            sh[i] = s * cl->len[i];
+        } else if (cl->dense && i < cl->dim && (nc[i] < cl->cmin[i] || nc[i] > cl->cmax[i])) {
+            return false;
+        }
+        *code += (s + 1) * mult;
+    }
+    return true;
+}
+
+/* The half shell's offsets. */
+static const int *half_offset(int dim, int o)
+{
+    static const int zero[3] = {0, 0, 0};
+    (void)zero;
+    return dim == 3 ? HALF3[o] : HALF2[o];
 }
 
 /* Dense buckets: one cell each, neighbours at fixed bucket offsets. For
  * each occupied cell, the occupied cells of its half shell are gathered
  * once; then each member meets the later members of its own cell and the
- * members of those cells. */
+ * members of those cells. Along a periodic axis the neighbours of the
+ * first and last cells are found through the faces. */
 static void for_pairs_dense(const cdyn__cell_list *cl, cdyn__cell_visit_fn visit, void *ctx)
 {
     const int dim = cl->dim;
@@ -249,20 +343,34 @@ static void for_pairs_dense(const cdyn__cell_list *cl, cdyn__cell_visit_fn visit
         if (p0 == p1)
             continue;
         uint32_t q0[13], q1[13];
+        int codes[13];
+        double shifts[13][3];
         int m = 0;
         const int edge = c[0] == 0 || c[0] == ext[0] || c[1] == 0 || c[1] == ext[1] ||
                          (dim == 3 && (c[2] == 0 || c[2] == ext[2]));
         for (int o = 0; o < n_off; o++) {
-            if (edge) { /* some neighbours fall outside the box */
-                int inside = 1;
-                for (int i = 0; i < dim; i++) {
-                    int64_t ci = c[i] + off[o][i];
-                    inside &= ci >= 0 && ci <= ext[i];
-                }
-                if (!inside)
+            uint32_t nbk;
+            codes[m] = CDYN__NO_SHIFT;
+            if (edge && cl->any_periodic) {
+                int64_t at[3] = {c[0] + cl->cmin[0], c[1] + cl->cmin[1], c[2] + cl->cmin[2]};
+                int64_t nc[3];
+                if (!neighbour_cell(cl, at, off[o], nc, shifts[m], &codes[m]))
                     continue;
+                nc[0] -= cl->cmin[0], nc[1] -= cl->cmin[1], nc[2] -= cl->cmin[2];
+                nbk = (uint32_t)((uint64_t)nc[0] + (uint64_t)nc[1] * cl->stride[1] +
+                                 (dim == 3 ? (uint64_t)nc[2] * cl->stride[2] : 0));
+            } else {
+                if (edge) { /* some neighbours fall outside the box */
+                    int inside = 1;
+                    for (int i = 0; i < dim; i++) {
+                        int64_t ci = c[i] + off[o][i];
+                        inside &= ci >= 0 && ci <= ext[i];
+                    }
+                    if (!inside)
+                        continue;
+                }
+                nbk = (uint32_t)((uint64_t)b + lin[o]);
             }
-            uint32_t nbk = (uint32_t)((uint64_t)b + lin[o]);
             if (start[nbk] < start[nbk + 1]) {
                 q0[m] = start[nbk];
                 q1[m] = start[nbk + 1];
@@ -274,9 +382,14 @@ static void for_pairs_dense(const cdyn__cell_list *cl, cdyn__cell_visit_fn visit
             const double rp = cl->rad ? cl->rad[p] : 0.0;
             for (uint32_t q = p + 1; q < p1; q++)
                 candidate(cl, p, q, xp, rp, visit, ctx);
-            for (int j = 0; j < m; j++)
-                for (uint32_t q = q0[j]; q < q1[j]; q++)
-                    candidate(cl, p, q, xp, rp, visit, ctx);
+            for (int j = 0; j < m; j++) {
+                if (codes[j] == CDYN__NO_SHIFT)
+                    for (uint32_t q = q0[j]; q < q1[j]; q++)
+                        candidate(cl, p, q, xp, rp, visit, ctx);
+                else
+                    for (uint32_t q = q0[j]; q < q1[j]; q++)
+                        candidate_shifted(cl, p, q, xp, rp, shifts[j], codes[j], visit, ctx);
+            }
         }
     }
 }
@@ -288,7 +401,7 @@ static void cell_of(const cdyn__cell_list *cl, uint32_t q, int64_t c[3])
     const size_t d = (size_t)cl->dim;
     c[2] = 0;
     for (size_t i = 0; i < d; i++)
-        c[i] = cell_coord(cl->pos[q * d + i], cl->inv_h);
+        c[i] = axis_coord(cl, (int)i, cl->pos[q * d + i]);
 }
 
 static int same_cell(const int64_t *a, const int64_t *b, int dim)
@@ -318,16 +431,51 @@ static void for_pairs_hashed(const cdyn__cell_list *cl, cdyn__cell_visit_fn visi
             }
             /* The half shell of neighbour cells. */
             for (int o = 0; o < n_off; o++) {
-                int64_t nc[3] = {cp[0], cp[1], cp[2]};
-                for (int i = 0; i < dim; i++)
-                    nc[i] += dim == 3 ? HALF3[o][i] : HALF2[o][i];
+                int64_t nc[3];
+                double sh[3];
+                int code;
+                neighbour_cell(cl, cp, half_offset(dim, o), nc, sh, &code);
                 uint32_t nbk = bucket_of(cl, nc);
                 for (uint32_t q = start[nbk], qe = start[nbk + 1]; q < qe; q++) {
                     cell_of(cl, q, cq);
-                    if (same_cell(nc, cq, dim))
+                    if (!same_cell(nc, cq, dim))
+                        continue;
+                    if (code == CDYN__NO_SHIFT)
                         candidate(cl, p, q, xp, rp, visit, ctx);
+                    else
+                        candidate_shifted(cl, p, q, xp, rp, sh, code, visit, ctx);
                 }
             }
+        }
+    }
+}
+
+/* Fewer than 3 cells along a periodic axis: every pair, through its
+ * minimum image (positions are in the box, so one shift at most). */
+static void for_pairs_all(const cdyn__cell_list *cl, cdyn__cell_visit_fn visit, void *ctx)
+{
+    const int dim = cl->dim;
+    const size_t d = (size_t)dim;
+    for (uint32_t p = 0; p < cl->n; p++) {
+        const double *xp = cl->pos + p * d;
+        const double rp = cl->rad ? cl->rad[p] : 0.0;
+        for (uint32_t q = p + 1; q < cl->n; q++) {
+            const double *xq = cl->pos + q * d;
+            double sh[3] = {0, 0, 0};
+            int code = 0, mult = 1;
+            for (int i = 0; i < 3; i++, mult *= 3) {
+                int s = 0;
+                if (i < dim && cl->periodic[i]) {
+                    double dx = xq[i] - xp[i];
+                    s = dx > cl->half[i] ? -1 : dx < -cl->half[i] ? 1 : 0;
+                    sh[i] = s * cl->len[i];
+                }
+                code += (s + 1) * mult;
+            }
+            if (code == CDYN__NO_SHIFT)
+                candidate(cl, p, q, xp, rp, visit, ctx);
+            else
+                candidate_shifted(cl, p, q, xp, rp, sh, code, visit, ctx);
         }
     }
 }
@@ -336,7 +484,9 @@ void cdyn__cell_list_for_pairs(const cdyn__cell_list *cl, cdyn__cell_visit_fn vi
 {
     if (cl->n == 0)
         return;
-    if (cl->dense)
+    if (cl->all_pairs)
+        for_pairs_all(cl, visit, ctx);
+    else if (cl->dense)
         for_pairs_dense(cl, visit, ctx);
     else
         for_pairs_hashed(cl, visit, ctx);

@@ -1,85 +1,76 @@
-/* Pair potentials: forces, energies, contacts and the Jacobian, for pair
- * lists (a loop over the pairs) and pair sets (the cell list). */
+/* Pair potentials: forces, energies, contacts, the virial and the Jacobian,
+ * for pair lists (a loop over the pairs) and pair sets (the neighbour list
+ * when it covers the state, else the cell list searched directly). */
 #include <math.h>
+#include <string.h>
 
-#include "pair/pair.h"
+#include "core/box.h"
 #include "core/system.h"
+#include "pair/pair.h"
 
-typedef enum pair_task { TASK_FORCE, TASK_ENERGY, TASK_JACOBIAN, TASK_CONTACTS } pair_task;
+typedef enum pair_task {
+    TASK_FORCE,
+    TASK_ENERGY,
+    TASK_JACOBIAN,
+    TASK_CONTACTS,
+    TASK_VIRIAL
+} pair_task;
 
 typedef struct pair_ctx {
     const cdyn_system *sys;
     const cdyn__pair *p;
     pair_task task;
     int dim;
+    double t;
     const double *x, *v;
     double *f;                 /* TASK_FORCE */
-    double energy;             /* TASK_ENERGY */
+    double sum;                /* TASK_ENERGY, TASK_VIRIAL */
     cdyn__jacobian_add_fn add; /* TASK_JACOBIAN */
     void *add_ctx;
     cdyn_particle *out;        /* TASK_CONTACTS */
     size_t capacity, count;
+    cdyn_status status;        /* the first failure of a callback potential */
+    const uint32_t *order;     /* sorted position -> member, of the traversal in use */
+    const double *srad;        /* the list's radii (sorted), when it is traversed */
 } pair_ctx;
 
-/* The conservative repulsion F(r) (> 0 pushes apart) of a pair in contact
- * (0 < r < rc), and dF/dr into *dphi when dphi is not NULL. */
-static double repulsion(const cdyn__pair *p, double r, double rc, double *dphi)
-{
-    if (p->kind == CDYN_PAIR_HERTZ) {
-        double delta = rc - r, s = sqrt(delta);
-        if (dphi)
-            *dphi = -1.5 * p->k * s;
-        return p->k * delta * s;
-    }
-    if (p->epsilon == 0) { /* no WCA force at all; avoids 0 * inf at tiny r */
-        if (dphi)
-            *dphi = 0;
-        return 0;
-    }
-    /* WCA: with s6 = (sigma / r)^6, F = (24 eps / r) s6 (2 s6 - 1) and
-     * dF/dr = (24 eps / r^2) s6 (7 - 26 s6), written so that an overflow of
-     * s6 gives +-inf, never NaN. */
-    double ir = 1.0 / r, s2 = p->sigma * p->sigma * ir * ir, s6 = s2 * s2 * s2;
-    double c = 24.0 * p->epsilon * ir;
-    if (dphi)
-        *dphi = c * ir * s6 * (7.0 - 26.0 * s6);
-    return c * s6 * (2.0 * s6 - 1.0);
-}
-
-/* Potential energy of a pair at distance r < rc. */
-static double pair_energy(const cdyn__pair *p, double r, double rc)
-{
-    if (p->kind == CDYN_PAIR_HERTZ) {
-        double delta = rc - r;
-        return 0.4 * p->k * delta * delta * sqrt(delta);
-    }
-    if (p->epsilon == 0)
-        return 0;
-    if (!(r > 0))
-        return HUGE_VAL;
-    double s2 = p->sigma * p->sigma / (r * r), s6 = s2 * s2 * s2;
-    return 4.0 * p->epsilon * s6 * (s6 - 1.0) + p->epsilon;
-}
-
-static void pair_force(pair_ctx *c, uint32_t a, uint32_t b, const double *d, double r2,
-                       double rc)
+/* The pair force along d (from a to b): F (> 0 pushes apart), with
+ * Hunt-Crossley damping; returns false when there is none (coincident
+ * centres, a clamped damped force, a failed callback). */
+static bool pair_scalar(pair_ctx *c, uint32_t a, uint32_t b, const double *d, double r,
+                        double rc, double *phi)
 {
     const cdyn__pair *p = c->p;
-    const size_t dim = (size_t)c->dim;
-    double r = sqrt(r2);
-    if (!(r > 0))
-        return; /* coincident centres: no direction */
-    double phi = repulsion(p, r, rc, NULL);
+    if (!(r > 0) || c->status)
+        return false; /* coincident centres: no direction */
+    double f;
+    cdyn_status st = cdyn__pair_law(c->sys, p, c->t, a, b, r, rc, &f, NULL, NULL);
+    if (st) {
+        c->status = st;
+        return false;
+    }
     if (p->alpha > 0) {
+        const size_t dim = (size_t)c->dim;
         const double *va = c->v + a * dim, *vb = c->v + b * dim;
         double rdot = 0;
         for (size_t k = 0; k < dim; k++)
             rdot += d[k] * (vb[k] - va[k]);
         rdot /= r;
-        phi *= 1.0 - 1.5 * p->alpha * rdot;
-        if (!(phi > 0))
-            return; /* separating fast: the contact does not pull */
+        f *= 1.0 - 1.5 * p->alpha * rdot;
+        if (!(f > 0))
+            return false; /* separating fast: the contact does not pull */
     }
+    *phi = f;
+    return true;
+}
+
+static void pair_force(pair_ctx *c, uint32_t a, uint32_t b, const double *d, double r2,
+                       double rc)
+{
+    const size_t dim = (size_t)c->dim;
+    double r = sqrt(r2), phi;
+    if (!pair_scalar(c, a, b, d, r, rc, &phi))
+        return;
     double s = phi / r;
     double *fa = c->f + a * dim, *fb = c->f + b * dim;
     for (size_t k = 0; k < dim; k++) {
@@ -101,12 +92,17 @@ static void pair_jacobian(pair_ctx *c, uint32_t a, uint32_t b, const double *d, 
     const int dim = c->dim;
     const size_t ud = (size_t)dim;
     double r = sqrt(r2);
-    if (!(r > 0))
+    if (!(r > 0) || c->status)
         return;
     double n[3] = {0, 0, 0}, w[3] = {0, 0, 0}, g[3] = {0, 0, 0};
     for (int k = 0; k < dim; k++)
         n[k] = d[k] / r;
-    double dphi_c, phi_c = repulsion(p, r, rc, &dphi_c);
+    double dphi_c, phi_c;
+    cdyn_status st = cdyn__pair_law(c->sys, p, c->t, a, b, r, rc, &phi_c, NULL, &dphi_c);
+    if (st) {
+        c->status = st;
+        return;
+    }
     double phi = phi_c, phi_r = dphi_c, phi_rdot = 0;
     if (p->alpha > 0) {
         const double *va = c->v + a * ud, *vb = c->v + b * ud;
@@ -141,16 +137,30 @@ static void pair_jacobian(pair_ctx *c, uint32_t a, uint32_t b, const double *d, 
     c->add(c->add_ctx, b, b, K, cp);
 }
 
-/* One pair within its cutoff: d = x_b - x_a, r2 = |d|^2 < rc^2. */
+/* One pair within its cutoff: d = x_b - x_a (minimum image), r2 = |d|^2 < rc^2. */
 static void on_pair(pair_ctx *c, uint32_t a, uint32_t b, const double *d, double r2, double rc)
 {
     switch (c->task) {
     case TASK_FORCE:
         pair_force(c, a, b, d, r2, rc);
         break;
-    case TASK_ENERGY:
-        c->energy += pair_energy(c->p, sqrt(r2), rc);
+    case TASK_ENERGY: {
+        double r = sqrt(r2), f, u = 0;
+        if (c->status)
+            break;
+        cdyn_status st = cdyn__pair_law(c->sys, c->p, c->t, a, b, r, rc, &f, &u, NULL);
+        if (st)
+            c->status = st;
+        else
+            c->sum += u;
         break;
+    }
+    case TASK_VIRIAL: {
+        double r = sqrt(r2), phi;
+        if (pair_scalar(c, a, b, d, r, rc, &phi))
+            c->sum += phi * r; /* d . F_b = phi d.d / r */
+        break;
+    }
     case TASK_JACOBIAN:
         pair_jacobian(c, a, b, d, r2, rc);
         break;
@@ -167,66 +177,213 @@ static void on_pair(pair_ctx *c, uint32_t a, uint32_t b, const double *d, double
     }
 }
 
-static void visit_sorted(void *vctx, uint32_t p, uint32_t q, const double *d, double r2,
-                         double rc)
+/* A pair of the direct search (sorted positions of the cell list). */
+static void visit_cells(void *vctx, uint32_t p, uint32_t q, const double *d, double r2,
+                        double rc, int code)
 {
+    (void)code;
     pair_ctx *c = vctx;
     const cdyn__pair *pr = c->p;
-    const uint32_t *order = pr->cells.order;
-    on_pair(c, pr->slot[order[p]], pr->slot[order[q]], d, r2, rc);
+    uint32_t kp = c->order[p], kq = c->order[q];
+    if (pr->excl.active && cdyn__excluded(&pr->excl, kp, kq))
+        return;
+    on_pair(c, pr->slot[kp], pr->slot[kq], d, r2, rc);
 }
 
-/* Calls on_pair for every pair within its cutoff at c->x. */
-static void for_each_pair(pair_ctx *c, cdyn__pair *p)
+/* A pair of the neighbour list: its own cutoff decides. */
+static void visit_list(void *vctx, uint32_t p, uint32_t q, const double *d, double r2,
+                       double rc, int code)
 {
+    (void)rc, (void)code;
+    pair_ctx *c = vctx;
+    const cdyn__pair *pr = c->p;
+    double cut = c->srad ? c->srad[p] + c->srad[q] : pr->rc;
+    if (r2 < cut * cut)
+        on_pair(c, pr->list.sslot[p], pr->list.sslot[q], d, r2, cut);
+}
+
+static uint64_t box_epoch(const cdyn_system *sys)
+{
+    return sys->box ? sys->box->epoch : 0;
+}
+
+static const cdyn__box *periodic_box(const cdyn_system *sys)
+{
+    return sys->box && sys->box->any_periodic ? sys->box : NULL;
+}
+
+/* The skin a build may use: the one set, less in a periodic box whose
+ * half length leaves less room beyond the cutoff. */
+static double usable_skin(const cdyn_system *sys, const cdyn__pair *p)
+{
+    double skin = p->list.skin;
+    const cdyn__box *b = periodic_box(sys);
+    if (!b || skin <= 0)
+        return skin;
+    double rc = cdyn__pair_max_cutoff(p);
+    for (int k = 0; k < sys->dim; k++)
+        if (b->periodic[k]) {
+            double room = (b->half[k] - rc) * (1.0 - 1e-9);
+            skin = room < skin ? room : skin;
+        }
+    return skin > 0 ? skin : 0;
+}
+
+/* Whether the neighbour list covers state @p x (gathered into list.pos),
+ * building it when @p may_build and there is room. */
+static bool list_covers(const cdyn_system *sys, cdyn__pair *p, const double *x, bool may_build)
+{
+    cdyn__nlist *nl = &p->list;
+    if (!p->is_set || nl->skin <= 0 || !nl->nbr_cap || !p->excl.valid)
+        return false;
+    uint64_t epoch = box_epoch(sys);
+    if (cdyn__nlist_gather(nl, x, epoch))
+        return true;
+    if (!may_build || nl->grow)
+        return false;
+    nl->skin_used = usable_skin(sys, p);
+    if (!(nl->skin_used > 0))
+        return false;
+    return cdyn__nlist_build(nl, &p->cells, periodic_box(sys), p->n, p->slot, p->rad, x, p->rc,
+                             &p->excl, epoch);
+}
+
+/* Calls on_pair for every pair within its cutoff at c->x; returns whether
+ * a pair set used its neighbour list (false: it searched the cells). */
+static bool for_each_pair(pair_ctx *c, cdyn__pair *p, bool may_build)
+{
+    const cdyn_system *sys = c->sys;
     const size_t dim = (size_t)c->dim;
+    const cdyn__box *box = periodic_box(sys);
     if (p->is_set) {
-        cdyn__cell_list_build(&p->cells, p->n, p->slot, c->x, p->rad, p->rc);
-        cdyn__cell_list_for_pairs(&p->cells, visit_sorted, c);
-        return;
+        if (list_covers(sys, p, c->x, may_build)) {
+            c->srad = p->rad ? p->list.srad : NULL;
+            cdyn__nlist_for_pairs(&p->list, visit_list, c);
+            return true;
+        }
+        if (box) {
+            /* positions wrapped into the box, in member order */
+            cdyn__nlist_wrap(box, c->dim, p->n, p->slot, c->x, p->list.pos, NULL);
+            cdyn__cell_list_build(&p->cells, p->n, NULL, p->list.pos, p->rad, p->rc, 0.0, box);
+        } else {
+            cdyn__cell_list_build(&p->cells, p->n, p->slot, c->x, p->rad, p->rc, 0.0, NULL);
+        }
+        c->order = p->cells.order;
+        cdyn__cell_list_for_pairs(&p->cells, visit_cells, c);
+        return false;
     }
     for (uint32_t e = 0; e + 1 < p->n; e += 2) {
         uint32_t a = p->slot[e], b = p->slot[e + 1];
         const double *xa = c->x + a * dim, *xb = c->x + b * dim;
         double d[3] = {0, 0, 0}, r2 = 0;
-        for (size_t k = 0; k < dim; k++) {
+        for (size_t k = 0; k < dim; k++)
             d[k] = xb[k] - xa[k];
+        if (box)
+            cdyn__box_min_image(box, c->dim, d);
+        for (size_t k = 0; k < dim; k++)
             r2 += d[k] * d[k];
-        }
         double rc = p->rad ? p->rad[e] + p->rad[e + 1] : p->rc;
         if (r2 < rc * rc)
             on_pair(c, a, b, d, r2, rc);
     }
+    return false;
 }
 
-void cdyn__pair_apply(const cdyn_system *sys, cdyn__pair *p, const double *x, const double *v,
-                      double *f)
+cdyn_status cdyn__pair_apply(const cdyn_system *sys, cdyn__pair *p, double t, const double *x,
+                             const double *v, double *f)
 {
-    pair_ctx c = {.sys = sys, .p = p, .task = TASK_FORCE, .dim = sys->dim, .x = x, .v = v,
-                  .f = f};
-    for_each_pair(&c, p);
+    pair_ctx c = {.sys = sys, .p = p, .task = TASK_FORCE, .dim = sys->dim, .t = t, .x = x,
+                  .v = v, .f = f};
+    if (p->is_set) {
+        p->evaluations++;
+        if (p->lj_fast && list_covers(sys, p, x, true)) {
+            cdyn__pair_fast_lj(sys, p, f);
+            return CDYN_OK;
+        }
+    }
+    if (!for_each_pair(&c, p, true) && p->is_set)
+        p->direct++;
+    return c.status;
 }
 
-double cdyn__pair_energy(const cdyn_system *sys, cdyn__pair *p, const double *x)
+cdyn_status cdyn__pair_apply_accel(const cdyn_system *sys, cdyn__pair *p, double t,
+                                   const double *x, double *a, bool *done)
 {
-    pair_ctx c = {.sys = sys, .p = p, .task = TASK_ENERGY, .dim = sys->dim, .x = x};
-    for_each_pair(&c, p);
-    return c.energy;
+    (void)t;
+    *done = false;
+    if (!p->is_set || !p->lj_fast || p->n != sys->particles.count ||
+        sys->particles.live != sys->particles.count)
+        return CDYN_OK;
+    if (!list_covers(sys, p, x, true))
+        return CDYN_OK;
+    p->evaluations++;
+    cdyn__pair_fast_lj_accel(sys, p, a);
+    *done = true;
+    return CDYN_OK;
 }
 
-void cdyn__pair_add_jacobian(const cdyn_system *sys, cdyn__pair *p, const double *x,
-                             const double *v, cdyn__jacobian_add_fn add_block, void *ctx)
+/* Exclusions current before a query reads them (a query may allocate for
+ * them; the lists are the generator's cache, not the system's state). */
+static cdyn_status query_ready(const cdyn_system *sys, cdyn__pair *p)
 {
-    pair_ctx c = {.sys = sys, .p = p, .task = TASK_JACOBIAN, .dim = sys->dim, .x = x, .v = v,
-                  .add = add_block, .add_ctx = ctx};
-    for_each_pair(&c, p);
+    if (!p->is_set || !cdyn__exclusions_stale(sys, &p->excl))
+        return CDYN_OK;
+    bool changed;
+    cdyn_status st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot, &changed);
+    if (changed)
+        p->list.valid = false;
+    return st;
 }
 
-size_t cdyn__pair_contacts(const cdyn_system *sys, cdyn__pair *p, const double *x,
-                           cdyn_particle *out, size_t capacity)
+cdyn_status cdyn__pair_energy(const cdyn_system *sys, cdyn__pair *p, const double *x,
+                              double *out)
 {
-    pair_ctx c = {.sys = sys, .p = p, .task = TASK_CONTACTS, .dim = sys->dim, .x = x,
-                  .out = out, .capacity = capacity};
-    for_each_pair(&c, p);
-    return c.count;
+    pair_ctx c = {.sys = sys, .p = p, .task = TASK_ENERGY, .dim = sys->dim, .t = sys->time,
+                  .x = x};
+    cdyn_status st = query_ready(sys, p);
+    if (st)
+        return st;
+    for_each_pair(&c, p, false);
+    if (!c.status)
+        *out = c.sum;
+    return c.status;
+}
+
+cdyn_status cdyn__pair_virial(const cdyn_system *sys, cdyn__pair *p, const double *x,
+                              const double *v, double *out)
+{
+    pair_ctx c = {.sys = sys, .p = p, .task = TASK_VIRIAL, .dim = sys->dim, .t = sys->time,
+                  .x = x, .v = v};
+    cdyn_status st = query_ready(sys, p);
+    if (st)
+        return st;
+    for_each_pair(&c, p, false);
+    *out = c.sum;
+    return c.status;
+}
+
+cdyn_status cdyn__pair_add_jacobian(const cdyn_system *sys, cdyn__pair *p, const double *x,
+                                    const double *v, cdyn__jacobian_add_fn add_block,
+                                    void *ctx)
+{
+    pair_ctx c = {.sys = sys, .p = p, .task = TASK_JACOBIAN, .dim = sys->dim, .t = sys->time,
+                  .x = x, .v = v, .add = add_block, .add_ctx = ctx};
+    cdyn_status st = query_ready(sys, p);
+    if (st)
+        return st;
+    for_each_pair(&c, p, false);
+    return c.status;
+}
+
+cdyn_status cdyn__pair_contacts(const cdyn_system *sys, cdyn__pair *p, const double *x,
+                                cdyn_particle *out, size_t capacity, size_t *count)
+{
+    pair_ctx c = {.sys = sys, .p = p, .task = TASK_CONTACTS, .dim = sys->dim, .t = sys->time,
+                  .x = x, .out = out, .capacity = capacity};
+    cdyn_status st = query_ready(sys, p);
+    if (st)
+        return st;
+    for_each_pair(&c, p, false);
+    *count = c.count;
+    return c.status;
 }

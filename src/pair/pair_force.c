@@ -1,27 +1,44 @@
 /* Pair potentials as force generators: the operations of pair lists (fixed
- * pairs) and pair sets (all pairs within the cutoff, found anew). */
+ * pairs) and pair sets (all pairs within the cutoff, from a neighbour
+ * list). */
+#include <math.h>
+
 #include "core/system.h"
-#include "pair/pair.h"
 #include "force/force.h"
+#include "pair/pair.h"
 
 static cdyn_status apply(const cdyn_system *sys, const cdyn__force *g, uint32_t slot, double t,
                          const double *x, const double *v, double *f)
 {
-    (void)slot, (void)t;
-    cdyn__pair_apply(sys, g->pair, x, v, f);
-    return CDYN_OK;
+    (void)slot;
+    return cdyn__pair_apply(sys, g->pair, t, x, v, f);
 }
 
-static double energy(const cdyn_system *sys, const cdyn__force *g, const double *x)
+static cdyn_status energy(const cdyn_system *sys, const cdyn__force *g, const double *x,
+                          double *out)
 {
-    return cdyn__pair_energy(sys, g->pair, x);
+    return cdyn__pair_energy(sys, g->pair, x, out);
 }
 
+/* A failing callback potential leaves blocks out; the force evaluation at
+ * the same state fails the step. */
 static void jacobian(const cdyn_system *sys, const cdyn__force *g, const double *x,
                      const double *v, bool definite, cdyn__jacobian_add_fn add, void *ctx)
 {
     (void)definite;
-    cdyn__pair_add_jacobian(sys, g->pair, x, v, add, ctx);
+    (void)cdyn__pair_add_jacobian(sys, g->pair, x, v, add, ctx);
+}
+
+static cdyn_status apply_accel(const cdyn_system *sys, const cdyn__force *g, double t,
+                               const double *x, const double *v, double *a, bool *done)
+{
+    (void)v;
+    return cdyn__pair_apply_accel(sys, g->pair, t, x, a, done);
+}
+
+static cdyn_status prepare(cdyn_system *sys, cdyn__force *g)
+{
+    return cdyn__pair_prepare(sys, g->pair);
 }
 
 /* A list's pairs couple for good: pair p is (slot[2p], slot[2p + 1]). */
@@ -50,14 +67,17 @@ const cdyn__force_ops cdyn__pair_ops = {.kind = CDYN_FORCE_PAIR,
                                         .apply = apply,
                                         .energy = energy,
                                         .jacobian = jacobian,
+                                        .prepare = prepare,
                                         .coupled_pairs = list_pairs,
                                         .detach = detach,
                                         .release = release};
 
 const cdyn__force_ops cdyn__pair_set_ops = {.kind = CDYN_FORCE_PAIR,
                                             .apply = apply,
+                                            .apply_accel = apply_accel,
                                             .energy = energy,
                                             .jacobian = jacobian,
+                                            .prepare = prepare,
                                             .dynamic_pattern = true,
                                             .detach = detach,
                                             .release = release};

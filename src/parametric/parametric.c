@@ -32,6 +32,11 @@ static cdyn_status place_on_shape(cdyn_system *sys, cdyn_particle particle,
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "%s: the particle is already on a shape; remove that constraint first",
                           what);
+    if (cdyn__is_kinematic(sys, slot))
+        return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
+                          "%s: the particle moves by a prescribed motion; release it "
+                          "(cdyn_particle_set_motion with NULL) or move the shape instead",
+                          what);
     if (surface && sys->dim != 3)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: surfaces need a 3-D system", what);
     cdyn__param *p = cdyn__calloc_array(&sys->alloc, 1, sizeof *p);

@@ -5,6 +5,7 @@
 #include "cdyn/particle.h"
 #include "constraint/constraint.h"
 #include "generalized/generalized.h"
+#include "core/box.h"
 #include "core/holders.h"
 #include "core/system.h"
 #include "force/applied.h"
@@ -70,6 +71,7 @@ cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
     sys->mass[i] = 0;
     sys->inv_mass[i] = 0;
     sys->fixed[i] = 0;
+    cdyn__box_forget_slot(sys, i);
     cdyn__params_sync_slot(sys, i); /* its shape went with its constraints: a copy */
     cdyn__slots_release(&sys->particles, i);
     return CDYN_OK;
@@ -111,8 +113,11 @@ cdyn_status cdyn_particle_get_position(const cdyn_system *sys, cdyn_particle p, 
 {
     uint32_t i;
     cdyn_status st = lookup(sys, p, out, "particle_get_position", &i);
-    if (!st)
+    if (!st) {
         memcpy(out, sys->x + (size_t)i * (size_t)sys->dim, (size_t)sys->dim * sizeof(double));
+        if (sys->box) /* wrapped into a periodic box */
+            cdyn__box_wrap_point(sys->box, sys->dim, out, out);
+    }
     return st;
 }
 
@@ -158,6 +163,8 @@ static cdyn_status set_vector(cdyn_system *sys, cdyn_particle p, const double *i
      * shape) puts the old value back. */
     if ((st = cdyn__params_sync_slot(sys, i)))
         memcpy(dst + (size_t)i * d, old, d * sizeof(double));
+    else if (dst == sys->x) /* a periodic box's image counter follows */
+        cdyn__box_position_set(sys, i, old, in);
     return cdyn__blame(sys, st, mark, what, NULL);
 }
 

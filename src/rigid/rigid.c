@@ -151,6 +151,11 @@ static cdyn_status check_members(cdyn_system *sys, const cdyn_particle *ps, size
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                               "%s: particle %zu is fixed; a rigid body moves all its particles",
                               what, j);
+        if (cdyn__is_kinematic(sys, s))
+            return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                              "%s: particle %zu moves by a prescribed motion; a rigid body "
+                              "moves all its particles",
+                              what, j);
         cdyn__holders_set_body(sys, s, PENDING);
         slots[j] = s;
         *n_marked = j + 1;

@@ -20,6 +20,7 @@
 #include "force/force.h"
 #include "rigid/rigid.h"
 #include "rigid/rigid_math.h"
+#include "core/box.h"
 #include "core/system.h"
 #include "core/vec.h"
 
@@ -54,13 +55,15 @@ static cdyn_status eval(cdyn_system *sys, double t, const double *x, const doubl
             }
             /* The grounds' force on the member (cdyn__grounds_apply would
              * visit every particle of the system). */
+            double xw[3]; /* wrapped into a periodic box, as the grounds see it */
+            const double *xg = cdyn__box_ground_point(sys->box, sys->dim, x + i * d, xw);
             for (uint32_t gi = 0; gs && gi < gs->slots.count; gi++) {
                 if (!gs->slots.alive[gi])
                     continue;
                 cdyn__ground_at at;
                 if ((st = cdyn__ground_at_time(sys, &gs->g[gi], t, &at)))
                     return st;
-                if (cdyn__ground_surely_above(&gs->g[gi], &at, sys->dim, x + i * d))
+                if (cdyn__ground_surely_above(&gs->g[gi], &at, sys->dim, xg))
                     continue;
                 double fn[3], ff[3];
                 bool in;

@@ -19,6 +19,7 @@
 #include "kinematic/kinematic.h"
 #include "projection/projection.h"
 #include "step/integrator.h"
+#include "step/reuse.h"
 
 /* Kinematic particles to their motions' state at @p t in (x, v). */
 static cdyn_status place_kinematic(cdyn_system *sys, double t, double *x, double *v)
@@ -35,10 +36,19 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
     const bool constrained = sys->cons && sys->cons->n_rows > 0;
     cdyn_status st;
 
-    if ((st = cdyn__dynamics_accel(sys, t0, x, v, a)))
-        return st;
-    cdyn__drive_accumulate(sys, h2);
+    /* The opening accelerations are the last step's closing ones when
+     * nothing changed since (step/reuse.h). */
+    const double *a0 = cdyn__reuse_start(sys);
+    if (!a0) {
+        if ((st = cdyn__dynamics_accel(sys, t0, x, v, a)))
+            return st;
+        cdyn__drive_accumulate(sys, h2);
+        a0 = a;
+    }
     const bool velocity_dependent = cdyn__dynamics_velocity_dependent(sys);
+    double *a1 = velocity_dependent ? NULL : cdyn__reuse_target(sys);
+    if (!a1)
+        a1 = a;
     bool chain = false;
     if (constrained && !velocity_dependent && (st = cdyn__projection_chain_usable(sys, &chain)))
         return st;
@@ -46,14 +56,14 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
         /* Rod chains: the kernel of projection_chain.c, which also makes
          * the predictor and the closing kick (no drivers: the kernel takes
          * static rods without kinematic particles only). */
-        if ((st = cdyn__projection_chain_positions(sys, x, v, a, xn, vn, dt)) ||
-            (st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
+        if ((st = cdyn__projection_chain_positions(sys, x, v, a0, xn, vn, dt)) ||
+            (st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
             return st;
         cdyn__drive_accumulate(sys, h2);
-        return cdyn__projection_chain_velocities(sys, xn, vn, a, dt, checked);
+        return cdyn__projection_chain_velocities(sys, xn, vn, a1, dt, checked);
     }
     for (size_t i = 0; i < n; i++) {
-        vn[i] = v[i] + h2 * a[i];
+        vn[i] = v[i] + h2 * a0[i];
         xn[i] = x[i] + dt * vn[i];
     }
     if ((st = place_kinematic(sys, t1, xn, vn)))
@@ -74,12 +84,12 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
         if ((st = cdyn__constraints_drive_power(sys, t0, x, v, lp, &pc0)))
             return st;
     }
-    if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a)))
+    if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
         return st;
     if (!velocity_dependent) {
         cdyn__drive_accumulate(sys, h2);
         for (size_t i = 0; i < n; i++)
-            vn[i] += h2 * a[i];
+            vn[i] += h2 * a1[i];
         if ((st = place_kinematic(sys, t1, xn, vn)) ||
             (constrained && (st = cdyn__projection_velocities(sys, t1, xn, vn, false, 2.0 / dt))))
             return st;

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "box/box.h"
 #include "constraint/constraint.h"
 #include "core/alloc.h"
 #include "core/finite.h"
@@ -19,11 +20,14 @@
 #include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
 #include "force/applied.h"
+#include "force/force.h"
 #include "generalized/generalized.h"
 #include "kinematic/kinematic.h"
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
+#include "step/langevin.h"
+#include "step/reuse.h"
 #include "core/workspace.h"
 
 /* Swaps the candidate state in. With particles on shapes the integrated
@@ -65,7 +69,8 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     sys->drive_step_work = 0;
     bool finite = false;
     sys->in_step = true;
-    cdyn_status st = integ->step(sys, h, &finite);
+    cdyn_status st = cdyn__langevin_on(sys) ? cdyn__step_langevin(sys, h, &finite)
+                                   : integ->step(sys, h, &finite);
     if (!st)
         st = cdyn__rigids_step(sys, h);
     /* Kinematic particles end where their motions are at the step's end,
@@ -79,17 +84,25 @@ static cdyn_status step_once(cdyn_system *sys, double h)
     if (!st && project)
         st = cdyn__projection_after_step(sys, sys->time + h);
     sys->in_step = false;
-    if (st)
+    if (st) {
+        cdyn__reuse_after_step(sys, false);
         return st;
+    }
     /* Rigid bodies and projections may have moved the state since. */
     finite = finite && !sys->rigids && !project;
-    if (!finite && (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n)))
+    if (!finite && (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n))) {
+        cdyn__reuse_after_step(sys, false);
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,
                           "step: non-finite state at t = %g with dt = %g; state kept", sys->time, h);
-    if ((st = commit(sys, sys->time + h)))
+    }
+    if ((st = commit(sys, sys->time + h))) {
+        cdyn__reuse_after_step(sys, false);
         return st;
+    }
     sys->time += h;
     sys->drive_work += sys->drive_step_work;
+    cdyn__reuse_after_step(sys, true);
+    cdyn__langevin_after_step(sys);
     return CDYN_OK;
 }
 
@@ -143,7 +156,7 @@ static cdyn_status step_on_knots(cdyn_system *sys, double dt)
 
 static cdyn_status step(cdyn_system *sys, double dt)
 {
-    cdyn_status st = cdyn__check_mutable(sys, "step");
+    cdyn_status st = cdyn__check_not_busy(sys, "step");
     if (st)
         return st;
     if (!isfinite(dt) || !(dt > 0))
@@ -154,8 +167,12 @@ static cdyn_status step(cdyn_system *sys, double dt)
         return CDYN_OK;
     }
     const cdyn__integrator *integ = cdyn__integrator_of(sys->integrator);
-    if ((st = cdyn__workspace_ensure(sys, integ->stages)) ||
-        (st = cdyn__constraints_prepare(sys)))
+    /* The Langevin scheme (step/langevin.c) needs two stage arrays. */
+    size_t stages = cdyn__langevin_on(sys) && integ->stages < 2 ? 2 : integ->stages;
+    if ((st = cdyn__workspace_ensure(sys, stages)) ||
+        (st = cdyn__constraints_prepare(sys)) || (st = cdyn__box_reserve(sys)) ||
+        (st = cdyn__forces_prepare(sys)) || (st = cdyn__reuse_prepare(sys)) ||
+        (st = cdyn__box_prepare(sys))) /* moves positions: after every allocation */
         return st;
     sys->drives = cdyn__drives_present(sys);
     if (sys->param_of && !integ->adaptive &&

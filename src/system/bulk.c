@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
+#include "core/box.h"
 #include "core/finite.h"
 #include "core/system.h"
 #include "generalized/generalized.h"
@@ -52,8 +53,11 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
     cdyn__constraints_materialize_jac(sys);
     /* Kinematic particles keep the state their motions give them. */
     for (size_t i = 0; i < sys->particles.count; i++)
-        if (sys->particles.alive[i] && !cdyn__is_kinematic(sys, (uint32_t)i))
+        if (sys->particles.alive[i] && !cdyn__is_kinematic(sys, (uint32_t)i)) {
+            if (dst == sys->x) /* a periodic box's image counters follow */
+                cdyn__box_position_set(sys, (uint32_t)i, dst + i * d, in + i * d);
             memcpy(dst + i * d, in + i * d, d * sizeof *dst);
+        }
     for (uint32_t i = 0; sys->param_of && i < sys->particles.count; i++)
         if (sys->particles.alive[i])
             cdyn__params_sync_slot(sys, i);
@@ -62,7 +66,10 @@ static cdyn_status bulk_set(cdyn_system *sys, double *dst, const double *in, siz
 
 cdyn_status cdyn_system_get_positions(const cdyn_system *sys, double *out, size_t capacity)
 {
-    return bulk_get(sys, sys ? sys->x : NULL, out, capacity, "get_positions");
+    cdyn_status st = bulk_get(sys, sys ? sys->x : NULL, out, capacity, "get_positions");
+    if (!st)
+        cdyn__box_wrap_positions(sys, out, sys->particles.count); /* into a periodic box */
+    return st;
 }
 
 cdyn_status cdyn_system_get_velocities(const cdyn_system *sys, double *out, size_t capacity)

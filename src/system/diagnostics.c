@@ -37,9 +37,14 @@ cdyn_status cdyn_system_get_potential_energy(const cdyn_system *sys, double *out
     if (st)
         return st;
     double e = 0, eg = 0;
-    for (uint32_t i = 0; i < sys->forces.count; i++)
-        if (sys->forces.alive[i])
-            e += cdyn__force_energy(sys, &sys->force[i], sys->x);
+    for (uint32_t i = 0; i < sys->forces.count; i++) {
+        double ei;
+        if (!sys->forces.alive[i])
+            continue;
+        if ((st = cdyn__force_energy(sys, &sys->force[i], sys->x, &ei)))
+            return st;
+        e += ei;
+    }
     if ((st = cdyn__grounds_energy(sys, sys->time, sys->x, &eg)))
         return st;
     *out = e + eg;

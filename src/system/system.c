@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "box/box.h"
 #include "constraint/constraint.h"
 #include "core/alloc.h"
 #include "core/finite.h"
@@ -19,6 +20,8 @@
 #include "projection/projection.h"
 #include "rigid/rigid.h"
 #include "step/integrator.h"
+#include "step/langevin.h"
+#include "step/reuse.h"
 #include "core/workspace.h"
 
 /* A per-system salt so that handles of one system are refused by another.
@@ -90,6 +93,9 @@ void cdyn_system_destroy(cdyn_system *sys)
     cdyn__integrator_states_free(sys);
     cdyn__grounds_destroy(sys);
     cdyn__rigids_destroy(sys);
+    cdyn__box_destroy(sys);
+    cdyn__reuse_destroy(sys);
+    cdyn__langevin_destroy(sys);
     cdyn__holders_free(sys);
     a.free(sys, sys->alloc_size, a.user);
 }

@@ -1,30 +1,27 @@
-/* bench_pair: cost of one all-pairs force evaluation of a pair set.
+/* bench_pair: a WCA liquid stepped by velocity Verlet, against LAMMPS.
  *
- * N particles at uniformly random positions in a cube (3-D) or square (2-D)
- * whose size keeps the number density fixed, one Hertz pair set over all of
- * them (radius 0.5, so the cutoff is 1; the density gives a solid fraction
- * of 0.3 in 3-D and 0.5 in 2-D: a few contacts per particle). One
- * evaluation = cdyn_system_evaluate (forces and accelerations at the
- * committed state, what every stage of a step does). Its time minus that of
- * the same call without the pair set is the pair cost: the cell list
- * (counting sort into hashed cells, half-shell traversal) and the forces.
+ * The Weeks-Chandler-Andersen fluid (Lennard-Jones 12-6 cut at 2^(1/6) and
+ * shifted, epsilon = sigma = m = 1) at number density 0.8 in a periodic box,
+ * dt = 0.005, started from a lattice (fcc in 3-D, triangular in 2-D; the
+ * particles numbered with x fastest, as loops over a lattice give them) with
+ * Gaussian velocities of temperature 1 and no net momentum. The cost is
+ * reported in nanoseconds per particle per step: thread CPU time of the step
+ * loop (the machine is shared: CPU time is what one core spent) and wall
+ * time.
  *
- * Prints one row per (dimension, N): contacts per particle, the median wall
- * time of the pair part per particle, the same in CPU time, the energy query
- * (another cell-list pass) per particle, the peak resident set size of the
- * process that ran that size, the bytes the library allocated per particle
- * in total (peak, counting allocator) and for the pair set alone. Each size
- * runs in its own child process so that its peak RSS is its own. The last
- * line per dimension is the exponent b of a least-squares fit
- * time ~ N^b over the sizes: 1 means O(N) per evaluation.
+ * When the LAMMPS binary is found (CDYN_LMP, else /usr/bin/lmp; one process,
+ * one thread), the same model runs there on the same initial data, written
+ * to a data file with every digit: pair_style lj/cut with pair_modify shift,
+ * neighbor skin 0.3 checked every step, fix nve. Its cost is the loop time
+ * it reports times its CPU share. The two codes run interleaved (cdyn,
+ * LAMMPS, cdyn, ...) and each figure is the median of the repeats. Both
+ * print the energy per particle at the end: equal to many digits (the same
+ * trajectory). The last lines fit time ~ N^b over the sizes.
  *
- * The particles are added in random order, so that neighbours in space are
- * far apart in the system's arrays: the worst case for the caches, and what
- * makes the time per particle grow with N while the work per particle (the
- * instruction count) stays constant. --ordered adds them sorted along a
- * row-major walk of unit cells instead, as a lattice built in loops would be.
+ * The CPU model and the load average are printed at the start and the end.
  *
- * Default: N = 10^3, 10^4, 10^5 in 2-D and 3-D. --full: 10^3 .. 10^6.
+ * Default: N ~ 10^3, 10^4, 10^5 in 3-D and 2-D, 3 repeats. --full: up to
+ * 10^6. --dim 2|3, --repeats R, --no-lammps.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -33,8 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,9 +37,10 @@
 
 #include "bench_util.h"
 
-#define RADIUS 0.5
-#define STIFFNESS 1e4
-#define PI 3.14159265358979323846
+#define RHO 0.8
+#define DT 0.005
+#define WCA_RC 1.122462048309373
+#define MAX_REPS 15
 
 static double cpu_now(void)
 {
@@ -54,308 +50,371 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-typedef struct counting {
-    size_t live, peak;
-} counting;
-
-static void *count_alloc(size_t size, void *user)
+static uint64_t rng_state;
+static double rand01(void)
 {
-    counting *c = user;
-    void *p = malloc(size);
-    if (p) {
-        c->live += size;
-        if (c->live > c->peak)
-            c->peak = c->live;
-    }
-    return p;
-}
-
-static void count_free(void *ptr, size_t size, void *user)
-{
-    counting *c = user;
-    c->live -= size;
-    free(ptr);
-}
-
-static double rand01(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
     return (double)(z >> 11) * 0x1p-53;
 }
 
-/* Row-major cell key of a position (cells of side 1): the --ordered walk. */
-typedef struct keyed {
-    double key;
-    double x[3];
-} keyed;
-
-static int cmp_keyed(const void *a, const void *b)
+static double gauss(void)
 {
-    double ka = ((const keyed *)a)->key, kb = ((const keyed *)b)->key;
-    return (ka > kb) - (ka < kb);
+    double u = rand01() + 0x1p-60, v = rand01();
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
 
-typedef struct result {
+/* The initial state: n particles, positions and velocities, box lengths. */
+typedef struct state {
+    int dim;
     size_t n;
-    double contacts_pp;
-    double ns_pair, cpu_ns_pair, ns_base, ns_energy;
-    double peak_rss_mb, bytes_pp, pair_bytes_pp;
-    long evals;
-    int ok;
-} result;
+    double len[3];
+    double *x, *v;
+} state;
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        cdyn_status st_ = (call);                                                         \
-        if (st_ != CDYN_OK) {                                                             \
-            fprintf(stderr, "bench_pair: %s: %s (%s)\n", #call, cdyn_status_name(st_),    \
-                    cdyn_system_last_error(sys));                                         \
-            goto done;                                                                    \
-        }                                                                                 \
-    } while (0)
-
-/* Median wall and CPU seconds of one cdyn_system_evaluate over @p repeats
- * runs of @p evals calls each. */
-static int time_evaluate(cdyn_system *sys, double *acc, size_t cap, long evals, int repeats,
-                         double *wall, double *cpu)
+/* A lattice of about @p target particles at density RHO. */
+static int make_state(int dim, size_t target, state *s)
 {
-    double w[64], c[64];
-    for (int r = 0; r < repeats; r++) {
-        double c0 = cpu_now(), t0 = bench_now();
-        for (long e = 0; e < evals; e++)
-            if (cdyn_system_evaluate(sys, acc, cap) != CDYN_OK)
-                return 1;
-        w[r] = (bench_now() - t0) / (double)evals;
-        c[r] = (cpu_now() - c0) / (double)evals;
+    memset(s, 0, sizeof *s);
+    s->dim = dim;
+    size_t cells[3] = {1, 1, 1}, per_cell;
+    double a[3];
+    if (dim == 3) { /* fcc: 4 per cubic cell */
+        per_cell = 4;
+        size_t c = (size_t)llround(cbrt((double)target / 4.0));
+        cells[0] = cells[1] = cells[2] = c ? c : 1;
+        a[0] = a[1] = a[2] = cbrt(4.0 / RHO);
+    } else { /* triangular: 2 per rectangular cell a x sqrt(3) a */
+        per_cell = 2;
+        double side = sqrt(2.0 / (RHO * sqrt(3.0)));
+        a[0] = side;
+        a[1] = side * sqrt(3.0);
+        size_t cy = (size_t)llround(sqrt((double)target / (2.0 * sqrt(3.0))));
+        cells[1] = cy ? cy : 1;
+        cells[0] = (size_t)llround((double)target / (2.0 * (double)cells[1]));
     }
-    *wall = bench_median(w, (size_t)repeats);
-    *cpu = bench_median(c, (size_t)repeats);
+    s->n = cells[0] * cells[1] * cells[2] * per_cell;
+    s->x = malloc(s->n * 3 * sizeof *s->x);
+    s->v = malloc(s->n * 3 * sizeof *s->v);
+    if (!s->x || !s->v)
+        return 1;
+    static const double fcc[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+    static const double tri[2][3] = {{0.25, 0.25, 0}, {0.75, 0.75, 0}};
+    size_t k = 0;
+    for (size_t cz = 0; cz < cells[2]; cz++)
+        for (size_t cy = 0; cy < cells[1]; cy++)
+            for (size_t cx = 0; cx < cells[0]; cx++)
+                for (size_t b = 0; b < per_cell; b++, k++) {
+                    const double *o = dim == 3 ? fcc[b] : tri[b];
+                    size_t c[3] = {cx, cy, cz};
+                    for (int i = 0; i < 3; i++)
+                        s->x[3 * k + (size_t)i] = i < dim ? ((double)c[i] + o[i]) * a[i] : 0.0;
+                }
+    for (int i = 0; i < 3; i++)
+        s->len[i] = i < dim ? (double)cells[i] * a[i] : 1.0;
+    /* Velocities: Gaussian, no net momentum, scaled to temperature 1 over
+     * dim (n - 1) degrees of freedom. */
+    rng_state = 20240519u + (uint64_t)s->n;
+    double mean[3] = {0, 0, 0}, sum2 = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (int c = 0; c < 3; c++) {
+            s->v[3 * i + (size_t)c] = c < dim ? gauss() : 0.0;
+            mean[c] += s->v[3 * i + (size_t)c] / (double)s->n;
+        }
+    for (size_t i = 0; i < s->n; i++)
+        for (int c = 0; c < dim; c++) {
+            s->v[3 * i + (size_t)c] -= mean[c];
+            sum2 += s->v[3 * i + (size_t)c] * s->v[3 * i + (size_t)c];
+        }
+    double scale = sqrt((double)dim * (double)(s->n - 1) / sum2);
+    for (size_t i = 0; i < 3 * s->n; i++)
+        s->v[i] *= scale;
     return 0;
 }
 
-static result run(size_t n, int dim, int repeats, double seconds, int ordered)
+static void free_state(state *s)
 {
-    result r = {.n = n};
-    keyed *pts = NULL;
-    counting cnt = {0, 0};
-    cdyn_allocator a = {count_alloc, count_free, &cnt};
-    cdyn_system *sys = NULL;
-    cdyn_particle *p = malloc(n * sizeof *p);
-    double *acc = malloc(n * (size_t)dim * sizeof *acc);
-    if (!p || !acc)
-        goto done;
-    /* Number density for the solid fraction phi: rho = phi / ball volume. */
-    double ball = dim == 3 ? 4.0 / 3.0 * PI * pow(RADIUS, 3) : PI * RADIUS * RADIUS;
-    double rho = (dim == 3 ? 0.3 : 0.5) / ball;
-    double side = pow((double)n / rho, 1.0 / dim);
-    uint64_t rng = 2024u + n;
-    pts = malloc(n * sizeof *pts);
-    if (!pts)
-        goto done;
-    double cells = ceil(side);
-    for (size_t i = 0; i < n; i++) {
-        for (int k = 0; k < 3; k++)
-            pts[i].x[k] = k < dim ? side * rand01(&rng) : 0;
-        pts[i].key = floor(pts[i].x[0]) +
-                     cells * (floor(pts[i].x[1]) + cells * floor(pts[i].x[2]));
-    }
-    if (ordered)
-        qsort(pts, n, sizeof *pts, cmp_keyed);
-    CHECK(cdyn_system_create_with_allocator(dim, &a, &sys));
-    for (size_t i = 0; i < n; i++)
-        CHECK(cdyn_particle_add(sys, 1.0, pts[i].x, NULL, &p[i]));
-    cdyn_pair_params pp;
-    CHECK(cdyn_pair_params_init(&pp, CDYN_PAIR_HERTZ));
-    pp.stiffness = STIFFNESS;
-    pp.radius = RADIUS;
-    size_t before = cnt.live;
-    cdyn_force f;
-    CHECK(cdyn_force_add_pair_set(sys, &pp, p, n, &f));
-    r.pair_bytes_pp = (double)(cnt.live - before) / (double)n;
-    size_t contacts;
-    CHECK(cdyn_force_get_pair_contacts(sys, f, NULL, 0, &contacts));
-    r.contacts_pp = (double)contacts / (double)n;
-    size_t cap = n * (size_t)dim;
+    free(s->x);
+    free(s->v);
+}
 
-    /* Warm-up (sizes the workspace), then a count of evaluations that
-     * lasts about @p seconds. */
-    CHECK(cdyn_system_evaluate(sys, acc, cap));
-    double t0 = bench_now();
-    for (int k = 0; k < 3; k++)
-        CHECK(cdyn_system_evaluate(sys, acc, cap));
-    double t1 = (bench_now() - t0) / 3;
-    long evals = (long)ceil(seconds / fmax(t1, 1e-9));
-    evals = evals < 1 ? 1 : evals > 100000 ? 100000 : evals;
-    r.evals = evals;
-    double wall, cpu, wall0, cpu0;
-    if (time_evaluate(sys, acc, cap, evals, repeats, &wall, &cpu))
+typedef struct result {
+    double cpu_ns, wall_ns;  /* per particle per step */
+    double e_per_particle;   /* total energy at the end */
+    unsigned long long builds;
+    int ok;
+} result;
+
+static result run_cdyn(const state *s, int steps)
+{
+    result r = {0};
+    cdyn_system *sys = NULL;
+    const int dim = s->dim;
+    cdyn_particle *p = malloc(s->n * sizeof *p);
+    if (!p || cdyn_system_create(dim, &sys))
         goto done;
-    double e_times[64];
-    for (int rep = 0; rep < repeats; rep++) {
-        double e;
-        t0 = bench_now();
-        for (long k = 0; k < evals; k++)
-            CHECK(cdyn_system_get_potential_energy(sys, &e));
-        e_times[rep] = (bench_now() - t0) / (double)evals;
-    }
-    r.ns_energy = 1e9 * bench_median(e_times, (size_t)repeats) / (double)n;
-    r.peak_rss_mb = (double)bench_peak_rss() / (1024.0 * 1024.0);
-    r.bytes_pp = (double)cnt.peak / (double)n;
-    /* The same call without the pair set: the base cost of an evaluation. */
-    CHECK(cdyn_force_remove(sys, f));
-    if (time_evaluate(sys, acc, cap, evals, repeats, &wall0, &cpu0))
+    for (size_t i = 0; i < s->n; i++)
+        if (cdyn_particle_add(sys, 1.0, s->x + 3 * i, s->v + 3 * i, &p[i]))
+            goto done;
+    double origin[3] = {0, 0, 0};
+    bool periodic[3] = {true, true, true};
+    cdyn_pair_params pp;
+    cdyn_force f;
+    cdyn_pair_params_init(&pp, CDYN_PAIR_LJ_REPULSIVE);
+    if (cdyn_system_set_box(sys, origin, s->len, periodic) ||
+        cdyn_force_add_pair_set(sys, &pp, p, s->n, &f) ||
+        cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET) ||
+        cdyn_system_evaluate(sys, NULL, 0)) /* allocations and the first list, as a setup */
         goto done;
-    r.ns_base = 1e9 * wall0 / (double)n;
-    r.ns_pair = 1e9 * (wall - wall0) / (double)n;
-    r.cpu_ns_pair = 1e9 * (cpu - cpu0) / (double)n;
-    r.ok = isfinite(r.ns_pair) && r.ns_pair > 0;
+    double c0 = cpu_now(), w0 = bench_now();
+    for (int i = 0; i < steps; i++)
+        if (cdyn_system_step(sys, DT) != CDYN_OK) {
+            fprintf(stderr, "bench_pair: step: %s\n", cdyn_system_last_error(sys));
+            goto done;
+        }
+    double per = 1e9 / ((double)steps * (double)s->n);
+    r.cpu_ns = (cpu_now() - c0) * per;
+    r.wall_ns = (bench_now() - w0) * per;
+    double ke, pe;
+    cdyn_pair_stats st = {.size = sizeof st};
+    cdyn_system_get_kinetic_energy(sys, &ke);
+    cdyn_system_get_potential_energy(sys, &pe);
+    cdyn_force_get_pair_stats(sys, f, &st);
+    r.e_per_particle = (ke + pe) / (double)s->n;
+    r.builds = (unsigned long long)st.builds;
+    r.ok = 1;
 done:
+    if (!r.ok && sys)
+        fprintf(stderr, "bench_pair: %s\n", cdyn_system_last_error(sys));
     cdyn_system_destroy(sys);
-    free(pts);
-    free(acc);
     free(p);
     return r;
 }
 
-static void print_row(int dim, const result *r)
+static const char *lammps_binary(void)
 {
-    printf("%3d %8zu %9.2f %6ld %10.1f %10.1f %9.1f %10.1f %9.1f %9.1f %9.1f%s\n", dim, r->n,
-           r->contacts_pp, r->evals, r->ns_pair, r->cpu_ns_pair, r->ns_base, r->ns_energy,
-           r->peak_rss_mb, r->bytes_pp, r->pair_bytes_pp, r->ok ? "" : "  FAILED");
-    fflush(stdout);
+    const char *env = getenv("CDYN_LMP");
+    const char *path = env && *env ? env : "/usr/bin/lmp";
+    return access(path, X_OK) == 0 ? path : NULL;
 }
 
-/* Runs one size in a child process (its own peak RSS); the result comes
- * back through a pipe. */
-static int run_isolated(size_t n, int dim, int repeats, double seconds, int ordered,
-                        result *out)
+/* Writes the LAMMPS data and input files for @p s into @p dir. */
+static int write_lammps(const state *s, int steps, const char *dir)
 {
-    int fd[2];
-    fflush(stdout);
-    if (pipe(fd) != 0) {
-        *out = run(n, dim, repeats, seconds, ordered);
-        print_row(dim, out);
-        return out->ok ? 0 : 1;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        result r = run(n, dim, repeats, seconds, ordered);
-        print_row(dim, &r);
-        ssize_t w = write(fd[1], &r, sizeof r);
-        close(fd[1]);
-        _exit(r.ok && w == (ssize_t)sizeof r ? 0 : 1);
-    }
-    close(fd[1]);
-    if (pid < 0) {
-        close(fd[0]);
-        *out = run(n, dim, repeats, seconds, ordered);
-        print_row(dim, out);
-        return out->ok ? 0 : 1;
-    }
-    ssize_t got = read(fd[0], out, sizeof *out);
-    close(fd[0]);
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-        got != (ssize_t)sizeof *out) {
-        printf("%3d %8zu  failed (child status %d)\n", dim, n, status);
-        out->ok = 0;
+    char path[512];
+    snprintf(path, sizeof path, "%s/wca.data", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
         return 1;
+    fprintf(f, "WCA liquid written by cdyn's bench_pair\n\n%zu atoms\n1 atom types\n\n", s->n);
+    const char *ax[3] = {"x", "y", "z"};
+    for (int i = 0; i < 3; i++) {
+        double lo = i < s->dim ? 0.0 : -0.5, hi = i < s->dim ? s->len[i] : 0.5;
+        fprintf(f, "%.17g %.17g %slo %shi\n", lo, hi, ax[i], ax[i]);
     }
+    fprintf(f, "\nMasses\n\n1 1.0\n\nAtoms # atomic\n\n");
+    for (size_t i = 0; i < s->n; i++)
+        fprintf(f, "%zu 1 %.17g %.17g %.17g\n", i + 1, s->x[3 * i], s->x[3 * i + 1],
+                s->x[3 * i + 2]);
+    fprintf(f, "\nVelocities\n\n");
+    for (size_t i = 0; i < s->n; i++)
+        fprintf(f, "%zu %.17g %.17g %.17g\n", i + 1, s->v[3 * i], s->v[3 * i + 1],
+                s->v[3 * i + 2]);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/wca.in", dir);
+    if (!(f = fopen(path, "w")))
+        return 1;
+    fprintf(f,
+            "units lj\ndimension %d\nboundary p p p\natom_style atomic\n"
+            "read_data %s/wca.data\n"
+            "pair_style lj/cut %.16g\npair_coeff 1 1 1.0 1.0 %.16g\npair_modify shift yes\n"
+            "neighbor 0.3 bin\nneigh_modify every 1 delay 0 check yes\n"
+            "fix 1 all nve\n%s"
+            "timestep %g\nthermo_style custom step pe ke etotal\n"
+            "thermo_modify norm yes format float %%.15g\nthermo %d\nrun %d\n",
+            s->dim, dir, WCA_RC, WCA_RC, s->dim == 2 ? "fix 2 all enforce2d\n" : "", DT,
+            steps, steps);
+    fclose(f);
     return 0;
+}
+
+static result run_lammps(const char *lmp, const char *dir, int steps, size_t n)
+{
+    result r = {0};
+    char cmd[1024], path[512];
+    snprintf(cmd, sizeof cmd, "OMP_NUM_THREADS=1 %s -in %s/wca.in -log none -nocite > %s/wca.out 2>&1",
+             lmp, dir, dir);
+    if (system(cmd) != 0)
+        return r;
+    snprintf(path, sizeof path, "%s/wca.out", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return r;
+    char line[512];
+    double loop = -1, share = -1, etot = NAN;
+    int thermo = 0;
+    while (fgets(line, sizeof line, f)) {
+        double a;
+        int step;
+        if (sscanf(line, "Loop time of %lf", &a) == 1)
+            loop = a, thermo = 0;
+        else if (strstr(line, "% CPU use") && sscanf(line, "%lf", &a) == 1)
+            share = a / 100.0;
+        else if (sscanf(line, "Neighbor list builds = %llu", &r.builds) == 1)
+            ;
+        else if (strncmp(line, "   Step", 7) == 0 || strncmp(line, "Step", 4) == 0)
+            thermo = 1;
+        else if (thermo && sscanf(line, "%d %*g %*g %lf", &step, &a) == 2 && step == steps)
+            etot = a;
+    }
+    fclose(f);
+    if (loop < 0 || share < 0)
+        return r;
+    double per = 1e9 / ((double)steps * (double)n);
+    r.wall_ns = loop * per;
+    r.cpu_ns = loop * share * per;
+    r.e_per_particle = etot;
+    r.ok = 1;
+    return r;
+}
+
+static void print_machine(const char *when)
+{
+    char model[256] = "unknown", load[256] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                const char *c = strchr(line, ':');
+                if (c)
+                    snprintf(model, sizeof model, "%s", c + 2);
+                break;
+            }
+        fclose(f);
+    }
+    if ((f = fopen("/proc/loadavg", "r"))) {
+        if (!fgets(load, sizeof load, f))
+            snprintf(load, sizeof load, "unknown\n");
+        fclose(f);
+    }
+    model[strcspn(model, "\n")] = 0;
+    load[strcspn(load, "\n")] = 0;
+    printf("# %s: cpu \"%s\", %ld cores online, load average %s\n", when, model,
+           sysconf(_SC_NPROCESSORS_ONLN), load);
+}
+
+/* Least-squares slope of log(total time per step) on log N. */
+static double fit_exponent(const double *n, const double *ns_pp, int k)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < k; i++) {
+        double x = log(n[i]), y = log(ns_pp[i] * n[i]);
+        sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
 }
 
 int main(int argc, char **argv)
 {
-    int full = 0, repeats = 5, dims = 0, ordered = 0;
-    size_t only = 0;
-    double seconds = 0.2;
+    int full = 0, reps = 3, dims[2] = {3, 2}, n_dims = 2, use_lammps = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--full") == 0) {
             full = 1;
-        } else if (strcmp(argv[i], "--ordered") == 0) {
-            ordered = 1;
         } else if (strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) {
-            repeats = atoi(argv[++i]);
-            if (repeats < 1 || repeats > 64) {
-                fprintf(stderr, "bench_pair: --repeats wants 1..64\n");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
-            seconds = atof(argv[++i]);
-            if (!(seconds > 0 && seconds < 100)) {
-                fprintf(stderr, "bench_pair: --seconds wants (0, 100)\n");
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-            double v = atof(argv[++i]);
-            if (!(v >= 2 && v <= 1e8)) {
-                fprintf(stderr, "bench_pair: --size wants 2..1e8\n");
-                return 2;
-            }
-            only = (size_t)v;
+            reps = atoi(argv[++i]);
+            reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
         } else if (strcmp(argv[i], "--dim") == 0 && i + 1 < argc) {
-            dims = atoi(argv[++i]);
-            if (dims != 2 && dims != 3) {
-                fprintf(stderr, "bench_pair: --dim wants 2 or 3\n");
-                return 2;
-            }
+            dims[0] = atoi(argv[++i]) == 2 ? 2 : 3;
+            n_dims = 1;
+        } else if (strcmp(argv[i], "--no-lammps") == 0) {
+            use_lammps = 0;
         } else {
-            printf("usage: bench_pair [--full] [--ordered] [--size N] [--dim 2|3] [--repeats R] "
-                   "[--seconds S]\n"
-                   "Times one all-pairs force evaluation of a Hertz pair set over N random\n"
-                   "particles at a fixed density (cell list), per particle.\n"
-                   "  --full       N = 10^3 .. 10^6 (default 10^3 .. 10^5)\n"
-                   "  --ordered    add the particles in spatial (row-major cell) order\n"
-                   "  --size N     only N particles\n"
-                   "  --dim D      only dimension D (default both)\n"
-                   "  --repeats R  timed runs per size, median reported (default 5)\n"
-                   "  --seconds S  target duration of one timed run (default 0.2)\n");
-            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+            fprintf(stderr, "usage: %s [--full] [--dim 2|3] [--repeats R] [--no-lammps]\n",
+                    argv[0]);
+            return 2;
         }
     }
-    size_t sizes[] = {1000, 10000, 100000, 1000000};
-    size_t n_sizes = full ? 4 : 3;
-    if (only) {
-        sizes[0] = only;
-        n_sizes = 1;
-    }
-    printf("bench_pair: Hertz pair set, R = %g, solid fraction 0.3 (3-D) / 0.5 (2-D), "
-           "uniform random positions added in %s order, median of %d runs of ~%g s\n", RADIUS,
-           ordered ? "spatial" : "random", repeats, seconds);
-    printf("%3s %8s %9s %6s %10s %10s %9s %10s %9s %9s %9s\n", "dim", "N", "contacts", "evals",
-           "pair", "pair CPU", "base", "energy", "peak RSS", "bytes/", "pair B/");
-    printf("%3s %8s %9s %6s %10s %10s %9s %10s %9s %9s %9s\n", "", "", "/particle", "/run",
-           "ns/part.", "ns/part.", "ns/part.", "ns/part.", "(MB)", "particle", "particle");
-    int failed = 0;
-    for (int dim = 2; dim <= 3; dim++) {
-        if (dims && dim != dims)
-            continue;
-        double lx[8], ly[8];
-        size_t m = 0;
-        for (size_t s = 0; s < n_sizes; s++) {
-            result r;
-            failed |= run_isolated(sizes[s], dim, repeats, seconds, ordered, &r);
-            if (r.ok) {
-                lx[m] = log((double)r.n);
-                ly[m] = log(r.ns_pair * (double)r.n);
-                m++;
+    const char *lmp = use_lammps ? lammps_binary() : NULL;
+    char dir[] = "/tmp/cdyn_bench_pair_XXXXXX";
+    if (lmp && !mkdtemp(dir))
+        lmp = NULL;
+    print_machine("start");
+    printf("# WCA liquid, density %.2f, T 1, velocity Verlet dt %g, periodic box; "
+           "ns per particle per step, medians of %d interleaved runs; LAMMPS: %s\n",
+           RHO, DT, reps, lmp ? lmp : "not found");
+    printf("# %2s %9s %6s | %9s %9s %7s | %9s %9s %7s | %9s %9s | %18s %18s\n", "d", "N", "steps",
+           "cdyn cpu", "wall", "builds", "lmp cpu", "wall", "builds", "cpu ratio", "wall ratio",
+           "cdyn E/N", "lmp E/N");
+    const size_t sizes[] = {1000, 10000, 100000, 1000000};
+    const int n_sizes = full ? 4 : 3;
+    for (int di = 0; di < n_dims; di++) {
+        const int dim = dims[di];
+        double ns[4], cd[4], lm[4];
+        int k = 0, lk = 0;
+        for (int si = 0; si < n_sizes; si++) {
+            state s;
+            if (make_state(dim, sizes[si], &s)) {
+                fprintf(stderr, "bench_pair: out of memory\n");
+                return 1;
             }
-        }
-        if (m >= 2) {
-            double sx = 0, sy = 0, sxx = 0, sxy = 0;
-            for (size_t i = 0; i < m; i++) {
-                sx += lx[i];
-                sy += ly[i];
-                sxx += lx[i] * lx[i];
-                sxy += lx[i] * ly[i];
+            double work = 5e7 / (double)s.n;
+            int steps = work < 50 ? 50 : work > 2000 ? 2000 : (int)work;
+            if (lmp && write_lammps(&s, steps, dir))
+                lmp = NULL;
+            double c_cpu[MAX_REPS], c_wall[MAX_REPS], l_cpu[MAX_REPS], l_wall[MAX_REPS];
+            result rc = {0}, rl = {0};
+            int lok = lmp != NULL;
+            for (int r = 0; r < reps; r++) {
+                /* alternate which code goes first */
+                for (int w = 0; w < 2; w++) {
+                    if ((w == 0) == (r % 2 == 0)) {
+                        rc = run_cdyn(&s, steps);
+                        if (!rc.ok)
+                            return 1;
+                        c_cpu[r] = rc.cpu_ns, c_wall[r] = rc.wall_ns;
+                    } else if (lok) {
+                        rl = run_lammps(lmp, dir, steps, s.n);
+                        lok = rl.ok;
+                        l_cpu[r] = rl.cpu_ns, l_wall[r] = rl.wall_ns;
+                    }
+                }
             }
-            double b = ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx);
-            printf("%3d fitted exponent of the pair time per evaluation: N^%.3f\n", dim, b);
+            double cc = bench_median(c_cpu, (size_t)reps), cw = bench_median(c_wall, (size_t)reps);
+            ns[k] = (double)s.n;
+            cd[k++] = cc;
+            if (lok) {
+                double lc = bench_median(l_cpu, (size_t)reps), lw = bench_median(l_wall, (size_t)reps);
+                lm[lk++] = lc;
+                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9.1f %9.1f %7llu | %9.3f %9.3f | "
+                       "%18.15f %18.15f\n",
+                       dim, s.n, steps, cc, cw, rc.builds, lc, lw, rl.builds, cc / lc, cw / lw,
+                       rc.e_per_particle, rl.e_per_particle);
+            } else {
+                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9s %9s %7s | %9s %9s | %18.15f\n",
+                       dim, s.n, steps, cc, cw, rc.builds, "-", "-", "-", "-", "-",
+                       rc.e_per_particle);
+            }
+            fflush(stdout);
+            free_state(&s);
         }
+        printf("# %d-D fitted exponent (time per step ~ N^b, CPU): cdyn b = %.3f", dim,
+               fit_exponent(ns, cd, k));
+        if (k > 2)
+            printf(" (N >= 10^4: %.3f)", fit_exponent(ns + 1, cd + 1, k - 1));
+        if (lk == k)
+            printf(", LAMMPS b = %.3f (N >= 10^4: %.3f)", fit_exponent(ns, lm, lk),
+                   fit_exponent(ns + 1, lm + 1, lk - 1));
+        printf("\n");
     }
-    return failed;
+    print_machine("end");
+    if (lmp && !getenv("CDYN_BENCH_KEEP")) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "bench_pair: could not remove %s\n", dir);
+    }
+    return 0;
 }

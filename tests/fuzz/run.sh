@@ -35,11 +35,20 @@ else
     done
 fi
 
+# Quiet unless it fails; then the whole output says why.
+quietly() {
+    local out
+    if ! out=$("$@" 2>&1); then
+        printf '%s\n' "$out" >&2
+        echo "fuzz/run.sh: failed: $*" >&2
+        return 1
+    fi
+}
 if [ ! -f "$build/build.ninja" ]; then
     CC=${FUZZ_CC:-clang} CXX=${FUZZ_CXX:-clang++} \
-        meson setup "$build" "$root" -Dexamples=false -Dwerror=true >/dev/null
+        quietly meson setup "$build" "$root" -Dexamples=disabled -Dwerror=true
 fi
-ninja -C "$build" $(printf 'tests/fuzz/fuzz_%s ' "${targets[@]}") >/dev/null
+quietly ninja -C "$build" $(printf 'tests/fuzz/fuzz_%s ' "${targets[@]}")
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}

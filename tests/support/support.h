@@ -88,6 +88,22 @@ double ts_state_max_diff(const ts_state *a, const ts_state *b, double *dv);
 /* Hash of time, positions and velocities (ts_hash_doubles). */
 uint64_t ts_state_hash(const ts_state *s, uint64_t h);
 
+/* A liquid's starting state in @p sys (2-D or 3-D, created by the caller):
+ * unit masses on a lattice (fcc with 4 n^3 sites in 3-D, triangular with
+ * 2 n^2 in 2-D, numbered with x fastest) at number density @p rho in a
+ * periodic box from the origin, with Gaussian velocities of no net momentum
+ * scaled to the temperature @p kT, jittered by up to @p jitter lattice
+ * spacings. The handles go to @p particles (room for the count, may be
+ * NULL); returns the count, 0 on failure. */
+size_t ts_make_fluid(cdyn_system *sys, int n, double rho, double kT, double jitter,
+                     uint64_t seed, cdyn_particle *particles);
+
+/* The number of particles ts_make_fluid places for @p dim and @p n. */
+size_t ts_fluid_count(int dim, int n);
+
+/* The Langevin thermostat of @p sys set to @p kT, @p gamma and @p seed
+ * through its options struct (gamma 0: off). */
+cdyn_status ts_set_langevin(cdyn_system *sys, double kT, double gamma, uint64_t seed);
 /* One option changed, the others kept: each reads the options struct of
  * @p sys, changes the named fields and sets it back, returning the first
  * failing status. For suites whose subject is not the options. */

@@ -1,0 +1,298 @@
+/* The neighbour list of pair sets (pair/neighbor.h). */
+#include "pair/neighbor.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+cdyn_status cdyn__nlist_init(cdyn__nlist *nl, const cdyn_allocator *a, int dim, uint32_t cap,
+                             bool radii)
+{
+    memset(nl, 0, sizeof *nl);
+    const size_t len = (size_t)cap * (size_t)dim;
+    nl->dim = dim;
+    nl->cap = cap;
+    nl->order = cdyn__alloc_array(a, cap, sizeof *nl->order);
+    nl->sslot = cdyn__alloc_array(a, cap, sizeof *nl->sslot);
+    nl->off = cdyn__alloc_array(a, len, sizeof *nl->off);
+    nl->pos = cdyn__alloc_array(a, len, sizeof *nl->pos);
+    nl->pos0 = cdyn__alloc_array(a, len, sizeof *nl->pos0);
+    nl->fs = cdyn__alloc_array(a, len, sizeof *nl->fs);
+    nl->fsh = cdyn__alloc_array(a, len, sizeof *nl->fsh);
+    nl->has_sh = cdyn__alloc_array(a, cap, sizeof *nl->has_sh);
+    nl->srad = radii ? cdyn__alloc_array(a, cap, sizeof *nl->srad) : NULL;
+    nl->start = cdyn__alloc_array(a, (size_t)cap + 1, sizeof *nl->start);
+    if (!nl->order || !nl->sslot || !nl->off || !nl->pos || !nl->pos0 || !nl->fs ||
+        !nl->fsh || !nl->has_sh ||
+        (radii && !nl->srad) || !nl->start || cdyn__mul_overflows(cap, (size_t)dim)) {
+        cdyn__nlist_free(nl, a);
+        return CDYN_ERR_NO_MEMORY;
+    }
+    return CDYN_OK;
+}
+
+void cdyn__nlist_free(cdyn__nlist *nl, const cdyn_allocator *a)
+{
+    const size_t len = (size_t)nl->cap * (size_t)nl->dim;
+    cdyn__free_array(a, nl->order, nl->cap, sizeof *nl->order);
+    cdyn__free_array(a, nl->sslot, nl->cap, sizeof *nl->sslot);
+    cdyn__free_array(a, nl->off, len, sizeof *nl->off);
+    cdyn__free_array(a, nl->pos, len, sizeof *nl->pos);
+    cdyn__free_array(a, nl->pos0, len, sizeof *nl->pos0);
+    cdyn__free_array(a, nl->fs, len, sizeof *nl->fs);
+    cdyn__free_array(a, nl->fsh, len, sizeof *nl->fsh);
+    cdyn__free_array(a, nl->has_sh, nl->cap, sizeof *nl->has_sh);
+    cdyn__free_array(a, nl->srad, nl->cap, sizeof *nl->srad);
+    cdyn__free_array(a, nl->start, (size_t)nl->cap + 1, sizeof *nl->start);
+    cdyn__free_array(a, nl->nbr, nl->nbr_cap, sizeof *nl->nbr);
+    cdyn__free_array(a, nl->sh, 2 * nl->sh_cap, sizeof *nl->sh);
+    cdyn__free_array(a, nl->sh_code, nl->sh_cap, sizeof *nl->sh_code);
+    memset(nl, 0, sizeof *nl);
+}
+
+cdyn_status cdyn__nlist_reserve(cdyn__nlist *nl, const cdyn_allocator *a, size_t entries,
+                                size_t shifted)
+{
+    if (entries > nl->nbr_cap) {
+        uint32_t *nbr = cdyn__alloc_array(a, entries, sizeof *nbr);
+        if (!nbr)
+            return CDYN_ERR_NO_MEMORY;
+        if (nl->valid && nl->start[nl->n]) /* a list with no pair has no array */
+            memcpy(nbr, nl->nbr, nl->start[nl->n] * sizeof *nbr);
+        cdyn__free_array(a, nl->nbr, nl->nbr_cap, sizeof *nl->nbr);
+        nl->nbr = nbr;
+        nl->nbr_cap = entries;
+    }
+    if (shifted > nl->sh_cap) {
+        uint32_t *sh = cdyn__mul_overflows(shifted, 2)
+                           ? NULL
+                           : cdyn__alloc_array(a, 2 * shifted, sizeof *sh);
+        uint8_t *code = cdyn__alloc_array(a, shifted, sizeof *code);
+        if (!sh || !code) {
+            cdyn__free_array(a, sh, 2 * shifted, sizeof *sh);
+            cdyn__free_array(a, code, shifted, sizeof *code);
+            return CDYN_ERR_NO_MEMORY;
+        }
+        if (nl->valid && nl->n_sh) {
+            memcpy(sh, nl->sh, 2 * nl->n_sh * sizeof *sh);
+            memcpy(code, nl->sh_code, nl->n_sh * sizeof *code);
+        }
+        cdyn__free_array(a, nl->sh, 2 * nl->sh_cap, sizeof *nl->sh);
+        cdyn__free_array(a, nl->sh_code, nl->sh_cap, sizeof *nl->sh_code);
+        nl->sh = sh;
+        nl->sh_code = code;
+        nl->sh_cap = shifted;
+    }
+    nl->grow = false;
+    return CDYN_OK;
+}
+
+bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch)
+{
+    if (!nl->valid || nl->epoch != epoch)
+        return false;
+    const uint32_t n = nl->n;
+    const uint32_t *sslot = nl->sslot;
+    const double *p0 = nl->pos0, *off = nl->off;
+    double *pos = nl->pos;
+    const double half = 0.5 * nl->skin_used, thr = half * half;
+    double worst = 0;
+    if (nl->dim == 3 && !nl->periodic) {
+        for (uint32_t q = 0; q < n; q++) {
+            const double *xs = x + 3 * (size_t)sslot[q];
+            double a = xs[0], b = xs[1], c = xs[2];
+            pos[3 * q] = a;
+            pos[3 * q + 1] = b;
+            pos[3 * q + 2] = c;
+            a -= p0[3 * q], b -= p0[3 * q + 1], c -= p0[3 * q + 2];
+            double d2 = a * a + b * b + c * c;
+            worst = d2 > worst ? d2 : worst;
+        }
+    } else if (nl->dim == 3) {
+        for (uint32_t q = 0; q < n; q++) {
+            const double *xs = x + 3 * (size_t)sslot[q];
+            double a = xs[0] + off[3 * q], b = xs[1] + off[3 * q + 1], c = xs[2] + off[3 * q + 2];
+            pos[3 * q] = a;
+            pos[3 * q + 1] = b;
+            pos[3 * q + 2] = c;
+            a -= p0[3 * q], b -= p0[3 * q + 1], c -= p0[3 * q + 2];
+            double d2 = a * a + b * b + c * c;
+            worst = d2 > worst ? d2 : worst;
+        }
+    } else {
+        for (uint32_t q = 0; q < n; q++) {
+            const double *xs = x + 2 * (size_t)sslot[q];
+            double a = xs[0], b = xs[1];
+            if (nl->periodic)
+                a += off[2 * q], b += off[2 * q + 1];
+            pos[2 * q] = a;
+            pos[2 * q + 1] = b;
+            a -= p0[2 * q], b -= p0[2 * q + 1];
+            double d2 = a * a + b * b;
+            worst = d2 > worst ? d2 : worst;
+        }
+    }
+    /* NaN positions compare false here: the state is then caught as
+     * non-finite by the step. */
+    return worst <= thr;
+}
+
+void cdyn__nlist_wrap(const cdyn__box *box, int dim, uint32_t n, const uint32_t *slot,
+                      const double *x, double *out, double *off)
+{
+    const size_t d = (size_t)dim;
+    for (uint32_t k = 0; k < n; k++) {
+        const double *xk = x + (size_t)slot[k] * d;
+        for (size_t i = 0; i < d; i++) {
+            double o = 0;
+            if (box->periodic[i] && isfinite(xk[i])) {
+                double cells = cdyn__box_cells(box, (int)i, xk[i]);
+                o = -(cells * box->len[i]);
+                /* rounding at the upper face: one more length down */
+                if (xk[i] + o >= box->lo[i] + box->len[i])
+                    o -= box->len[i];
+            }
+            out[k * d + i] = xk[i] + o;
+            if (off)
+                off[k * d + i] = o;
+        }
+    }
+}
+
+void cdyn__shift_of(int code, const double *len, double *sh)
+{
+    for (int i = 0; i < 3; i++, code /= 3)
+        sh[i] = (double)(code % 3 - 1) * len[i];
+}
+
+typedef struct build_ctx {
+    cdyn__nlist *nl;
+    const cdyn__cell_list *cl;
+    const cdyn__exclusions *ex;
+    size_t len, n_sh;
+    uint32_t next_p; /* start[] is written for sorted positions below it */
+} build_ctx;
+
+static void record(void *vctx, uint32_t p, uint32_t q, const double *d, double r2, double rc,
+                   int code)
+{
+    (void)d, (void)r2, (void)rc;
+    build_ctx *c = vctx;
+    cdyn__nlist *nl = c->nl;
+    if (c->ex->active && cdyn__excluded(c->ex, c->cl->order[p], c->cl->order[q]))
+        return;
+    if (code != CDYN__NO_SHIFT) {
+        if (c->n_sh < nl->sh_cap) {
+            nl->sh[2 * c->n_sh] = p;
+            nl->sh[2 * c->n_sh + 1] = q;
+            nl->sh_code[c->n_sh] = (uint8_t)code;
+        }
+        c->n_sh++;
+        return;
+    }
+    while (c->next_p <= p) /* the search runs by ascending p */
+        nl->start[c->next_p++] = (uint32_t)(c->len < UINT32_MAX ? c->len : UINT32_MAX);
+    if (c->len < nl->nbr_cap)
+        nl->nbr[c->len] = q;
+    c->len++;
+}
+
+bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *box, uint32_t n,
+                       const uint32_t *slot, const double *rad, const double *x, double cutoff,
+                       const cdyn__exclusions *ex, uint64_t epoch)
+{
+    const size_t d = (size_t)nl->dim;
+    nl->valid = false;
+    nl->periodic = box && box->any_periodic;
+    const uint32_t *from = slot;
+    const double *at = x;
+    if (nl->periodic) {
+        /* pos and fs serve as the members' wrapped positions and offsets */
+        cdyn__nlist_wrap(box, nl->dim, n, slot, x, nl->pos, nl->fs);
+        from = NULL;
+        at = nl->pos;
+        for (int i = 0; i < 3; i++)
+            nl->len[i] = box->len[i];
+    }
+    const cdyn__box *pbox = nl->periodic ? box : NULL;
+    build_ctx c = {.nl = nl, .cl = cl, .ex = ex};
+    const double reach = cutoff + nl->skin_used;
+    cdyn__cell_list_build(cl, n, from, at, rad, rad ? cutoff : reach, nl->skin_used, pbox);
+    if (cdyn__nlist_rows_apply(cl, reach)) { /* searched row by row (neighbor_rows.c) */
+        cdyn__nlist_rows(nl, cl, ex, reach, &c.len, &c.n_sh);
+    } else {
+        cdyn__cell_list_for_pairs(cl, record, &c);
+        while (c.next_p <= n)
+            nl->start[c.next_p++] = (uint32_t)(c.len < UINT32_MAX ? c.len : UINT32_MAX);
+    }
+    if (c.len > nl->nbr_cap || c.n_sh > nl->sh_cap || c.len >= UINT32_MAX) {
+        nl->need = c.len;
+        nl->need_sh = c.n_sh;
+        nl->grow = true;
+        return false;
+    }
+    nl->n = n;
+    nl->n_sh = c.n_sh;
+    nl->ascending = cl->dense || cl->all_pairs;
+    /* The ring of the fast kernel (pair_fast.c): longer than the farthest
+     * reach of an unshifted entry past its member. */
+    uint32_t span = 0;
+    for (uint32_t p = 0; p < n; p++)
+        for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++)
+            span = nl->nbr[e] - p > span ? nl->nbr[e] - p : span;
+    uint32_t ring = 64;
+    while (ring <= span && ring < (UINT32_C(1) << 31))
+        ring *= 2;
+    nl->ring_mask = ring <= nl->cap ? ring - 1 : UINT32_MAX;
+    memset(nl->has_sh, 0, n * sizeof *nl->has_sh);
+    for (size_t i = 0; i < 2 * c.n_sh; i++)
+        nl->has_sh[nl->sh[i]] = 1;
+    for (uint32_t q = 0; q < n; q++) {
+        uint32_t k = cl->order[q];
+        nl->order[q] = k;
+        nl->sslot[q] = slot[k];
+        if (rad)
+            nl->srad[q] = cl->rad[q];
+    }
+    if (nl->periodic)
+        for (uint32_t q = 0; q < n; q++)
+            for (size_t i = 0; i < d; i++)
+                nl->off[q * d + i] = nl->fs[(size_t)nl->order[q] * d + i];
+    memcpy(nl->pos0, cl->pos, (size_t)n * d * sizeof *nl->pos0);
+    memcpy(nl->pos, cl->pos, (size_t)n * d * sizeof *nl->pos);
+    nl->epoch = epoch;
+    nl->valid = true;
+    nl->builds++;
+    return true;
+}
+
+void cdyn__nlist_for_pairs(const cdyn__nlist *nl, cdyn__cell_visit_fn visit, void *ctx)
+{
+    const size_t d = (size_t)nl->dim;
+    const double *pos = nl->pos;
+    for (uint32_t p = 0; p < nl->n; p++) {
+        const double *xp = pos + p * d;
+        for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++) {
+            uint32_t q = nl->nbr[e];
+            const double *xq = pos + (size_t)q * d;
+            double dx[3] = {xq[0] - xp[0], xq[1] - xp[1], 0.0};
+            double r2 = dx[0] * dx[0] + dx[1] * dx[1];
+            if (d == 3) {
+                dx[2] = xq[2] - xp[2];
+                r2 += dx[2] * dx[2];
+            }
+            visit(ctx, p, q, dx, r2, 0.0, CDYN__NO_SHIFT);
+        }
+    }
+    for (size_t i = 0; i < nl->n_sh; i++) {
+        uint32_t p = nl->sh[2 * i], q = nl->sh[2 * i + 1];
+        double sh[3], dx[3] = {0, 0, 0}, r2 = 0;
+        cdyn__shift_of(nl->sh_code[i], nl->len, sh);
+        for (size_t k = 0; k < d; k++) {
+            dx[k] = pos[(size_t)q * d + k] - pos[(size_t)p * d + k] + sh[k];
+            r2 += dx[k] * dx[k];
+        }
+        visit(ctx, p, q, dx, r2, 0.0, nl->sh_code[i]);
+    }
+}

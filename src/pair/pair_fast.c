@@ -1,0 +1,182 @@
+/* The neighbour-list kernel of Lennard-Jones pair sets (WCA and LJ without
+ * damping): the hot loop of a liquid. With r2 = |d|^2 and s6 = (sigma^2 /
+ * r2)^3 the force on q is d times F / r = 24 eps s6 (2 s6 - 1) / r2, so no
+ * square root is taken.
+ *
+ * Members are visited in the list's sorted (cell) order; each member's own
+ * sum is held in registers, its partners' shares added to an accumulator.
+ * In a list built in cell order every unshifted partner q of p comes after
+ * p, by at most the list's span, so once p is done nothing more is added to
+ * it: its force is written out there and then (to f, or as an acceleration
+ * W F to a) and its accumulator reused for the member span places on. The
+ * accumulators form a ring of a few thousand members that stays in cache,
+ * and the forces are written once. Pairs through periodic faces (few)
+ * are summed beforehand into their own accumulators, added when their
+ * members are written out. */
+#include <string.h>
+
+#include "core/system.h"
+#include "pair/pair.h"
+
+typedef struct out {
+    double *f;             /* forces added here, or */
+    double *a;             /* accelerations a = W (0 + F) written here */
+    const double *w;       /* inverse masses */
+    const uint32_t *sslot; /* sorted position -> particle slot */
+    const double *fsh;     /* the shifted pairs' sums, for members with has_sh */
+    const uint8_t *has_sh;
+} out;
+
+/* Member p's force t (d values) written out. */
+static inline void emit(const out *o, size_t d, uint32_t p, double *t)
+{
+    const size_t s = o->sslot[p];
+    if (o->has_sh[p])
+        for (size_t k = 0; k < d; k++)
+            t[k] += o->fsh[(size_t)p * d + k];
+    if (o->a)
+        for (size_t k = 0; k < d; k++)
+            o->a[s * d + k] = o->w[s] * (0.0 + t[k]);
+    else
+        for (size_t k = 0; k < d; k++)
+            o->f[s * d + k] += t[k];
+}
+
+/* The pairs through periodic faces into fsh (only their members' entries
+ * are touched). */
+static void shifted(const cdyn__nlist *nl, double rc2, double s2, double c24, double *fsh)
+{
+    const size_t d = (size_t)nl->dim;
+    const double *pos = nl->pos;
+    for (size_t i = 0; i < 2 * nl->n_sh; i++)
+        memset(fsh + (size_t)nl->sh[i] * d, 0, d * sizeof *fsh);
+    for (size_t i = 0; i < nl->n_sh; i++) {
+        const uint32_t p = nl->sh[2 * i], q = nl->sh[2 * i + 1];
+        double sh[3], dx[3] = {0, 0, 0}, r2 = 0;
+        cdyn__shift_of(nl->sh_code[i], nl->len, sh);
+        for (size_t k = 0; k < d; k++) {
+            dx[k] = pos[q * d + k] - pos[p * d + k] + sh[k];
+            r2 += dx[k] * dx[k];
+        }
+        if (!(r2 < rc2 && r2 > 0))
+            continue;
+        const double ir2 = 1.0 / r2, sr2 = s2 * ir2, sr6 = sr2 * sr2 * sr2;
+        const double ff = c24 * sr6 * (2.0 * sr6 - 1.0) * ir2;
+        for (size_t k = 0; k < d; k++) {
+            fsh[q * d + k] += ff * dx[k];
+            fsh[p * d + k] -= ff * dx[k];
+        }
+    }
+}
+
+/* The unshifted pairs, 3-D. With @p inline_out (ascending lists) each
+ * member is written out when done and acc is a ring indexed by q & mask;
+ * otherwise acc is a full array (mask all ones) written out afterwards. */
+static void kernel3(const cdyn__nlist *nl, double rc2, double s2, double c24, double *acc,
+                    uint32_t mask, const out *o, bool inline_out)
+{
+    const double *pos = nl->pos;
+    const uint32_t *start = nl->start, *nbr = nl->nbr;
+    for (uint32_t p = 0; p < nl->n; p++) {
+        const double xp = pos[3 * p], yp = pos[3 * p + 1], zp = pos[3 * p + 2];
+        double fx = 0, fy = 0, fz = 0;
+        for (uint32_t e = start[p], end = start[p + 1]; e < end; e++) {
+            const uint32_t q = nbr[e];
+            const double dx = pos[3 * q] - xp, dy = pos[3 * q + 1] - yp,
+                         dz = pos[3 * q + 2] - zp;
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            if (r2 < rc2 && r2 > 0) {
+                const double ir2 = 1.0 / r2, sr2 = s2 * ir2, sr6 = sr2 * sr2 * sr2;
+                const double ff = c24 * sr6 * (2.0 * sr6 - 1.0) * ir2;
+                const double gx = ff * dx, gy = ff * dy, gz = ff * dz;
+                double *aq = acc + 3 * (size_t)(q & mask);
+                aq[0] += gx;
+                aq[1] += gy;
+                aq[2] += gz;
+                fx -= gx;
+                fy -= gy;
+                fz -= gz;
+            }
+        }
+        double *ap = acc + 3 * (size_t)(p & mask);
+        if (inline_out) {
+            double t[3] = {ap[0] + fx, ap[1] + fy, ap[2] + fz};
+            emit(o, 3, p, t);
+            ap[0] = ap[1] = ap[2] = 0;
+        } else {
+            ap[0] += fx;
+            ap[1] += fy;
+            ap[2] += fz;
+        }
+    }
+}
+
+static void kernel2(const cdyn__nlist *nl, double rc2, double s2, double c24, double *acc,
+                    uint32_t mask, const out *o, bool inline_out)
+{
+    const double *pos = nl->pos;
+    const uint32_t *start = nl->start, *nbr = nl->nbr;
+    for (uint32_t p = 0; p < nl->n; p++) {
+        const double xp = pos[2 * p], yp = pos[2 * p + 1];
+        double fx = 0, fy = 0;
+        for (uint32_t e = start[p], end = start[p + 1]; e < end; e++) {
+            const uint32_t q = nbr[e];
+            const double dx = pos[2 * q] - xp, dy = pos[2 * q + 1] - yp;
+            const double r2 = dx * dx + dy * dy;
+            if (r2 < rc2 && r2 > 0) {
+                const double ir2 = 1.0 / r2, sr2 = s2 * ir2, sr6 = sr2 * sr2 * sr2;
+                const double ff = c24 * sr6 * (2.0 * sr6 - 1.0) * ir2;
+                const double gx = ff * dx, gy = ff * dy;
+                double *aq = acc + 2 * (size_t)(q & mask);
+                aq[0] += gx;
+                aq[1] += gy;
+                fx -= gx;
+                fy -= gy;
+            }
+        }
+        double *ap = acc + 2 * (size_t)(p & mask);
+        if (inline_out) {
+            double t[2] = {ap[0] + fx, ap[1] + fy};
+            emit(o, 2, p, t);
+            ap[0] = ap[1] = 0;
+        } else {
+            ap[0] += fx;
+            ap[1] += fy;
+        }
+    }
+}
+
+/* The forces of the list, written out through @p o. */
+static void run(const cdyn_system *sys, cdyn__pair *p, const out *o)
+{
+    cdyn__nlist *nl = &p->list;
+    const size_t d = (size_t)sys->dim, n = nl->n;
+    const double rc2 = p->rc * p->rc, s2 = p->sigma * p->sigma, c24 = 24.0 * p->epsilon;
+    if (nl->n_sh)
+        shifted(nl, rc2, s2, c24, nl->fsh);
+    const bool ring = nl->ascending;
+    const uint32_t mask = ring ? nl->ring_mask : UINT32_MAX;
+    const size_t len = ring && nl->ring_mask != UINT32_MAX ? (size_t)nl->ring_mask + 1 : n;
+    memset(nl->fs, 0, (len < n ? len : n) * d * sizeof *nl->fs);
+    if (d == 3)
+        kernel3(nl, rc2, s2, c24, nl->fs, mask, o, ring);
+    else
+        kernel2(nl, rc2, s2, c24, nl->fs, mask, o, ring);
+    if (!ring)
+        for (uint32_t q = 0; q < n; q++)
+            emit(o, d, q, nl->fs + (size_t)q * d);
+}
+
+void cdyn__pair_fast_lj_accel(const cdyn_system *sys, cdyn__pair *p, double *a)
+{
+    const out o = {.a = a, .w = sys->inv_mass, .sslot = p->list.sslot, .fsh = p->list.fsh,
+                   .has_sh = p->list.has_sh};
+    run(sys, p, &o);
+}
+
+void cdyn__pair_fast_lj(const cdyn_system *sys, cdyn__pair *p, double *f)
+{
+    const out o = {.f = f, .sslot = p->list.sslot, .fsh = p->list.fsh,
+                   .has_sh = p->list.has_sh};
+    run(sys, p, &o);
+}
