@@ -2,8 +2,7 @@
  *  - the setters and getters of systems and lattices check what they are
  *    given and change nothing on bad input;
  *  - thread-count determinism: the same scenes (a long rod chain under
- *    RATTLE, a free fall of many particles, a large spring network, a
- *    rained-on lattice's drainage) stepped without a task system, through
+ *    RATTLE, a free fall of many particles, a large spring network) stepped without a task system, through
  *    the reference pool over POSIX threads (examples/task_pool.c) with 1, 2
  *    and 4 workers, and through a serial host that runs the ranges of every
  *    loop one item at a time in reverse order, end with state hashes equal
@@ -294,6 +293,72 @@ static void test_fall_determinism(void **state)
     check_scene(3, fall_scene, 3, 1e-3);
 }
 
+/* A perturbed 120 x 100 grid of unit masses joined by about 47000 damped
+ * springs (edges and diagonals), free under gravity (velocity Verlet). */
+static cdyn_status network_scene(cdyn_system *sys)
+{
+    const double g[3] = {0, -9.81, 0};
+    cdyn_force f;
+    if (ts_make_network(sys, 120, 100, 0.1, 400.0, 0.5, 0.2, 11, NULL) == 0)
+        return CDYN_ERR_NO_MEMORY;
+    cdyn_status st = cdyn_force_add_gravity(sys, g, &f);
+    return st ? st : cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
+}
+
+static void test_spring_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, network_scene, 10, 1e-3);
+    check_scene(3, network_scene, 3, 1e-3);
+}
+
+/* With a parallel task system a step still allocates nothing once the
+ * system's shape is set (the scratch of the split spring evaluation is
+ * sized before the first step), and a failed allocation of that scratch
+ * fails the step with CDYN_ERR_NO_MEMORY, the state unchanged, after which
+ * the step succeeds. */
+static void test_no_alloc_and_oom(void **state)
+{
+    (void)state;
+    ts_counting_alloc count = {0};
+    cdyn_allocator a = ts_counting_allocator(&count);
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create_with_allocator(2, &a, &sys), CDYN_OK);
+    assert_int_equal(network_scene(sys), CDYN_OK);
+    reverse_host h = {0, 0};
+    cdyn_task_system ts = reverse_system(&h);
+    assert_int_equal(cdyn_system_set_task_system(sys, &ts), CDYN_OK);
+
+    /* Fail the first step's Nth allocation, N = 1, 2 ... until it succeeds. */
+    ts_state before;
+    ts_state_capture(sys, &before);
+    const uint64_t hash0 = ts_state_hash(&before, 0);
+    ts_state_free(&before);
+    int failures = 0;
+    for (;;) {
+        count.fail_at = count.allocs + (size_t)failures + 1; /* the step's Nth */
+        cdyn_status st = cdyn_system_step(sys, 1e-3);
+        count.fail_at = 0;
+        if (st == CDYN_OK)
+            break;
+        assert_int_equal(st, CDYN_ERR_NO_MEMORY);
+        ts_state after;
+        ts_state_capture(sys, &after);
+        assert_true(ts_state_hash(&after, 0) == hash0);
+        ts_state_free(&after);
+        assert_true(++failures < 100);
+    }
+    assert_true(failures >= 1);
+    size_t allocs = count.allocs;
+    unsigned long loops = h.loops;
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    assert_int_equal(count.allocs, allocs);
+    assert_true(h.loops > loops);
+    cdyn_system_destroy(sys);
+    assert_int_equal(count.live_bytes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +367,8 @@ int main(void)
         cmocka_unit_test(test_lattice_set_get),
         cmocka_unit_test(test_chain_determinism),
         cmocka_unit_test(test_fall_determinism),
+        cmocka_unit_test(test_spring_determinism),
+        cmocka_unit_test(test_no_alloc_and_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,6 +68,10 @@ struct cdyn_system {
     cdyn__slots forces;
     struct cdyn__force *force;
     uint32_t n_velocity_dependent;
+    /* Scratch of split evaluations on the host's threads (force/force.h):
+     * CDYN__FORCE_SPLIT doubles per generator slot below split_cap. */
+    double *force_split;
+    uint32_t force_split_cap;
     /* Applied forces (force/applied.h): per slot, dim doubles each, held
      * until cleared and for the next step. NULL until the first force is
      * applied; from then on grown with the particle arrays. The flags say
@@ -76,10 +80,10 @@ struct cdyn_system {
     bool applied_on, applied_next_on;
 
     cdyn__workspace ws;
-    double step_dt;
+    double step_dt; /* dt of the step in progress (or the last one) */
     /* The host's task system (core/tasks.h): the heavy loops of a step go
      * through it; serial until cdyn_system_set_task_system. */
-    cdyn__tasks tasks; /* dt of the step in progress (or the last one) */
+    cdyn__tasks tasks;
 
     struct cdyn__constraints *cons; /* NULL until the first constraint */
     struct cdyn__projection *proj;  /* SHAKE/RATTLE options and state; NULL until first use */

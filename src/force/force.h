@@ -71,7 +71,20 @@ typedef struct cdyn__force_ops {
     bool (*detach)(const cdyn_system *sys, cdyn__force *g, uint32_t slot);
     /* Frees what the generator owns. NULL: nothing. */
     void (*release)(const cdyn_system *sys, cdyn__force *g);
+    /* apply cut in two for the host's threads (core/tasks.h), for kinds of
+     * which a system may hold thousands (springs): measure writes what the
+     * generator adds into @p out (CDYN__FORCE_SPLIT doubles), writing
+     * nothing else, so that generators may be measured on any threads at
+     * once; add then adds @p out into f, on the calling thread and in slot
+     * order. measure then add gives apply's bits. Both NULL: the kind is
+     * applied whole. */
+    void (*measure)(const cdyn_system *sys, const cdyn__force *g, double t, const double *x,
+                    const double *v, double *out);
+    void (*add)(const cdyn_system *sys, const cdyn__force *g, const double *out, double *f);
 } cdyn__force_ops;
+
+/* Doubles per generator of a split evaluation (force/force_split.c). */
+#define CDYN__FORCE_SPLIT 4
 
 struct cdyn__force {
     const cdyn__force_ops *ops;
@@ -101,8 +114,25 @@ extern const cdyn__force_ops cdyn__gravity_ops, cdyn__drag_ops, cdyn__spring_ops
 cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x,
                                const double *v, double *f);
 
-/* Runs every live generator's prepare op (before a step or evaluation). */
+/* Runs every live generator's prepare op (before a step or evaluation),
+ * and sizes the scratch of split evaluations when the system has a
+ * parallel task system (force/force_split.c). */
 cdyn_status cdyn__forces_prepare(cdyn_system *sys);
+
+/* Applies the run of generators that starts at live slot @p first: the
+ * slots from there on whose generators are dead or of the same kind, up to
+ * *next. For a kind that splits (ops measure and add), with a parallel task
+ * system and generators enough, they are measured on the host's threads
+ * and added in slot order; else each is applied in turn. Either way the
+ * same bits as apply slot by slot. Fails as apply does. */
+cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, double t,
+                                   const double *x, const double *v, double *f, uint32_t *next);
+
+/* Sizes the split scratch for the present generators (force_split.c);
+ * CDYN_ERR_NO_MEMORY (message set) with the old scratch kept. */
+cdyn_status cdyn__forces_split_reserve(cdyn_system *sys);
+/* Frees the split scratch (system destruction). */
+void cdyn__forces_split_free(cdyn_system *sys);
 
 /* Potential energy of one generator at state x into *out; CDYN_ERR_CALLBACK
  * or CDYN_ERR_NO_MEMORY from a pair set's callback potential or exclusion
