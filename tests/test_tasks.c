@@ -2,7 +2,8 @@
  *  - the setters and getters of systems and lattices check what they are
  *    given and change nothing on bad input;
  *  - thread-count determinism: the same scenes (a long rod chain under
- *    RATTLE, a free fall of many particles, a large spring network) stepped without a task system, through
+ *    RATTLE, a free fall of many particles, a large spring network, a
+ *    liquid of a pair set) stepped without a task system, through
  *    the reference pool over POSIX threads (examples/task_pool.c) with 1, 2
  *    and 4 workers, and through a serial host that runs the ranges of every
  *    loop one item at a time in reverse order, end with state hashes equal
@@ -312,6 +313,36 @@ static void test_spring_determinism(void **state)
     check_scene(3, network_scene, 3, 1e-3);
 }
 
+/* A WCA liquid (a repulsive Lennard-Jones pair set) at density 0.8 in a
+ * periodic box: 2 * 100^2 members in 2-D, 4 * 17^3 in 3-D (velocity
+ * Verlet), enough members for several blocks of the pair kernel. */
+static cdyn_status liquid_scene(cdyn_system *sys)
+{
+    const int dim = cdyn_system_get_dimension(sys), n = dim == 2 ? 100 : 17;
+    const size_t count = ts_fluid_count(dim, n);
+    cdyn_particle *p = malloc(count * sizeof *p);
+    if (!p)
+        return CDYN_ERR_NO_MEMORY;
+    cdyn_status st = CDYN_ERR_NO_MEMORY;
+    if (ts_make_fluid(sys, n, 0.8, 1.0, 0.05, 3, p) == count) {
+        cdyn_pair_params pp;
+        cdyn_force f;
+        cdyn_pair_params_init(&pp, CDYN_PAIR_LJ_REPULSIVE);
+        st = cdyn_force_add_pair_set(sys, &pp, p, count, &f);
+        if (!st)
+            st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
+    }
+    free(p);
+    return st;
+}
+
+static void test_pair_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, liquid_scene, 20, 2e-3);
+    check_scene(3, liquid_scene, 10, 2e-3);
+}
+
 /* With a parallel task system a step still allocates nothing once the
  * system's shape is set (the scratch of the split spring evaluation is
  * sized before the first step), and a failed allocation of that scratch
@@ -368,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_chain_determinism),
         cmocka_unit_test(test_fall_determinism),
         cmocka_unit_test(test_spring_determinism),
+        cmocka_unit_test(test_pair_determinism),
         cmocka_unit_test(test_no_alloc_and_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
