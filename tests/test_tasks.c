@@ -3,7 +3,7 @@
  *    given and change nothing on bad input;
  *  - thread-count determinism: the same scenes (a long rod chain under
  *    RATTLE, a free fall of many particles, a large spring network, a
- *    liquid of a pair set) stepped without a task system, through
+ *    liquid of a pair set, many particles on grounds) stepped without a task system, through
  *    the reference pool over POSIX threads (examples/task_pool.c) with 1, 2
  *    and 4 workers, and through a serial host that runs the ranges of every
  *    loop one item at a time in reverse order, end with state hashes equal
@@ -343,6 +343,42 @@ static void test_pair_determinism(void **state)
     check_scene(3, liquid_scene, 10, 2e-3);
 }
 
+/* 30000 particles thrown about just above a plane with friction, inside a
+ * bowl (a hollow sphere), many of them in contact from the start (velocity
+ * Verlet, gravity). */
+static cdyn_status grounds_scene(cdyn_system *sys)
+{
+    const int dim = cdyn_system_get_dimension(sys);
+    const double g[3] = {0, -9.81, 0}, up[3] = {0, 1, 0}, c[3] = {0, 0.5, 0};
+    cdyn_force f;
+    cdyn_ground plane, bowl;
+    cdyn_status st = cdyn_force_add_gravity(sys, g, &f);
+    if (st || (st = cdyn_ground_add_plane(sys, up, 0.0, &plane)) ||
+        (st = cdyn_ground_set_friction(sys, plane, 0.5)) ||
+        (st = cdyn_ground_add_sphere(sys, c, 1.0, true, &bowl)) ||
+        (st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET)))
+        return st;
+    uint64_t seed = 5;
+    for (int i = 0; i < 30000 && !st; i++) {
+        double x[3], v[3];
+        for (int k = 0; k < dim; k++) {
+            x[k] = 0.95 * ts_rand_sym(&seed);
+            v[k] = ts_rand_sym(&seed);
+        }
+        x[1] = 0.1 * x[1] + 0.05;
+        cdyn_particle p;
+        st = cdyn_particle_add(sys, 1.0, x, v, &p);
+    }
+    return st;
+}
+
+static void test_ground_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, grounds_scene, 20, 1e-4);
+    check_scene(3, grounds_scene, 10, 1e-4);
+}
+
 /* With a parallel task system a step still allocates nothing once the
  * system's shape is set (the scratch of the split spring evaluation is
  * sized before the first step), and a failed allocation of that scratch
@@ -400,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_fall_determinism),
         cmocka_unit_test(test_spring_determinism),
         cmocka_unit_test(test_pair_determinism),
+        cmocka_unit_test(test_ground_determinism),
         cmocka_unit_test(test_no_alloc_and_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
