@@ -3,7 +3,8 @@
  *    given and change nothing on bad input;
  *  - thread-count determinism: the same scenes (a long rod chain under
  *    RATTLE, a free fall of many particles, a large spring network, a
- *    liquid of a pair set, many particles on grounds) stepped without a task system, through
+ *    liquid of a pair set, many particles on grounds, a comb of rods under
+ *    the multiplier solve) stepped without a task system, through
  *    the reference pool over POSIX threads (examples/task_pool.c) with 1, 2
  *    and 4 workers, and through a serial host that runs the ranges of every
  *    loop one item at a time in reverse order, end with state hashes equal
@@ -379,6 +380,47 @@ static void test_ground_determinism(void **state)
     check_scene(3, grounds_scene, 10, 1e-4);
 }
 
+/* A comb of rods: a spine of 100 particles (the first fixed) with a
+ * hanging chain of 100 below each, 10^4 rods under gravity, stepped with
+ * the multiplier solve (symplectic Euler): a tree, not a path, so the rows
+ * go through the general pass. */
+static cdyn_status comb_scene(cdyn_system *sys)
+{
+    const double g[3] = {0, -9.81, 0};
+    cdyn_force f;
+    cdyn_status st = cdyn_force_add_gravity(sys, g, &f);
+    if (st || (st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_SYMPLECTIC_EULER)))
+        return st;
+    cdyn_particle spine = 0;
+    for (int i = 0; i < 100 && !st; i++) {
+        double x[3] = {0.1 * i, 0, 0};
+        cdyn_particle s, prev;
+        cdyn_constraint c;
+        if ((st = cdyn_particle_add(sys, 1.0, x, NULL, &s)))
+            break;
+        if (i == 0)
+            st = cdyn_particle_set_fixed(sys, s, true);
+        else
+            st = cdyn_constraint_add_distance(sys, spine, s, 0.1, &c);
+        spine = prev = s;
+        for (int j = 1; j <= 100 && !st; j++) {
+            double y[3] = {0.1 * i + 0.01 * j, -0.1 * j, 0};
+            cdyn_particle q;
+            if (!(st = cdyn_particle_add(sys, 1.0, y, NULL, &q)))
+                st = cdyn_constraint_add_distance(sys, prev, q, 0.1, &c);
+            prev = q;
+        }
+    }
+    return st;
+}
+
+static void test_rows_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, comb_scene, 5, 1e-3);
+    check_scene(3, comb_scene, 3, 1e-3);
+}
+
 /* With a parallel task system a step still allocates nothing once the
  * system's shape is set (the scratch of the split spring evaluation is
  * sized before the first step), and a failed allocation of that scratch
@@ -437,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_spring_determinism),
         cmocka_unit_test(test_pair_determinism),
         cmocka_unit_test(test_ground_determinism),
+        cmocka_unit_test(test_rows_determinism),
         cmocka_unit_test(test_no_alloc_and_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
