@@ -16,4 +16,8 @@ size_t bench_current_rss(void);
 /* Median of n values (sorts the array in place). */
 double bench_median(double *v, size_t n);
 
+/* Prints a comment line "# <when>: CPU <model>, <n> CPUs online, load
+ * average <1 min> <5 min> <15 min>" (Linux /proc; "unknown" elsewhere). */
+void bench_print_machine(const char *when);
+
 #endif
