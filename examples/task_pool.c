@@ -58,6 +58,9 @@ struct task_pool {
      * (what the loops would take on idle cores) and the sum of all. */
     double busy_now[MAX_WORKERS];
     double critical, busy;
+    /* The enqueueing thread's CPU time from entering enqueue to leaving
+     * finish (its ranges and its waits), summed, and when it last entered. */
+    double inside, entered;
     bool fixed; /* task_pool_set_fixed */
 };
 
@@ -150,6 +153,7 @@ static void *enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range, void
                      void *user)
 {
     task_pool *p = user;
+    p->entered = thread_cpu();
     uint32_t n = p->workers * (p->fixed ? 1 : RANGES_PER_WORKER);
     if (min_range < 1)
         min_range = 1;
@@ -205,6 +209,7 @@ static void finish(void *handle, void *user)
         p->busy += p->busy_now[i];
     }
     p->critical += most;
+    p->inside += thread_cpu() - p->entered;
 }
 
 int task_pool_create(unsigned workers, task_pool **out)
@@ -279,10 +284,11 @@ void task_pool_set_fixed(task_pool *pool, int fixed)
     pool->fixed = fixed != 0;
 }
 
-void task_pool_times(const task_pool *pool, double *critical, double *busy)
+void task_pool_times(const task_pool *pool, double *critical, double *busy, double *inside)
 {
     *critical = pool->critical;
     *busy = pool->busy;
+    *inside = pool->inside;
 }
 
 void task_pool_counts(const task_pool *pool, unsigned long long *loops,

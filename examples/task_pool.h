@@ -50,7 +50,11 @@ void task_pool_set_fixed(task_pool *pool, int fixed);
 /* CPU time spent in loops handed over so far: @p critical sums, loop by
  * loop, the largest time one thread spent in it (what the loops would take
  * with a core per thread, whatever the machine's other load), @p busy the
- * time of all threads. Read between steps. */
-void task_pool_times(const task_pool *pool, double *critical, double *busy);
+ * time of all threads, @p inside the enqueueing thread's time from entering
+ * enqueue to leaving finish (its ranges and its waiting). The enqueueing
+ * thread's CPU time over some steps, less @p inside, plus @p critical, is
+ * then what those steps would take on idle cores (memory bandwidth and
+ * wake-up latency aside). Read between steps. */
+void task_pool_times(const task_pool *pool, double *critical, double *busy, double *inside);
 
 #endif

@@ -295,7 +295,7 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
  * handed to @p pool (NULL: no task system). Returns seconds per step over
  * the steps completed (-1 on a setup failure); *steps, *rod_error. */
 static double run_workers(long n, double dt, int steps, task_pool *pool, int *done,
-                          double *rod_error)
+                          double *rod_error, double *idle_estimate)
 {
     cdyn_system *sys;
     if (cdyn_system_create(2, &sys))
@@ -319,10 +319,18 @@ static double run_workers(long n, double dt, int steps, task_pool *pool, int *do
         cdyn_system_set_task_system(sys, &ts);
     }
     *done = 0;
-    double t0 = bench_now();
+    double crit0 = 0, busy0 = 0, in0 = 0, crit1 = 0, busy1 = 0, in1 = 0;
+    if (pool)
+        task_pool_times(pool, &crit0, &busy0, &in0);
+    double c0 = bench_thread_cpu(), t0 = bench_now();
     while (*done < steps && cdyn_system_step(sys, dt) == CDYN_OK)
         ++*done;
     double seconds = (bench_now() - t0) / (*done > 0 ? *done : 1);
+    double cpu = bench_thread_cpu() - c0;
+    if (pool)
+        task_pool_times(pool, &crit1, &busy1, &in1);
+    if (idle_estimate)
+        *idle_estimate = (cpu - (in1 - in0) + (crit1 - crit0)) / (*done > 0 ? *done : 1);
     size_t m = (size_t)(n + 1) * 2;
     double *x = malloc(m * sizeof *x), energy;
     if (x)
@@ -348,30 +356,40 @@ static int workers_table(int full, int repeat)
            "(examples/task_pool.c) next to the lean hand-written RATTLE (chain_reference.c), "
            "interleaved, medians of %d; N = 10^6 at dt = 2.5e-4 over 200 steps, the others "
            "at dt = 1e-3 over 1000\n", repeat);
-    printf("%9s %10s %10s %10s %8s %8s %9s %11s %11s\n", "N", "hand ns", "lib1 ns", "lib2 ns",
-           "lib1/h", "lib2/h", "lib1/lib2", "rod err 1", "rod err 2");
+    printf("idle 2w: the 2-worker step as it would be on two idle cores, from CPU times (the "
+           "stepping thread's outside the loops, plus per loop the longer of the two threads' "
+           "ranges, one range each); lib1/idle: its speed-up\n");
+    printf("%9s %10s %10s %10s %8s %8s %9s %10s %8s %11s %11s\n", "N", "hand ns", "lib1 ns",
+           "lib2 ns", "lib1/h", "lib2/h", "lib1/lib2", "idle 2w ns", "1/idle", "rod err 1",
+           "rod err 2");
     for (int si = 0; si < n_sizes; si++) {
         const long n = sizes[si];
         const double dt = n >= 1000000 ? 2.5e-4 : 1e-3;
         const int steps = n >= 1000000 ? 200 : 1000;
-        double hand[16], lib1[16], lib2[16], err1 = 0, err2 = 0;
+        double hand[16], lib1[16], lib2[16], est[16], err1 = 0, err2 = 0, err3 = 0;
         int reps = repeat < 16 ? repeat : 16, short_run = 0;
         for (int k = 0; k < reps; k++) {
-            int hs, d1, d2;
+            int hs, d1, d2, d3;
             double hit, herr;
             hand[k] = chain_reference_rattle_run(n, dt, steps, &hs, &hit, &herr);
-            lib1[k] = run_workers(n, dt, steps, NULL, &d1, &err1);
-            lib2[k] = run_workers(n, dt, steps, pool2, &d2, &err2);
-            if (hand[k] < 0 || lib1[k] < 0 || lib2[k] < 0) {
+            lib1[k] = run_workers(n, dt, steps, NULL, &d1, &err1, NULL);
+            lib2[k] = run_workers(n, dt, steps, pool2, &d2, &err2, NULL);
+            /* One range per thread, so that each thread's CPU time in a
+             * loop is its share: the idle-core estimate. */
+            task_pool_set_fixed(pool2, 1);
+            double fixed = run_workers(n, dt, steps, pool2, &d3, &err3, &est[k]);
+            task_pool_set_fixed(pool2, 0);
+            if (hand[k] < 0 || lib1[k] < 0 || lib2[k] < 0 || fixed < 0) {
                 task_pool_destroy(pool2);
                 return 1;
             }
-            short_run |= hs < steps || d1 < steps || d2 < steps;
+            short_run |= hs < steps || d1 < steps || d2 < steps || d3 < steps;
         }
         const double h = bench_median(hand, (size_t)reps), a = bench_median(lib1, (size_t)reps),
-                     b = bench_median(lib2, (size_t)reps), per = 1e9 / (double)n;
-        printf("%9ld %10.2f %10.2f %10.2f %8.2f %8.2f %9.2f %11.3e %11.3e\n", n, h * per,
-               a * per, b * per, a / h, b / h, a / b, err1, err2);
+                     b = bench_median(lib2, (size_t)reps), e = bench_median(est, (size_t)reps),
+                     per = 1e9 / (double)n;
+        printf("%9ld %10.2f %10.2f %10.2f %8.2f %8.2f %9.2f %10.2f %8.2f %11.3e %11.3e\n", n,
+               h * per, a * per, b * per, a / h, b / h, a / b, e * per, a / e, err1, err2);
         if (short_run)
             printf("          a run stopped before its last step (Newton did not converge): "
                    "times over the steps run\n");

@@ -7,6 +7,9 @@
 /* Monotonic wall-clock time in seconds. */
 double bench_now(void);
 
+/* CPU time of the calling thread in seconds (0 if unknown). */
+double bench_thread_cpu(void);
+
 /* Peak resident set size of this process so far, in bytes (0 if unknown). */
 size_t bench_peak_rss(void);
 
