@@ -147,6 +147,7 @@ static void free_state(state *s)
 
 typedef struct result {
     double cpu_ns, wall_ns;  /* per particle per step */
+    double idle_ns;          /* with a pool: the idle-core estimate (see main) */
     double e_per_particle;   /* total energy at the end */
     unsigned long long builds;
     int ok;
@@ -180,6 +181,9 @@ static result run_cdyn(const state *s, int steps, task_pool *pool)
         if (cdyn_system_set_task_system(sys, &ts))
             goto done;
     }
+    double crit0 = 0, busy0 = 0, in0 = 0, crit1 = 0, busy1 = 0, in1 = 0;
+    if (pool)
+        task_pool_times(pool, &crit0, &busy0, &in0);
     double c0 = cpu_now(), w0 = bench_now();
     for (int i = 0; i < steps; i++)
         if (cdyn_system_step(sys, DT) != CDYN_OK) {
@@ -189,6 +193,10 @@ static result run_cdyn(const state *s, int steps, task_pool *pool)
     double per = 1e9 / ((double)steps * (double)s->n);
     r.cpu_ns = (cpu_now() - c0) * per;
     r.wall_ns = (bench_now() - w0) * per;
+    if (pool) {
+        task_pool_times(pool, &crit1, &busy1, &in1);
+        r.idle_ns = r.cpu_ns - ((in1 - in0) - (crit1 - crit0)) * per;
+    }
     double ke, pe;
     cdyn_pair_stats st = {.size = sizeof st};
     cdyn_system_get_kinetic_energy(sys, &ke);
@@ -362,11 +370,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_pair: no threads\n");
         return 1;
     }
-    printf("# cdyn runs twice per repeat: without a task system (1 worker; CPU and wall) and "
-           "with a 2-worker pool (examples/task_pool.c; wall), same trajectory\n");
-    printf("# %2s %9s %6s | %9s %9s %7s | %9s %7s | %9s %9s %7s | %9s %9s | %18s %18s\n", "d",
-           "N", "steps", "cdyn cpu", "wall", "builds", "2w wall", "1w/2w", "lmp cpu", "wall",
-           "builds", "cpu ratio", "wall ratio", "cdyn E/N", "lmp E/N");
+    printf("# cdyn runs three times per repeat: without a task system (1 worker; CPU and wall), "
+           "with a 2-worker pool (examples/task_pool.c; wall), and with the pool giving one range "
+           "to each thread for the idle-core estimate of the 2-worker step (2w idle: the stepping "
+           "thread's CPU time outside the loops plus, per loop, the longer of the two threads' "
+           "ranges); the same trajectory each time\n");
+    printf("# %2s %9s %6s | %9s %9s %7s | %9s %7s %9s %7s | %9s %9s %7s | %9s %9s | %18s %18s\n",
+           "d", "N", "steps", "cdyn cpu", "wall", "builds", "2w wall", "1w/2w", "2w idle",
+           "cpu/idle", "lmp cpu", "wall", "builds", "cpu ratio", "wall ratio", "cdyn E/N",
+           "lmp E/N");
     const size_t sizes[] = {1000, 10000, 100000, 1000000};
     const int n_sizes = full ? 4 : 3;
     for (int di = 0; di < n_dims; di++) {
@@ -384,7 +396,7 @@ int main(int argc, char **argv)
             if (lmp && write_lammps(&s, steps, dir))
                 lmp = NULL;
             double c_cpu[MAX_REPS], c_wall[MAX_REPS], l_cpu[MAX_REPS], l_wall[MAX_REPS];
-            double c2_wall[MAX_REPS];
+            double c2_wall[MAX_REPS], c2_idle[MAX_REPS];
             result rc = {0}, rl = {0};
             int lok = lmp != NULL;
             for (int r = 0; r < reps; r++) {
@@ -393,10 +405,14 @@ int main(int argc, char **argv)
                     if ((w == 0) == (r % 2 == 0)) {
                         rc = run_cdyn(&s, steps, NULL);
                         result r2 = run_cdyn(&s, steps, pool2);
-                        if (!rc.ok || !r2.ok)
+                        task_pool_set_fixed(pool2, 1);
+                        result r3 = run_cdyn(&s, steps, pool2);
+                        task_pool_set_fixed(pool2, 0);
+                        if (!rc.ok || !r2.ok || !r3.ok)
                             return 1;
                         c_cpu[r] = rc.cpu_ns, c_wall[r] = rc.wall_ns;
                         c2_wall[r] = r2.wall_ns;
+                        c2_idle[r] = r3.idle_ns;
                     } else if (lok) {
                         rl = run_lammps(lmp, dir, steps, s.n);
                         lok = rl.ok;
@@ -406,20 +422,21 @@ int main(int argc, char **argv)
             }
             double cc = bench_median(c_cpu, (size_t)reps), cw = bench_median(c_wall, (size_t)reps);
             double cw2 = bench_median(c2_wall, (size_t)reps);
+            double ci2 = bench_median(c2_idle, (size_t)reps);
             ns[k] = (double)s.n;
             cd[k++] = cc;
             if (lok) {
                 double lc = bench_median(l_cpu, (size_t)reps), lw = bench_median(l_wall, (size_t)reps);
                 lm[lk++] = lc;
-                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9.1f %7.2f | %9.1f %9.1f %7llu | "
-                       "%9.3f %9.3f | %18.15f %18.15f\n",
-                       dim, s.n, steps, cc, cw, rc.builds, cw2, cw / cw2, lc, lw, rl.builds,
-                       cc / lc, cw / lw, rc.e_per_particle, rl.e_per_particle);
+                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9.1f %7.2f %9.1f %7.2f | %9.1f "
+                       "%9.1f %7llu | %9.3f %9.3f | %18.15f %18.15f\n",
+                       dim, s.n, steps, cc, cw, rc.builds, cw2, cw / cw2, ci2, cc / ci2, lc, lw,
+                       rl.builds, cc / lc, cw / lw, rc.e_per_particle, rl.e_per_particle);
             } else {
-                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9.1f %7.2f | %9s %9s %7s | %9s %9s | "
-                       "%18.15f\n",
-                       dim, s.n, steps, cc, cw, rc.builds, cw2, cw / cw2, "-", "-", "-", "-", "-",
-                       rc.e_per_particle);
+                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9.1f %7.2f %9.1f %7.2f | %9s %9s "
+                       "%7s | %9s %9s | %18.15f\n",
+                       dim, s.n, steps, cc, cw, rc.builds, cw2, cw / cw2, ci2, cc / ci2, "-", "-",
+                       "-", "-", "-", rc.e_per_particle);
             }
             fflush(stdout);
             free_state(&s);

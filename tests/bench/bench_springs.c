@@ -106,7 +106,7 @@ static void extents(size_t n, int dim, size_t e[3])
 typedef struct result {
     size_t n, springs;
     long steps;
-    double ms_per_step, cpu_ms_per_step, ns_particle, ns_spring, ns_particle2;
+    double ms_per_step, cpu_ms_per_step, ns_particle, ns_spring, ns_particle2, ns_idle2;
     double peak_rss_mb, bytes_per_particle, peak_bytes_per_particle;
     int ok;
 } result;
@@ -139,8 +139,9 @@ static result run(size_t n, int dim, int repeats, double seconds)
     double *times = malloc((size_t)repeats * sizeof *times);
     double *cpu = malloc((size_t)repeats * sizeof *cpu);
     double *times2 = malloc((size_t)repeats * sizeof *times2);
+    double *idle2 = malloc((size_t)repeats * sizeof *idle2);
     task_pool *pool = NULL;
-    if (!p || !times || !cpu || !times2 || task_pool_create(2, &pool))
+    if (!p || !times || !cpu || !times2 || !idle2 || task_pool_create(2, &pool))
         goto done;
     CHECK(cdyn_system_create_with_allocator(dim, &a, &sys));
     CHECK(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4));
@@ -214,10 +215,23 @@ static result run(size_t n, int dim, int repeats, double seconds)
         for (long s = 0; s < steps; s++)
             CHECK(cdyn_system_step(sys, DT));
         times2[rep] = (bench_now() - t0) / (double)steps;
+        /* The idle-core estimate: one range per thread, CPU times. */
+        double crit0, busy0, in0, crit1, busy1, in1;
+        task_pool_set_fixed(pool, 1);
+        task_pool_times(pool, &crit0, &busy0, &in0);
+        c0 = cpu_now();
+        for (long s = 0; s < steps; s++)
+            CHECK(cdyn_system_step(sys, DT));
+        double c1 = cpu_now();
+        task_pool_times(pool, &crit1, &busy1, &in1);
+        task_pool_set_fixed(pool, 0);
+        idle2[rep] = (c1 - c0 - (in1 - in0) + (crit1 - crit0)) / (double)steps;
     }
     CHECK(cdyn_system_set_task_system(sys, NULL));
-    if (pool)
+    if (pool) {
         r.ns_particle2 = 1e9 * bench_median(times2, (size_t)repeats) / (double)n;
+        r.ns_idle2 = 1e9 * bench_median(idle2, (size_t)repeats) / (double)n;
+    }
     double per_step = bench_median(times, (size_t)repeats);
     r.cpu_ms_per_step = 1e3 * bench_median(cpu, (size_t)repeats);
     r.steps = steps;
@@ -234,6 +248,7 @@ static result run(size_t n, int dim, int repeats, double seconds)
 done:
     cdyn_system_destroy(sys);
     task_pool_destroy(pool);
+    free(idle2);
     free(times2);
     free(cpu);
     free(times);
@@ -243,10 +258,13 @@ done:
 
 static void print_row(int dim, const result *r)
 {
-    printf("%3d %8zu %8zu %7ld %10.4f %10.4f %11.1f %11.1f %7.2f %9.2f %9.1f %9.0f %9.0f%s\n",
+    const double ns_cpu = 1e6 * r->cpu_ms_per_step / (double)r->n;
+    printf("%3d %8zu %8zu %7ld %10.4f %10.4f %11.1f %11.1f %7.2f %9.1f %7.2f %9.2f %9.1f %9.0f "
+           "%9.0f%s\n",
            dim, r->n, r->springs, r->steps, r->ms_per_step, r->cpu_ms_per_step, r->ns_particle,
-           r->ns_particle2, r->ns_particle / r->ns_particle2, r->ns_spring, r->peak_rss_mb,
-           r->bytes_per_particle, r->peak_bytes_per_particle, r->ok ? "" : "  FAILED");
+           r->ns_particle2, r->ns_particle / r->ns_particle2, r->ns_idle2, ns_cpu / r->ns_idle2,
+           r->ns_spring, r->peak_rss_mb, r->bytes_per_particle, r->peak_bytes_per_particle,
+           r->ok ? "" : "  FAILED");
     fflush(stdout);
 }
 
@@ -328,14 +346,18 @@ int main(int argc, char **argv)
     printf("bench_springs: RK4, dt = %g s, m = %g kg, S = %g N/m, D = %g N s/m, "
            "median of %d runs of ~%g s\n", DT, MASS, STIFFNESS, DAMPING, repeats, seconds);
     bench_print_machine("start");
-    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %9s %9s %9s\n", "dim", "N", "springs",
-           "steps", "step", "step CPU", "ns/particle", "ns/particle", "1w/2w", "ns/spring",
-           "peak RSS", "bytes/", "bytes/");
-    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %9s %9s %9s\n", "", "", "", "per run",
-           "(ms)", "(ms)", "per step", "per step", "", "per step", "(MB)", "particle",
-           "particle");
-    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %9s %9s %9s\n", "", "", "", "",
-           "median", "median", "1 worker", "2 workers", "", "1 worker", "", "held", "peak");
+    printf("# 2w idle: the 2-worker step as it would be on two idle cores, from CPU times (the "
+           "stepping thread's outside the loops plus, per loop, the longer of the two threads' "
+           "ranges, one range each); cpu/idle: the 1-worker CPU time over it\n");
+    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %7s %9s %9s %9s %9s\n", "dim", "N",
+           "springs", "steps", "step", "step CPU", "ns/particle", "ns/particle", "1w/2w",
+           "2w idle", "cpu/", "ns/spring", "peak RSS", "bytes/", "bytes/");
+    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %7s %9s %9s %9s %9s\n", "", "", "",
+           "per run", "(ms)", "(ms)", "per step", "per step", "", "ns/part.", "idle",
+           "per step", "(MB)", "particle", "particle");
+    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %7s %9s %9s %9s %9s\n", "", "", "", "",
+           "median", "median", "1 worker", "2 workers", "", "", "", "1 worker", "", "held",
+           "peak");
     int failed = 0;
     for (int dim = 2; dim <= 3; dim++) {
         if (dims && dim != dims)
