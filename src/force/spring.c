@@ -52,7 +52,7 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t 
     return CDYN_OK;
 }
 
-/* apply in two (force/force.h): F_a and whether it acts, then the adds. */
+/* apply in two (force/force.h): F_a and whether it acts; the ends. */
 static void measure_force(const cdyn_system *sys, const cdyn__force *s, double t,
                           const double *x, const double *v, double *out)
 {
@@ -69,17 +69,10 @@ static void measure_force(const cdyn_system *sys, const cdyn__force *s, double t
     out[CDYN__FORCE_SPLIT - 1] = 1;
 }
 
-static void add_force(const cdyn_system *sys, const cdyn__force *s, const double *out,
-                      double *f)
+static void spring_ends(const cdyn__force *s, uint32_t ends[2])
 {
-    if (out[CDYN__FORCE_SPLIT - 1] == 0)
-        return;
-    const int dim = sys->dim;
-    double *fa = f + (size_t)s->a * (size_t)dim, *fb = f + (size_t)s->b * (size_t)dim;
-    for (int k = 0; k < dim; k++) {
-        fa[k] += out[k];
-        fb[k] -= out[k];
-    }
+    ends[0] = s->a;
+    ends[1] = s->b;
 }
 
 double cdyn__spring_tension(const cdyn_system *sys, const cdyn__force *s, const double *x,
@@ -169,7 +162,7 @@ const cdyn__force_ops cdyn__spring_ops = {.kind = CDYN_FORCE_SPRING,
                                           .coupled_pairs = coupled_pairs,
                                           .detach = detach,
                                           .measure = measure_force,
-                                          .add = add_force};
+                                          .ends = spring_ends};
 
 cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
                                   double stiffness, double damping, double rest_length,
