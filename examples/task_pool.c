@@ -61,7 +61,7 @@ struct task_pool {
     /* The enqueueing thread's CPU time from entering enqueue to leaving
      * finish (its ranges and its waits), summed, and when it last entered. */
     double inside, entered;
-    bool fixed; /* task_pool_set_fixed */
+    bool fixed; /* task_pool_set_fixed; read by the enqueueing thread only */
 };
 
 static double thread_cpu(void)
@@ -81,20 +81,19 @@ static unsigned run_ranges(task_pool *p, unsigned gen, unsigned id)
         unsigned long long word = atomic_load_explicit(&p->claim, memory_order_acquire);
         if ((unsigned)(word >> 32) != gen)
             break;
-        unsigned k = (unsigned)word & 0xffffu, n = (unsigned)(word >> 16) & 0xffffu;
-        if (p->fixed) {
-            /* Range id is thread id's, whoever comes first. */
-            k = id;
-            if (ran || k >= n)
-                break;
-        } else {
-            if (k >= n)
-                break;
-            if (!atomic_compare_exchange_weak_explicit(&p->claim, &word, word + 1,
-                                                       memory_order_acq_rel,
-                                                       memory_order_relaxed))
-                continue;
-        }
+        /* The word: generation, the loop's mode (bit 31), its range count
+         * and the count of ranges claimed. A claim is a compare-exchange of
+         * the whole word, so a thread late for a loop that has finished
+         * (a new generation, or every range claimed) never runs it. */
+        unsigned k = (unsigned)word & 0xffffu, n = (unsigned)(word >> 16) & 0x7fffu;
+        const bool fixed = (word >> 31) & 1u;
+        if (k >= n || (fixed && (ran || id >= n)))
+            break;
+        if (!atomic_compare_exchange_weak_explicit(&p->claim, &word, word + 1,
+                                                   memory_order_acq_rel, memory_order_relaxed))
+            continue;
+        if (fixed)
+            k = id; /* in a fixed loop range id is thread id's, whenever it comes */
         uint32_t range = atomic_load_explicit(&p->range, memory_order_relaxed);
         uint32_t begin = k * range;
         uint32_t end = k + 1 == n ? atomic_load_explicit(&p->count, memory_order_relaxed)
@@ -173,7 +172,9 @@ static void *enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range, void
     /* Publish: the fields above happen before a claim of the new
      * generation. */
     unsigned gen = atomic_load_explicit(&p->generation, memory_order_relaxed) + 1;
-    atomic_store_explicit(&p->claim, (unsigned long long)gen << 32 | (unsigned long long)n << 16,
+    atomic_store_explicit(&p->claim,
+                          (unsigned long long)gen << 32 | (unsigned long long)p->fixed << 31 |
+                              (unsigned long long)n << 16,
                           memory_order_release);
     pthread_mutex_lock(&p->lock);
     atomic_store_explicit(&p->generation, gen, memory_order_release);

@@ -295,7 +295,7 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
  * handed to @p pool (NULL: no task system). Returns seconds per step over
  * the steps completed (-1 on a setup failure); *steps, *rod_error. */
 static double run_workers(long n, double dt, int steps, task_pool *pool, int *done,
-                          double *rod_error, double *idle_estimate)
+                          double *rod_error, double *idle_estimate, double *cpu_per_step)
 {
     cdyn_system *sys;
     if (cdyn_system_create(2, &sys))
@@ -331,6 +331,8 @@ static double run_workers(long n, double dt, int steps, task_pool *pool, int *do
         task_pool_times(pool, &crit1, &busy1, &in1);
     if (idle_estimate)
         *idle_estimate = (cpu - (in1 - in0) + (crit1 - crit0)) / (*done > 0 ? *done : 1);
+    if (cpu_per_step)
+        *cpu_per_step = cpu / (*done > 0 ? *done : 1);
     size_t m = (size_t)(n + 1) * 2;
     double *x = malloc(m * sizeof *x), energy;
     if (x)
@@ -356,28 +358,29 @@ static int workers_table(int full, int repeat)
            "(examples/task_pool.c) next to the lean hand-written RATTLE (chain_reference.c), "
            "interleaved, medians of %d; N = 10^6 at dt = 2.5e-4 over 200 steps, the others "
            "at dt = 1e-3 over 1000\n", repeat);
-    printf("idle 2w: the 2-worker step as it would be on two idle cores, from CPU times (the "
-           "stepping thread's outside the loops, plus per loop the longer of the two threads' "
-           "ranges, one range each); lib1/idle: its speed-up\n");
-    printf("%9s %10s %10s %10s %8s %8s %9s %10s %8s %11s %11s\n", "N", "hand ns", "lib1 ns",
-           "lib2 ns", "lib1/h", "lib2/h", "lib1/lib2", "idle 2w ns", "1/idle", "rod err 1",
-           "rod err 2");
+    printf("wall times (hand, lib1, lib2); lib1 cpu: the 1-worker step's CPU time; idle 2w: "
+           "the 2-worker step as it would be on two idle cores, from CPU times (the stepping "
+           "thread's outside the loops plus, per loop, the longer of the two threads' ranges, "
+           "one range each); cpu/idle: the speed-up that estimates\n");
+    printf("%9s %10s %10s %10s %8s %8s %9s %10s %10s %8s %11s %11s\n", "N", "hand ns",
+           "lib1 ns", "lib2 ns", "lib1/h", "lib2/h", "lib1/lib2", "lib1 cpu", "idle 2w ns",
+           "cpu/idle", "rod err 1", "rod err 2");
     for (int si = 0; si < n_sizes; si++) {
         const long n = sizes[si];
         const double dt = n >= 1000000 ? 2.5e-4 : 1e-3;
         const int steps = n >= 1000000 ? 200 : 1000;
-        double hand[16], lib1[16], lib2[16], est[16], err1 = 0, err2 = 0, err3 = 0;
+        double hand[16], lib1[16], lib2[16], est[16], cpu1[16], err1 = 0, err2 = 0, err3 = 0;
         int reps = repeat < 16 ? repeat : 16, short_run = 0;
         for (int k = 0; k < reps; k++) {
             int hs, d1, d2, d3;
             double hit, herr;
             hand[k] = chain_reference_rattle_run(n, dt, steps, &hs, &hit, &herr);
-            lib1[k] = run_workers(n, dt, steps, NULL, &d1, &err1, NULL);
-            lib2[k] = run_workers(n, dt, steps, pool2, &d2, &err2, NULL);
+            lib1[k] = run_workers(n, dt, steps, NULL, &d1, &err1, NULL, &cpu1[k]);
+            lib2[k] = run_workers(n, dt, steps, pool2, &d2, &err2, NULL, NULL);
             /* One range per thread, so that each thread's CPU time in a
              * loop is its share: the idle-core estimate. */
             task_pool_set_fixed(pool2, 1);
-            double fixed = run_workers(n, dt, steps, pool2, &d3, &err3, &est[k]);
+            double fixed = run_workers(n, dt, steps, pool2, &d3, &err3, &est[k], NULL);
             task_pool_set_fixed(pool2, 0);
             if (hand[k] < 0 || lib1[k] < 0 || lib2[k] < 0 || fixed < 0) {
                 task_pool_destroy(pool2);
@@ -387,9 +390,10 @@ static int workers_table(int full, int repeat)
         }
         const double h = bench_median(hand, (size_t)reps), a = bench_median(lib1, (size_t)reps),
                      b = bench_median(lib2, (size_t)reps), e = bench_median(est, (size_t)reps),
-                     per = 1e9 / (double)n;
-        printf("%9ld %10.2f %10.2f %10.2f %8.2f %8.2f %9.2f %10.2f %8.2f %11.3e %11.3e\n", n,
-               h * per, a * per, b * per, a / h, b / h, a / b, e * per, a / e, err1, err2);
+                     c = bench_median(cpu1, (size_t)reps), per = 1e9 / (double)n;
+        printf("%9ld %10.2f %10.2f %10.2f %8.2f %8.2f %9.2f %10.2f %10.2f %8.2f %11.3e %11.3e\n",
+               n, h * per, a * per, b * per, a / h, b / h, a / b, c * per, e * per, c / e, err1,
+               err2);
         if (short_run)
             printf("          a run stopped before its last step (Newton did not converge): "
                    "times over the steps run\n");
