@@ -308,13 +308,12 @@ CDYN_API const char *cdyn_lattice_last_error(const cdyn_lattice *lat);
 CDYN_API cdyn_status cdyn_lattice_get_size(const cdyn_lattice *lat, size_t *width,
                                            size_t *height);
 
-/** Hands the drainage accumulation of a lattice to a host task system.
+/** Gives a lattice a host task system.
  *
- *  cdyn_lattice_compute_drainage() and the calls that need the drainage
- *  then cut the accumulation into blocks of rows fixed by the lattice's
- *  size and hand them to @p tasks (tasks.h); the result is the same, bit
- *  for bit, with any number of workers. The task system is not part of a
- *  snapshot. Nothing is allocated.
+ *  The lattice keeps @p tasks (tasks.h) for its drainage accumulation; in
+ *  this version the accumulation still runs on the calling thread, so
+ *  results and timings are those without a task system. The task system is
+ *  not part of a snapshot. Nothing is allocated.
  *
  *  @param[in,out] lat    The lattice.
  *  @param[in]     tasks  The host's callbacks, copied; NULL goes back to
