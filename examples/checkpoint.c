@@ -111,6 +111,18 @@ static uint64_t get_u64(const unsigned char *p)
     return v;
 }
 
+void checkpoint_put_words(unsigned char *out, const uint64_t *words, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put_u64(out + 8 * i, words[i]);
+}
+
+void checkpoint_get_words(const unsigned char *in, uint64_t *words, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        words[i] = get_u64(in + 8 * i);
+}
+
 /* Layout, little-endian: magic, run, word count, the words, FNV-1a 64 of
  * everything before it. */
 int checkpoint_save_record(const char *dir, uint64_t run, const uint64_t *words, size_t n)
@@ -125,8 +137,7 @@ int checkpoint_save_record(const char *dir, uint64_t run, const uint64_t *words,
     memcpy(buf, RECORD_MAGIC, 8);
     put_u64(buf + 8, run);
     put_u64(buf + 16, n);
-    for (size_t i = 0; i < n; i++)
-        put_u64(buf + 24 + 8 * i, words[i]);
+    checkpoint_put_words(buf + 24, words, n);
     put_u64(buf + size - 8, ensemble_hash(ENSEMBLE_HASH_START, buf, size - 8));
     int r = write_whole(path, buf, size);
     free(buf);
@@ -145,8 +156,8 @@ int checkpoint_load_record(const char *dir, uint64_t run, uint64_t *words, size_
     int ok = size == 32 + 8 * n && memcmp(buf, RECORD_MAGIC, 8) == 0 &&
              get_u64(buf + 8) == run && get_u64(buf + 16) == n &&
              get_u64(buf + size - 8) == ensemble_hash(ENSEMBLE_HASH_START, buf, size - 8);
-    for (size_t i = 0; ok && i < n; i++)
-        words[i] = get_u64(buf + 24 + 8 * i);
+    if (ok)
+        checkpoint_get_words(buf + 24, words, n);
     free(buf);
     if (!ok)
         fprintf(stderr, "checkpoint: %s is damaged or from another ensemble: the run is "

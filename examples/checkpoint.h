@@ -6,7 +6,8 @@
  *   manifest.txt       what decides a run's result (the program and its
  *                      parameters); a restart with other values is refused
  *   run_000042.rec     run 42's record, once the run has finished
- *   run_000042.state   run 42's state while it runs (a lattice snapshot)
+ *   run_000042.state   run 42's state while it runs (a lattice or system
+ *                      snapshot, with the program's own words before it)
  *
  * Every file is written under a temporary name and renamed into place, so
  * that a kill leaves the old version or the new one, never half of one.
@@ -38,6 +39,13 @@ int checkpoint_save_state(const char *dir, uint64_t run, const void *bytes, size
 /* Run @p run's state in a buffer from malloc (the caller frees it) with its
  * size in *size; NULL when there is none or it cannot be read. */
 void *checkpoint_load_state(const char *dir, uint64_t run, size_t *size);
+
+/* Writes the @p n words as 8 * n bytes, little-endian, from @p out on (a
+ * state's own header before a library snapshot, for example). */
+void checkpoint_put_words(unsigned char *out, const uint64_t *words, size_t n);
+
+/* Reads @p n words written by checkpoint_put_words. */
+void checkpoint_get_words(const unsigned char *in, uint64_t *words, size_t n);
 
 /* Removes run @p run's state (once its record is written). */
 void checkpoint_drop_state(const char *dir, uint64_t run);

@@ -23,7 +23,9 @@
  * Gaussian chain's and each bin's deviation in standard errors) into the
  * current directory. With --checkpoint DIR each finished chain's record is
  * saved under its index, and a restart computes only the chains not yet
- * done. Run with --help for the options. Units: b = 1, m = 1, kT = 1. */
+ * done; with --state-every S as well, a running chain's system is saved
+ * every S steps (a system snapshot, after its sums so far), and a restart
+ * goes on from there to the same bits. Run with --help for the options. Units: b = 1, m = 1, kT = 1. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +55,7 @@ typedef struct params {
     double dt, tolerance;  /* step; projection tolerance (relative) */
     uint64_t seed;         /* master seed */
     const char *checkpoint;
+    long state_every;      /* steps between a running chain's states (0: none) */
     long interrupt_after;  /* tests: end the job after this many files (0: never) */
     int quiet;
 } params;
@@ -95,6 +98,8 @@ static void usage(FILE *out, const params *d)
             "  --seed S          master seed (default %llu); chain r's seed mixes S and r\n"
             "  --checkpoint DIR  save each finished chain's record in DIR; started again\n"
             "                    with the same options, the ensemble skips those chains\n"
+            "  --state-every S   with --checkpoint, also save a running chain's system every\n"
+            "                    S steps; a restart goes on from the last one\n"
             "  --full            N = 100 bonds, 1000 chains of 4000 steps\n"
             "  --quick           64 chains of 400 steps (for tests)\n"
             "  --quiet           no line per chain\n"
@@ -165,6 +170,9 @@ static int parse(int argc, char **argv, params *p, int talk)
             p->seed = (uint64_t)x;
         } else if (strcmp(a, "--checkpoint") == 0) {
             p->checkpoint = v;
+        } else if (strcmp(a, "--state-every") == 0) {
+            bad = whole(v, 1, 1e9, &x);
+            p->state_every = (long)x;
         } else if (strcmp(a, "--interrupt-after") == 0) {
             bad = whole(v, 1, 1e9, &x);
             p->interrupt_after = (long)x;
@@ -271,24 +279,117 @@ static double bond_error(const double *x, int n)
     return worst;
 }
 
-/* Draws, runs and measures chain @p run into @p rec. */
-static void run_chain(const ensemble *e, const params *p, chain *c, uint64_t run, uint64_t *rec)
+/* Counts this rank's checkpoint files; with --interrupt-after, ends the job
+ * at the given count, as a kill would. */
+static void written(const ensemble *e, const params *p, long *files)
+{
+    if (p->interrupt_after > 0 && ++*files >= p->interrupt_after)
+        ensemble_abort(e, "interrupted after %ld checkpoint files (--interrupt-after)", *files);
+}
+
+/* A running chain's sums: with its record so far, what a state holds
+ * besides the system. */
+typedef struct progress {
+    long step; /* steps taken */
+    uint64_t samples;
+    double e0, r2_sum, r4_sum, worst_bond, worst_energy;
+} progress;
+
+/* A state file: the record so far (WORDS words), the progress (P_WORDS
+ * words), a hash of the bytes before it, then the system's snapshot. */
+enum { P_STEP, P_SAMPLES, P_E0, P_R2_SUM, P_R4_SUM, P_BOND, P_ENERGY, P_WORDS };
+#define STATE_HEAD (8 * (WORDS + P_WORDS + 1))
+
+static void save_state(const ensemble *e, const params *p, cdyn_system *sys, uint64_t run,
+                       const uint64_t *rec, const progress *g, long *files)
+{
+    size_t size = 0;
+    CHECK(cdyn_system_snapshot_size(sys, &size), "snapshot size");
+    unsigned char *buf = malloc(STATE_HEAD + size);
+    if (!buf)
+        ensemble_abort(e, "out of memory");
+    const uint64_t words[P_WORDS] = {
+        [P_STEP] = (uint64_t)g->step, [P_SAMPLES] = g->samples,
+        [P_E0] = ensemble_word(g->e0), [P_R2_SUM] = ensemble_word(g->r2_sum),
+        [P_R4_SUM] = ensemble_word(g->r4_sum), [P_BOND] = ensemble_word(g->worst_bond),
+        [P_ENERGY] = ensemble_word(g->worst_energy)};
+    checkpoint_put_words(buf, rec, WORDS);
+    checkpoint_put_words(buf + 8 * WORDS, words, P_WORDS);
+    const uint64_t hash = ensemble_hash(ENSEMBLE_HASH_START, buf, STATE_HEAD - 8);
+    checkpoint_put_words(buf + STATE_HEAD - 8, &hash, 1);
+    CHECK(cdyn_system_save(sys, buf + STATE_HEAD, size, NULL), "save");
+    if (checkpoint_save_state(p->checkpoint, run, buf, STATE_HEAD + size) != 0)
+        ensemble_abort(e, "cannot write chain %llu's state in %s", (unsigned long long)run,
+                       p->checkpoint);
+    free(buf);
+    written(e, p, files);
+}
+
+/* Chain @p run's system from its last state, with its record so far in
+ * @p rec and its sums in @p g; NULL when it has none that loads. */
+static cdyn_system *resume(const params *p, uint64_t run, uint64_t *rec, progress *g)
+{
+    size_t size = 0;
+    unsigned char *buf = checkpoint_load_state(p->checkpoint, run, &size);
+    if (!buf)
+        return NULL;
+    cdyn_system *sys = NULL;
+    uint64_t words[P_WORDS], hash = 0;
+    if (size > STATE_HEAD) {
+        checkpoint_get_words(buf, rec, WORDS);
+        checkpoint_get_words(buf + 8 * WORDS, words, P_WORDS);
+        checkpoint_get_words(buf + STATE_HEAD - 8, &hash, 1);
+        int intact = hash == ensemble_hash(ENSEMBLE_HASH_START, buf, STATE_HEAD - 8) &&
+                     rec[W_RUN] == run && words[P_STEP] < (uint64_t)p->steps;
+        /* The loader checks the snapshot itself and leaves sys NULL. */
+        if (intact && cdyn_system_load(buf + STATE_HEAD, size - STATE_HEAD, NULL, NULL, &sys) !=
+                          CDYN_OK)
+            sys = NULL;
+    }
+    free(buf);
+    if (!sys) {
+        fprintf(stderr, NAME ": chain %llu: its state does not load: started again\n",
+                (unsigned long long)run);
+        return NULL;
+    }
+    printf("chain %llu: resumed at step %llu from its state\n", (unsigned long long)run,
+           (unsigned long long)words[P_STEP]);
+    *g = (progress){.step = (long)words[P_STEP], .samples = words[P_SAMPLES],
+                    .e0 = ensemble_double(words[P_E0]),
+                    .r2_sum = ensemble_double(words[P_R2_SUM]),
+                    .r4_sum = ensemble_double(words[P_R4_SUM]),
+                    .worst_bond = ensemble_double(words[P_BOND]),
+                    .worst_energy = ensemble_double(words[P_ENERGY])};
+    return sys;
+}
+
+/* Draws, runs and measures chain @p run into @p rec, or goes on from its
+ * last state. */
+static void run_chain(const ensemble *e, const params *p, chain *c, uint64_t run, uint64_t *rec,
+                      long *files)
 {
     const int n = p->bonds;
     const size_t nx = 3 * (size_t)(n + 1);
     const double xmax = x_max(n), scale = 1.0 / sqrt((double)n);
-    uint64_t rng = ensemble_seed(p->seed, run);
-    memset(rec, 0, WORDS * sizeof *rec);
+    const int states = p->checkpoint && p->state_every > 0;
     uint64_t *hist = rec + W_HEAD;
-    rec[W_RUN] = run;
-    rec[W_DRAWS] = (uint64_t)chain_draw_bonds(&rng, n, c->u);
-    chain_draw_velocities(&rng, n, c->u, c->v, c->scratch);
-    cdyn_system *sys = build(e, p, c, run);
+    progress g = {0};
+    cdyn_system *sys = states ? resume(p, run, rec, &g) : NULL;
+    if (!sys) {
+        uint64_t rng = ensemble_seed(p->seed, run);
+        memset(rec, 0, WORDS * sizeof *rec);
+        rec[W_RUN] = run;
+        rec[W_DRAWS] = (uint64_t)chain_draw_bonds(&rng, n, c->u);
+        chain_draw_velocities(&rng, n, c->u, c->v, c->scratch);
+        sys = build(e, p, c, run);
+        CHECK(cdyn_system_get_kinetic_energy(sys, &g.e0), "energy");
+    }
 
-    double e0, r2_sum = 0, r4_sum = 0, worst_bond = 0, worst_energy = 0;
-    uint64_t samples = 0;
-    CHECK(cdyn_system_get_kinetic_energy(sys, &e0), "energy");
-    for (long step = 0;; step++) {
+    for (long step = g.step;; step++) {
+        if (states && step > g.step && step < p->steps && step % p->state_every == 0) {
+            g.step = step;
+            save_state(e, p, sys, run, rec, &g, files);
+        }
         if (step % p->every == 0) {
             double energy;
             CHECK(cdyn_system_get_positions(sys, c->x, nx), "positions");
@@ -296,26 +397,26 @@ static void run_chain(const ensemble *e, const params *p, chain *c, uint64_t run
             double r2 = end_to_end2(c->x, n) / n, x = sqrt(r2 * n) * scale;
             if (step == 0)
                 rec[W_R2_START] = ensemble_word(r2);
-            r2_sum += r2;
-            r4_sum += r2 * r2;
+            g.r2_sum += r2;
+            g.r4_sum += r2 * r2;
             size_t bin = BINS; /* x >= x_max */
             if (x < xmax)
                 bin = (size_t)(x / xmax * BINS) < BINS ? (size_t)(x / xmax * BINS) : BINS - 1;
             hist[bin]++;
-            samples++;
-            worst_bond = fmax(worst_bond, bond_error(c->x, n));
-            worst_energy = fmax(worst_energy, fabs(energy - e0) / e0);
+            g.samples++;
+            g.worst_bond = fmax(g.worst_bond, bond_error(c->x, n));
+            g.worst_energy = fmax(g.worst_energy, fabs(energy - g.e0) / g.e0);
         }
         if (step == p->steps)
             break;
         CHECK(cdyn_system_step(sys, p->dt), "step");
     }
     cdyn_system_destroy(sys);
-    rec[W_SAMPLES] = samples;
-    rec[W_R2_MEAN] = ensemble_word(r2_sum / (double)samples);
-    rec[W_R4_MEAN] = ensemble_word(r4_sum / (double)samples);
-    rec[W_BOND_ERROR] = ensemble_word(worst_bond);
-    rec[W_ENERGY_ERROR] = ensemble_word(worst_energy);
+    rec[W_SAMPLES] = g.samples;
+    rec[W_R2_MEAN] = ensemble_word(g.r2_sum / (double)g.samples);
+    rec[W_R4_MEAN] = ensemble_word(g.r4_sum / (double)g.samples);
+    rec[W_BOND_ERROR] = ensemble_word(g.worst_bond);
+    rec[W_ENERGY_ERROR] = ensemble_word(g.worst_energy);
 }
 
 /* ---- the results (rank 0) ------------------------------------------------- */
@@ -587,13 +688,12 @@ int main(int argc, char **argv)
             continue; /* the k-th unfinished chain is rank k mod P's */
         double t0 = ensemble_clock(), c0 = ensemble_cpu_clock();
         uint64_t *rec = mine + n_mine++ * WORDS;
-        run_chain(&e, &p, &c, r, rec);
+        run_chain(&e, &p, &c, r, rec, &files);
         if (p.checkpoint) {
             if (checkpoint_save_record(p.checkpoint, r, rec, WORDS) != 0)
                 ensemble_abort(&e, "cannot write chain %zu's record in %s", r, p.checkpoint);
-            if (p.interrupt_after > 0 && ++files >= p.interrupt_after)
-                ensemble_abort(&e, "interrupted after %ld checkpoint files (--interrupt-after)",
-                               files);
+            checkpoint_drop_state(p.checkpoint, r);
+            written(&e, &p, &files);
         }
         e.busy += ensemble_clock() - t0;
         e.cpu += ensemble_cpu_clock() - c0;

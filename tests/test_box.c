@@ -133,6 +133,30 @@ static void test_wrap_and_unwrap(void **state)
     }
 }
 
+/* A particle 10^300 m out is wrapped into the box like any other: its
+ * image counter, which cannot count that many box lengths, is left as it
+ * was (never overflowed), while a particle a few lengths out counts them. */
+static void test_far_out_particle_wraps(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    const double far[2] = {1e300, 0.5}, near[2] = {7.5, 0.5};
+    cdyn_particle p = add(sys, far, NULL), q = add(sys, near, NULL);
+    set_box(sys, 3, 3, 0, true, true, false);
+    ok(cdyn_system_step(sys, 1e-3));
+    double x[2];
+    int64_t img[2];
+    ok(cdyn_particle_get_position(sys, p, x));
+    assert_true(isfinite(x[0]) && isfinite(x[1]));
+    ok(cdyn_particle_get_image(sys, p, img));
+    assert_true(img[0] == 0 && img[1] == 0);
+    ok(cdyn_particle_get_position(sys, q, x));
+    assert_near(x[0], 1.5, 1e-12);
+    ok(cdyn_particle_get_image(sys, q, img));
+    assert_true(img[0] == 2 && img[1] == 0);
+    cdyn_system_destroy(sys);
+}
+
 /* A position read (wrapped) and set back keeps the unwrapped position; a
  * small move keeps it continuous. */
 static void test_set_position_keeps_unwrapped(void **state)
@@ -425,6 +449,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_set_get_clear),
         cmocka_unit_test(test_wrap_and_unwrap),
+        cmocka_unit_test(test_far_out_particle_wraps),
         cmocka_unit_test(test_set_position_keeps_unwrapped),
         cmocka_unit_test(test_minimum_image_pairs),
         cmocka_unit_test(test_spring_minimum_image),

@@ -546,6 +546,32 @@ static void test_no_allocation(void **state)
     }
 }
 
+/* A motion whose position overflows where the integrator's own update of
+ * the particle (explicit Euler: x + h v, v = 0 at the start) does not: the
+ * step fails with CDYN_ERR_DIVERGED and the state stays, as for any
+ * non-finite state. */
+static void test_overflowing_motion_fails_the_step(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_EXPLICIT_EULER), CDYN_OK);
+    const double far[2] = {1.5e308, 0}, near[2] = {0, 0};
+    cdyn_particle p, q;
+    assert_int_equal(cdyn_particle_add(sys, 1.0, far, NULL, &p), CDYN_OK);
+    assert_int_equal(cdyn_particle_add(sys, 1.0, near, NULL, &q), CDYN_OK);
+    cdyn_motion_desc m;
+    cdyn_motion_desc_init(&m, CDYN_MOTION_LINEAR);
+    m.acceleration[0] = 1e308;
+    assert_int_equal(cdyn_particle_set_motion(sys, p, &m), CDYN_OK);
+    double x0[4], x1[4];
+    assert_int_equal(cdyn_system_get_positions(sys, x0, 4), CDYN_OK);
+    assert_int_equal(cdyn_system_step(sys, 1.0), CDYN_ERR_DIVERGED);
+    assert_int_equal(cdyn_system_get_positions(sys, x1, 4), CDYN_OK);
+    assert_memory_equal(x0, x1, sizeof x0);
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_drive_work_closes),
         cmocka_unit_test(test_attach_and_stop),
         cmocka_unit_test(test_no_allocation),
+        cmocka_unit_test(test_overflowing_motion_fails_the_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

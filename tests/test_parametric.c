@@ -1050,6 +1050,32 @@ static void test_knot_split_step_rolls_back(void **state)
     cdyn_system_destroy(b);
 }
 
+/* A bead whose coordinate stays finite while its point on the shape
+ * overflows: the step fails with CDYN_ERR_DIVERGED and the state stays. */
+static void test_overflowing_shape_fails_the_step(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    const double x[2] = {1.5e308, 0}, v[2] = {1e308, 0};
+    cdyn_particle p;
+    assert_int_equal(cdyn_particle_add(sys, 1.0, x, v, &p), CDYN_OK);
+    cdyn_curve_desc line;
+    cdyn_curve_desc_init(&line, CDYN_CURVE_LINE);
+    line.origin[0] = 1e308;
+    cdyn_constraint c;
+    assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &line, &c), CDYN_OK);
+    double q0, q1, x0[2], x1[2];
+    assert_int_equal(cdyn_constraint_get_coordinates(sys, c, &q0, NULL), CDYN_OK);
+    assert_int_equal(cdyn_system_get_positions(sys, x0, 2), CDYN_OK);
+    assert_int_equal(cdyn_system_step(sys, 1.0), CDYN_ERR_DIVERGED);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "non-finite"));
+    assert_int_equal(cdyn_constraint_get_coordinates(sys, c, &q1, NULL), CDYN_OK);
+    assert_int_equal(cdyn_system_get_positions(sys, x1, 2), CDYN_OK);
+    assert_true(q0 == q1 && x0[0] == x1[0] && x0[1] == x1[1]);
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1069,6 +1095,7 @@ int main(void)
         cmocka_unit_test(test_shape_constraint_queries),
         cmocka_unit_test(test_failures_name_the_call),
         cmocka_unit_test(test_knot_split_step_rolls_back),
+        cmocka_unit_test(test_overflowing_shape_fails_the_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

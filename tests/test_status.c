@@ -25,12 +25,13 @@ static void test_pinned_values(void **state)
     assert_int_equal(CDYN_ERR_BUSY, 10);
     assert_int_equal(CDYN_ERR_IO, 11);
     assert_int_equal(CDYN_ERR_FORMAT, 12);
+    assert_int_equal(CDYN_ERR_UNRESOLVED, 13);
 }
 
 static void test_names_and_strings_are_distinct(void **state)
 {
     (void)state;
-    for (int a = 0; a <= 12; a++) {
+    for (int a = 0; a <= 13; a++) {
         const char *na = cdyn_status_name((cdyn_status)a);
         const char *sa = cdyn_status_string((cdyn_status)a);
         assert_non_null(na);
@@ -50,7 +51,7 @@ static void test_names_and_strings_are_distinct(void **state)
 static void test_unknown_status(void **state)
 {
     (void)state;
-    assert_string_equal(cdyn_status_name((cdyn_status)13), "CDYN_UNKNOWN");
+    assert_string_equal(cdyn_status_name((cdyn_status)14), "CDYN_UNKNOWN");
     assert_string_equal(cdyn_status_string((cdyn_status)-1), "unknown status");
 }
 

@@ -28,6 +28,7 @@
 #include "lattice.h"
 #include "kinetics.h"
 #include "shapes.h"
+#include "snapshot.h"
 #include "tasks.h"
 
 #endif /* CDYN_CDYN_H */

@@ -726,6 +726,46 @@ CDYN_API cdyn_status cdyn_constraint_set_time_dependent(cdyn_system *sys, cdyn_c
 CDYN_API cdyn_status cdyn_constraint_get_time_dependent(const cdyn_system *sys,
                                                         cdyn_constraint c, bool *out);
 
+/** Sets the tag of the callback behind a constraint.
+ *
+ *  A tag is an integer of the caller's choosing that a snapshot holds in
+ *  place of the function and its user pointer; cdyn_system_load() asks its
+ *  resolver for them by tag (snapshot.h). The callback is a user
+ *  constraint's, an implicit constraint's, or the callback curve's or
+ *  surface's of a particle on a shape (whose description's @c tag set it
+ *  first). 0 until set.
+ *
+ *  @param[in,out] sys  The system.
+ *  @param[in]     c    A user or implicit constraint, or a particle's
+ *                      constraint on a callback curve or surface.
+ *  @param[in]     tag  Any value.
+ *  @retval CDYN_OK                    the tag was set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL, or @p c has no callback.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p c is 0, not a constraint, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p c was removed.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
+CDYN_API cdyn_status cdyn_constraint_set_tag(cdyn_system *sys, cdyn_constraint c, uint64_t tag);
+
+/** Reads the tag of the callback behind a constraint.
+ *
+ *  @param[in]  sys  The system.
+ *  @param[in]  c    A constraint with a callback, as for
+ *                   cdyn_constraint_set_tag().
+ *  @param[out] out  Receives the tag (0 unless set).
+ *  @retval CDYN_OK                    the tag was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or @p c has no
+ *                                     callback.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p c is 0, not a constraint, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p c was removed.
+ *  @since 0.1
+ */
+CDYN_API cdyn_status cdyn_constraint_get_tag(const cdyn_system *sys, cdyn_constraint c,
+                                             uint64_t *out);
+
 /** Reads the point of an anchor or pin at the system's current time.
  *
  *  Where its motion has carried it, or where it was put.

@@ -223,6 +223,42 @@ CDYN_API cdyn_status cdyn_force_add_callback_with_jacobian(cdyn_system *sys, cdy
 CDYN_API cdyn_status cdyn_jacobian_add_block(cdyn_jacobian *jac, size_t i, size_t j,
                                              const double *dfdx, const double *dfdv);
 
+/** Sets the tag of a generator made with a user function.
+ *
+ *  A tag is an integer of the caller's choosing that a snapshot holds in
+ *  place of the functions and the user pointer; cdyn_system_load() asks its
+ *  resolver for them by tag (snapshot.h). 0 until set.
+ *
+ *  @param[in,out] sys  The system.
+ *  @param[in]     f    A callback force (CDYN_FORCE_CALLBACK) or a pair
+ *                      generator of kind CDYN_PAIR_CALLBACK (pair.h).
+ *  @param[in]     tag  Any value.
+ *  @retval CDYN_OK                    the tag was set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL, or @p f was made with no
+ *                                     user function.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p f is 0, not a force generator, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p f was removed.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
+CDYN_API cdyn_status cdyn_force_set_tag(cdyn_system *sys, cdyn_force f, uint64_t tag);
+
+/** Reads the tag of a generator made with a user function.
+ *
+ *  @param[in]  sys  The system.
+ *  @param[in]  f    A callback force or a callback pair potential.
+ *  @param[out] out  Receives the tag (0 unless set).
+ *  @retval CDYN_OK                    the tag was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or @p f was
+ *                                     made with no user function.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p f is 0, not a force generator, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p f was removed.
+ *  @since 0.1
+ */
+CDYN_API cdyn_status cdyn_force_get_tag(const cdyn_system *sys, cdyn_force f, uint64_t *out);
+
 /** Changes the field of a gravity generator.
  *
  *  @param[in,out] sys  The system.

@@ -217,6 +217,42 @@ CDYN_API cdyn_status cdyn_ground_add_heightfield(cdyn_system *sys,
 CDYN_API cdyn_status cdyn_ground_add_callback(cdyn_system *sys, cdyn_ground_fn fn, void *user,
                                               cdyn_ground *out);
 
+/** Sets the tag of a callback ground.
+ *
+ *  A tag is an integer of the caller's choosing that a snapshot holds in
+ *  place of the function and its user pointer; cdyn_system_load() asks its
+ *  resolver for them by tag (snapshot.h). 0 until set.
+ *
+ *  @param[in,out] sys     The system.
+ *  @param[in]     ground  A callback ground (CDYN_GROUND_CALLBACK).
+ *  @param[in]     tag     Any value.
+ *  @retval CDYN_OK                    the tag was set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL, or @p ground is not a
+ *                                     callback ground.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p ground is 0, not a ground, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p ground was removed.
+ *  @retval CDYN_ERR_BUSY              called from a callback during a step.
+ *  @since 0.1
+ */
+CDYN_API cdyn_status cdyn_ground_set_tag(cdyn_system *sys, cdyn_ground ground, uint64_t tag);
+
+/** Reads the tag of a callback ground.
+ *
+ *  @param[in]  sys     The system.
+ *  @param[in]  ground  A callback ground.
+ *  @param[out] out     Receives the tag (0 unless set).
+ *  @retval CDYN_OK                    the tag was written.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys or @p out is NULL, or @p ground is
+ *                                     not a callback ground.
+ *  @retval CDYN_ERR_INVALID_HANDLE    @p ground is 0, not a ground, or of
+ *                                     another system.
+ *  @retval CDYN_ERR_STALE_HANDLE      @p ground was removed.
+ *  @since 0.1
+ */
+CDYN_API cdyn_status cdyn_ground_get_tag(const cdyn_system *sys, cdyn_ground ground,
+                                         uint64_t *out);
+
 /** Moves a ground with a prescribed rigid motion.
  *
  *  From the system's current time t_s on, the ground moves as T(t) T(t_s)^-1:

@@ -119,12 +119,15 @@ typedef struct cdyn_motion_desc {
     /** CALLBACK: passed back to the function; kept as long as the motion
      *  is attached, never dereferenced by the library. */
     void *user;
+    /** CALLBACK: what a snapshot holds in place of the function and the
+     *  user pointer (snapshot.h); default 0. */
+    uint64_t tag;
 } cdyn_motion_desc;
 
 /** Fills a motion's description with the defaults of a kind.
  *
  *  The defaults: size = sizeof(cdyn_motion_desc), every vector 0, frequency 1,
- *  phase 0, axis (0, 0, 1), angular velocity 0, no callback. A @p kind outside
+ *  phase 0, axis (0, 0, 1), angular velocity 0, no callback, tag 0. A @p kind outside
  *  the enum is kept and refused by the functions that read it.
  *
  *  @param[out] desc  The struct to fill; NULL is a no-op.
@@ -203,12 +206,15 @@ typedef struct cdyn_schedule_desc {
     /** CALLBACK: passed back to the function; kept as long as the schedule
      *  is attached, never dereferenced by the library. */
     void *user;
+    /** CALLBACK: what a snapshot holds in place of the function and the
+     *  user pointer (snapshot.h); default 0. */
+    uint64_t tag;
 } cdyn_schedule_desc;
 
 /** Fills a schedule's description with the defaults of a kind.
  *
  *  The defaults: size = sizeof(cdyn_schedule_desc), rate, acceleration,
- *  amplitude and phase 0, frequency 1, no callback. A @p kind outside the enum
+ *  amplitude and phase 0, frequency 1, no callback, tag 0. A @p kind outside the enum
  *  is kept and refused by the functions that read it.
  *
  *  @param[out] desc  The struct to fill; NULL is a no-op.

@@ -169,7 +169,8 @@ typedef enum cdyn_pair_kind {
  *  arguments: a step reuses the forces of the last one's end while the system
  *  is unchanged (docs/pairs.md section 5), so after changing data the function
  *  reads, change the system, for instance with cdyn_system_set_time(sys, t) at
- *  the current time.
+ *  the current time. A snapshot holds the generator's tag in place of the
+ *  function and @p user (cdyn_force_set_tag(), snapshot.h).
  *
  *  @param[in]  sys     The system being evaluated; read only.
  *  @param[in]  t       Time (s).

@@ -208,6 +208,9 @@ typedef struct cdyn_curve_desc {
     double q_min;         /**< Start of the domain (default -inf: the natural domain). */
     double q_max;         /**< End of the domain (default +inf: the natural domain). */
     int time_dependent;   /**< Callback curve: non-zero if r depends on t (default 0). */
+    /** Callback curve: what a snapshot holds in place of the function and the
+     *  user pointer (snapshot.h); default 0. */
+    uint64_t tag;
 } cdyn_curve_desc;
 
 /** Fills a curve's description with the defaults of a kind.
@@ -326,6 +329,9 @@ typedef struct cdyn_surface_desc {
     double v_min;           /**< Start of the v window, default -inf. */
     double v_max;           /**< End of the v window, default +inf. */
     int time_dependent;     /**< Callback surface: non-zero if r depends on t (default 0). */
+    /** Callback surface: what a snapshot holds in place of the function and the
+     *  user pointer (snapshot.h); default 0. */
+    uint64_t tag;
 } cdyn_surface_desc;
 
 /** Fills a surface's description with the defaults of a kind.

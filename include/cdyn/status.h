@@ -58,7 +58,10 @@ typedef enum cdyn_status {
     CDYN_ERR_IO = 11,
     /** A buffer or file is corrupt, truncated or was written by something
      *  else. */
-    CDYN_ERR_FORMAT = 12
+    CDYN_ERR_FORMAT = 12,
+    /** A snapshot holds a callback that the load's resolver gave no function
+     *  for (cdyn_system_load()); nothing was created. */
+    CDYN_ERR_UNRESOLVED = 13
 } cdyn_status;
 
 /** Describes a status in a few English words.

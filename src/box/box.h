@@ -25,6 +25,12 @@ cdyn_status cdyn__box_reserve(cdyn_system *sys);
  * periodic box. */
 cdyn_status cdyn__box_prepare(cdyn_system *sys);
 
+/* The clusters of a loaded system (snapshot/) as the saved one held them
+ * at the current revision: the bonds, and with @p whole the walk of clusters
+ * whose positions are already whole (none is moved, the epoch stays).
+ * CDYN_ERR_NO_MEMORY (no message) with the clusters left invalid. */
+cdyn_status cdyn__box_restore_clusters(cdyn_system *sys, bool whole);
+
 /* Frees the box and its clusters (system destruction, clear_box). */
 void cdyn__box_destroy(cdyn_system *sys);
 

@@ -339,7 +339,7 @@ static void wrap_if_due(cdyn_system *sys)
         shift_slot(sys, s, n);
         if (s < b->image_cap)
             for (size_t k = 0; k < d; k++)
-                b->image[s * d + k] += (int64_t)n[k];
+                cdyn__box_count_images(&b->image[s * d + k], n[k]);
     }
     b->epoch++;
 }
@@ -381,5 +381,21 @@ cdyn_status cdyn__box_prepare(cdyn_system *sys)
      * positions less. */
     if (b->checks++ % 8 == 0)
         wrap_if_due(sys);
+    return CDYN_OK;
+}
+
+cdyn_status cdyn__box_restore_clusters(cdyn_system *sys, bool whole)
+{
+    cdyn__box *b = sys->box;
+    cdyn_status st = build_links(sys);
+    if (st)
+        return st;
+    b->linked = sys->revision;
+    b->links_valid = true;
+    if (whole) {
+        walk_clusters(sys);
+        b->made_whole = sys->revision;
+        b->whole_valid = true;
+    }
     return CDYN_OK;
 }

@@ -36,6 +36,7 @@ typedef struct cdyn__constraint {
                 cdyn_implicit_fn implicit;
             } fn;
             void *user;
+            uint64_t tag; /* what a snapshot holds in place of fn, user */
         } cb;
         struct cdyn__param *param; /* curve and surface kinds: owned */
     } d;

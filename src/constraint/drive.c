@@ -123,10 +123,8 @@ cdyn_status cdyn__drive_attach_motion(cdyn_system *sys, cdyn__constraint *c,
     return CDYN_OK;
 }
 
-/* Room for the central differences in t of @p c's callback: g and G at
- * t +- h and two rows of spare outputs. */
-static cdyn_status reserve_differences(cdyn_system *sys, const cdyn__constraint *c,
-                                       const char *what)
+cdyn_status cdyn__drive_reserve_differences(cdyn_system *sys, const cdyn__constraint *c,
+                                            const char *what)
 {
     cdyn__constraints *k = sys->cons;
     size_t need = 4 * (size_t)c->n_rows +
@@ -258,7 +256,7 @@ cdyn_status cdyn_constraint_set_time_dependent(cdyn_system *sys, cdyn_constraint
                           "%s: a %s constraint has no callback (user and implicit ones have; "
                           "built-in geometry moves with cdyn_constraint_set_motion)",
                           what, kind->name);
-    if (time_dependent && ((st = reserve_differences(sys, c, what)) ||
+    if (time_dependent && ((st = cdyn__drive_reserve_differences(sys, c, what)) ||
                            (st = record(sys, c, what))))
         return st;
     if (c->drive)

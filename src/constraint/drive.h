@@ -53,6 +53,12 @@ cdyn_status cdyn__drive_point(const cdyn_system *sys, const cdyn__constraint *c,
 cdyn_status cdyn__drive_attach_motion(cdyn_system *sys, cdyn__constraint *c,
                                       const cdyn_motion_desc *motion);
 
+/* Room for the central differences in t of @p c's callback (g and G at
+ * t +- h and two rows of spare outputs) in the store's buffer, which only
+ * grows. CDYN_ERR_NO_MEMORY (message naming @p what). */
+cdyn_status cdyn__drive_reserve_differences(cdyn_system *sys, const cdyn__constraint *c,
+                                            const char *what);
+
 /* The motion of an anchor, pin or plane, or NULL (kind operation
  * motion_of). */
 const cdyn__motion *cdyn__drive_motion_of(const cdyn__constraint *c);

@@ -48,9 +48,7 @@ void cdyn__box_position_set(cdyn_system *sys, uint32_t slot, const double *old,
             continue;
         /* unwrapped before: old + img len; after: now + (img + n) len,
          * nearest when n = round((old - now) / len). */
-        double n = floor((old[k] - now[k]) * b->inv_len[k] + 0.5);
-        if (fabs(n) < 9.0e18)
-            img[k] += (int64_t)n;
+        cdyn__box_count_images(&img[k], floor((old[k] - now[k]) * b->inv_len[k] + 0.5));
     }
 }
 

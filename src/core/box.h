@@ -112,6 +112,19 @@ static inline const double *cdyn__box_ground_point(const cdyn__box *b, int dim,
     return tmp;
 }
 
+/* Adds @p n box lengths to the image counter @p img. Counts beyond the
+ * range of int64_t are dropped (a position 10^19 box lengths out has no
+ * image worth counting), never overflowed. */
+static inline void cdyn__box_count_images(int64_t *img, double n)
+{
+    if (!(fabs(n) < 9.0e18))
+        return;
+    int64_t k = (int64_t)n;
+    if ((k > 0 && *img > INT64_MAX - k) || (k < 0 && *img < INT64_MIN - k))
+        return;
+    *img += k;
+}
+
 /* Makes the image counters cover @p cap slots (new ones 0); called where
  * the particle arrays grow. CDYN_ERR_NO_MEMORY (no message) with nothing
  * changed. No-op without a box. */

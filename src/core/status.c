@@ -14,7 +14,8 @@
     X(CDYN_ERR_CALLBACK, "a user callback reported an error")                   \
     X(CDYN_ERR_BUSY, "object is busy (inside a step)")                          \
     X(CDYN_ERR_IO, "input/output error")                                        \
-    X(CDYN_ERR_FORMAT, "corrupt, truncated or foreign data")
+    X(CDYN_ERR_FORMAT, "corrupt, truncated or foreign data")                    \
+    X(CDYN_ERR_UNRESOLVED, "a callback of the snapshot was not resolved")
 
 const char *cdyn_status_string(cdyn_status status)
 {

@@ -1,4 +1,5 @@
 /* User force callbacks, with or without a Jacobian of their own. */
+#include "core/lookup.h"
 #include "core/system.h"
 #include "force/force.h"
 
@@ -35,7 +36,7 @@ cdyn_status cdyn_force_add_callback(cdyn_system *sys, cdyn_force_fn fn, void *us
     if (!fn)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "force_add_callback: NULL function");
     cdyn__force f = {.ops = &cdyn__callback_ops, .velocity_dependent = velocity_dependent,
-                     .fn = fn, .user = user};
+                     .user_fn = 1, .fn = fn, .user = user};
     return cdyn__force_insert(sys, &f, out, "force_add_callback");
 }
 
@@ -50,6 +51,39 @@ cdyn_status cdyn_force_add_callback_with_jacobian(cdyn_system *sys, cdyn_force_f
     if (!fn || !jacobian)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
     cdyn__force f = {.ops = &cdyn__callback_ops, .velocity_dependent = velocity_dependent,
-                     .fn = fn, .jac = jacobian, .user = user};
+                     .user_fn = 1, .fn = fn, .jac = jacobian, .user = user};
     return cdyn__force_insert(sys, &f, out, what);
+}
+
+/* The tag calls' check that slot @p i holds a generator made with a user
+ * function. */
+static cdyn_status require_callback(const cdyn_system *sys, uint32_t i, const char *what)
+{
+    if (sys->force[i].user_fn)
+        return CDYN_OK;
+    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                      "%s: the force is neither a callback force nor a callback pair potential",
+                      what);
+}
+
+cdyn_status cdyn_force_set_tag(cdyn_system *sys, cdyn_force f, uint64_t tag)
+{
+    const char *what = "force_set_tag";
+    uint32_t i;
+    cdyn_status st = cdyn__enter_object_change(sys, sys, what, sys ? &sys->forces : NULL, f,
+                                               CDYN__KIND_FORCE, &i);
+    if (!st && !(st = require_callback(sys, i, what)))
+        sys->force[i].tag = tag;
+    return st;
+}
+
+cdyn_status cdyn_force_get_tag(const cdyn_system *sys, cdyn_force f, uint64_t *out)
+{
+    const char *what = "force_get_tag";
+    uint32_t i;
+    cdyn_status st = cdyn__enter_object(sys, out, what, sys ? &sys->forces : NULL, f,
+                                        CDYN__KIND_FORCE, &i);
+    if (!st && !(st = require_callback(sys, i, what)))
+        *out = sys->force[i].tag;
+    return st;
 }

@@ -90,6 +90,9 @@ typedef struct cdyn__force_ops {
 struct cdyn__force {
     const cdyn__force_ops *ops;
     uint8_t velocity_dependent;
+    uint8_t user_fn; /* made with a user function (callback forces, callback pair
+                      * potentials): it carries a tag */
+    uint64_t tag;    /* what a snapshot holds in place of the user's functions */
     union { /* the kind's parameters */
         struct {
             uint32_t a, b; /* spring: particle slots */

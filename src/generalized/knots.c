@@ -125,7 +125,13 @@ cdyn_status cdyn__params_commit(cdyn_system *sys, double t1)
     cdyn_status st = cdyn__params_to_cartesian(sys, t1, sys->u, sys->ud, sys->ws.px, sys->ws.pv);
     if (st)
         return st;
+    /* The step checked the generalized state; a shape may still overflow
+     * (a point of a huge curve). */
     size_t n = (size_t)sys->particles.count * d;
+    if (!cdyn__all_finite(sys->ws.px, n) || !cdyn__all_finite(sys->ws.pv, n))
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "step: a shape gives a non-finite position or velocity at t = %g; "
+                          "state kept", t1);
     memcpy(sys->x, sys->ws.px, n * sizeof *sys->x);
     memcpy(sys->v, sys->ws.pv, n * sizeof *sys->v);
     return CDYN_OK;

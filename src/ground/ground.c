@@ -354,3 +354,34 @@ cdyn_status cdyn_ground_get_friction_speed(const cdyn_system *sys, cdyn_ground g
 {
     return get_value(sys, ground, SET_FRICTION_SPEED, out, "ground_get_friction_speed");
 }
+
+/* The tag calls' check that slot @p i holds a callback ground. */
+static cdyn_status require_callback(const cdyn_system *sys, uint32_t i, const char *what)
+{
+    if (sys->grounds->g[i].kind == CDYN_GROUND_CALLBACK)
+        return CDYN_OK;
+    return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: the ground is not a callback ground",
+                      what);
+}
+
+cdyn_status cdyn_ground_set_tag(cdyn_system *sys, cdyn_ground ground, uint64_t tag)
+{
+    const char *what = "ground_set_tag";
+    uint32_t i;
+    cdyn_status st = cdyn__enter_object_change(sys, sys, what,
+                                               sys && sys->grounds ? &sys->grounds->slots : NULL,
+                                               ground, CDYN__KIND_GROUND, &i);
+    if (!st && !(st = require_callback(sys, i, what)))
+        sys->grounds->g[i].tag = tag;
+    return st;
+}
+
+cdyn_status cdyn_ground_get_tag(const cdyn_system *sys, cdyn_ground ground, uint64_t *out)
+{
+    const char *what = "ground_get_tag";
+    uint32_t i;
+    cdyn_status st = lookup(sys, ground, out, what, &i);
+    if (!st && !(st = require_callback(sys, i, what)))
+        *out = sys->grounds->g[i].tag;
+    return st;
+}

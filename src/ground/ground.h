@@ -32,6 +32,7 @@ typedef struct cdyn__ground {
     cdyn__heightfield hf; /* height field (owns its arrays) */
     cdyn_ground_fn fn;
     void *user;
+    uint64_t tag; /* callback: what a snapshot holds in place of fn, user */
     double stiffness, damping, friction, friction_speed;
     /* The shape above is the ground's reference, which the carrier moves;
      * the surface velocity is the material's own velocity along the surface

@@ -166,6 +166,24 @@ void cdyn__shift_of(int code, const double *len, double *sh)
         sh[i] = (double)(code % 3 - 1) * len[i];
 }
 
+void cdyn__nlist_index(cdyn__nlist *nl)
+{
+    const uint32_t n = nl->n;
+    /* The ring of the fast kernel (pair_fast.c): longer than the farthest
+     * reach of an unshifted entry past its member. */
+    uint32_t span = 0;
+    for (uint32_t p = 0; p < n; p++)
+        for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++)
+            span = nl->nbr[e] - p > span ? nl->nbr[e] - p : span;
+    uint32_t ring = 64;
+    while (ring <= span && ring < (UINT32_C(1) << 31))
+        ring *= 2;
+    nl->ring_mask = ring <= nl->cap ? ring - 1 : UINT32_MAX;
+    memset(nl->has_sh, 0, n * sizeof *nl->has_sh);
+    for (size_t i = 0; i < 2 * nl->n_sh; i++)
+        nl->has_sh[nl->sh[i]] = 1;
+}
+
 typedef struct build_ctx {
     cdyn__nlist *nl;
     const cdyn__cell_list *cl;
@@ -235,19 +253,7 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     nl->n = n;
     nl->n_sh = c.n_sh;
     nl->ascending = cl->dense || cl->all_pairs;
-    /* The ring of the fast kernel (pair_fast.c): longer than the farthest
-     * reach of an unshifted entry past its member. */
-    uint32_t span = 0;
-    for (uint32_t p = 0; p < n; p++)
-        for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++)
-            span = nl->nbr[e] - p > span ? nl->nbr[e] - p : span;
-    uint32_t ring = 64;
-    while (ring <= span && ring < (UINT32_C(1) << 31))
-        ring *= 2;
-    nl->ring_mask = ring <= nl->cap ? ring - 1 : UINT32_MAX;
-    memset(nl->has_sh, 0, n * sizeof *nl->has_sh);
-    for (size_t i = 0; i < 2 * c.n_sh; i++)
-        nl->has_sh[nl->sh[i]] = 1;
+    cdyn__nlist_index(nl);
     for (uint32_t q = 0; q < n; q++) {
         uint32_t k = cl->order[q];
         nl->order[q] = k;

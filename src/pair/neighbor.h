@@ -83,6 +83,11 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
                        const uint32_t *slot, const double *rad, const double *x, double cutoff,
                        const cdyn__exclusions *ex, uint64_t epoch);
 
+/* The kernel's ring (ring_mask) and the members in pairs through faces
+ * (has_sh) from the held pairs (n, start, nbr, n_sh, sh): the end of a
+ * build, and of a list restored from a snapshot. */
+void cdyn__nlist_index(cdyn__nlist *nl);
+
 /* Whether the last build of @p cl (uniform cutoff, cells of at least half
  * of @p reach, dense, at least 5 cells along each periodic axis) can be
  * searched row by row. */

@@ -151,6 +151,11 @@ static void index_by_slot(cdyn__pair *p)
     cdyn__pair_sort_keys(p->by_slot, p->n);
 }
 
+void cdyn__pair_index(cdyn__pair *p)
+{
+    index_by_slot(p);
+}
+
 /* First entry of by_slot whose slot is >= @p slot. */
 static uint32_t lower_bound(const cdyn__pair *p, uint32_t slot)
 {
@@ -233,7 +238,8 @@ static cdyn_status insert_force(cdyn_system *sys, cdyn__pair *p, cdyn_force *out
                                 const char *what)
 {
     cdyn__force g = {.ops = p->is_set ? &cdyn__pair_set_ops : &cdyn__pair_ops,
-                     .velocity_dependent = p->alpha > 0, .pair = p};
+                     .velocity_dependent = p->alpha > 0,
+                     .user_fn = p->kind == CDYN_PAIR_CALLBACK, .pair = p};
     return cdyn__force_insert(sys, &g, out, what);
 }
 

@@ -69,6 +69,9 @@ cdyn_status cdyn__pair_energy(const cdyn_system *sys, cdyn__pair *p, const doubl
 cdyn_status cdyn__pair_virial(const cdyn_system *sys, cdyn__pair *p, const double *x,
                               const double *v, double *out);
 
+/* Rebuilds @p p's lookup by particle (by_slot) from its slots. */
+void cdyn__pair_index(cdyn__pair *p);
+
 /* Frees @p p and everything it owns; NULL is a no-op. */
 void cdyn__pair_free(const cdyn_system *sys, cdyn__pair *p);
 

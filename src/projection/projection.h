@@ -134,6 +134,24 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
 cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn, double *vn,
                                               const double *a1, double h, bool *finite);
 
+/* When the next position projection would reuse the factorization held
+ * (k->ldlt), the values of the matrix it factors: with built-in
+ * constraints (pure) k->a.val, held at the committed positions with
+ * k->jac = G there and, when dv_valid, the warm start in dx; with
+ * callbacks aval, reused when the matrix assembled then has these values.
+ * NULL otherwise. For snapshots (projection_hold.c). */
+const double *cdyn__projection_held(const cdyn_system *sys);
+
+/* In a system made from a snapshot, with the topology laid out (and k->jac
+ * as saved when pure): factors the matrix of @p values (k->a.nnz) and
+ * holds it as cdyn__projection_held found it, with the velocity
+ * correction @p dv (NULL: none; pure only) made with the step @p dv_h.
+ * CDYN_ERR_INVALID_ARGUMENT when that cannot be (a non-finite factor, a
+ * correction without a pure topology); the statuses of
+ * cdyn__projection_begin. */
+cdyn_status cdyn__projection_hold(cdyn_system *sys, const double *values, const double *dv,
+                                  double dv_h);
+
 /* Whether the post-step projection is enabled and the system has
  * constraint rows to project onto. */
 bool cdyn__projection_enabled(const cdyn_system *sys);

@@ -89,6 +89,7 @@ cdyn_status cdyn__curve_init(cdyn__curve *c, const cdyn_curve_desc *desc, int di
             return st;
         cv.fn = desc->callback;
         cv.user = desc->user;
+        cv.tag = desc->tag;
         cv.time_dependent = desc->time_dependent != 0;
         break;
     case CDYN_CURVE_SPLINE: {

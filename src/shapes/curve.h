@@ -26,6 +26,7 @@ typedef struct cdyn__curve {
     cdyn__spline spline;              /* spline kind: owned tables */
     cdyn_curve_fn fn;                 /* callback kind */
     void *user;
+    uint64_t tag;                     /* what a snapshot holds in place of fn, user */
     bool time_dependent;              /* callback kind: r depends on t */
     /* What a callback receives: the system that holds the curve (NULL when
      * evaluated alone) and the time, set by the holder before it

@@ -94,6 +94,7 @@ cdyn_status cdyn__surface_init(cdyn__surface *s, const cdyn_surface_desc *desc,
             return st;
         sf.fn = desc->callback;
         sf.user = desc->user;
+        sf.tag = desc->tag;
         sf.time_dependent = desc->time_dependent != 0;
     } else {
         if ((st = init_shape(&sf, desc)) != CDYN_OK ||

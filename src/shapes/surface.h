@@ -27,6 +27,7 @@ typedef struct cdyn__surface {
     int axis_u, axis_v, axis_up; /* height field: space axes of u, v and height */
     cdyn_surface_fn fn;
     void *user;
+    uint64_t tag;           /* what a snapshot holds in place of fn, user */
     bool time_dependent;    /* callback kind: r depends on t */
     /* What a callback receives (as for curves, shapes/curve.h). */
     const cdyn_system *sys;

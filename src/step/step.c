@@ -88,8 +88,9 @@ static cdyn_status step_once(cdyn_system *sys, double h)
         cdyn__reuse_after_step(sys, false);
         return st;
     }
-    /* Rigid bodies and projections may have moved the state since. */
-    finite = finite && !sys->rigids && !project;
+    /* Rigid bodies, kinematic particles (a motion's position may overflow)
+     * and projections may have moved the state since. */
+    finite = finite && !sys->rigids && !(sys->kin && sys->kin->count) && !project;
     if (!finite && (!cdyn__all_finite(sys->x_new, n) || !cdyn__all_finite(sys->v_new, n))) {
         cdyn__reuse_after_step(sys, false);
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,

@@ -5,14 +5,17 @@
  * heights at the ends of the range). lattice_api: short call sequences in
  * the encoding of fuzz_lattice_api.c (a size, a seed, then operations by
  * their row in its table). lattice_asc: ESRI ASCII grids in the forms GIS
- * tools write. Run it again after a change of the snapshot format or of
- * that table. */
+ * tools write. system_load: snapshots of the scenes of the snapshot suites
+ * (tests/support/scenes.c) after a few steps with four integrators. Run it
+ * again after a change of a snapshot format or of that table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cdyn/cdyn.h>
+
+#include "scenes.h"
 
 static int write_file(const char *dir, const char *target, const char *name,
                       const void *data, size_t size)
@@ -206,14 +209,43 @@ static int asc_seeds(const char *dir)
     return bad;
 }
 
+/* Every scene with symplectic Euler, RK45 and CG, RATTLE, backward Euler
+ * and CG, after three steps (those that cannot step with one still save). */
+static int system_seeds(const char *dir)
+{
+    static const cdyn_integrator with[] = {CDYN_INTEGRATOR_SYMPLECTIC_EULER,
+                                           CDYN_INTEGRATOR_RK45, CDYN_INTEGRATOR_RATTLE,
+                                           CDYN_INTEGRATOR_BACKWARD_EULER};
+    int bad = 0;
+    for (size_t k = 0; k < TS_N_SCENES; k++)
+        for (size_t i = 0; i < 4; i++) {
+            ts_world w;
+            ts_scene_build(ts_scenes[k], &w, with[i], i % 2 ? CDYN_SOLVER_CG : CDYN_SOLVER_DIRECT);
+            for (int s = 0; s < 3; s++)
+                (void)cdyn_system_step(w.sys, 1e-3);
+            size_t size;
+            unsigned char *b = NULL;
+            bad |= cdyn_system_snapshot_size(w.sys, &size) != CDYN_OK || !(b = malloc(size)) ||
+                   cdyn_system_save(w.sys, b, size, NULL) != CDYN_OK;
+            char name[64];
+            snprintf(name, sizeof name, "%s_%d", ts_scenes[k]->name, (int)with[i]);
+            if (b && !bad)
+                bad |= write_file(dir, "system_load", name, b, size);
+            free(b);
+            ts_scene_free(&w);
+        }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: make_seeds DIR (writes DIR/lattice_load/, DIR/lattice_api/, "
-                        "DIR/lattice_asc/; the directories must exist)\n");
+                        "DIR/lattice_asc/, DIR/system_load/; the directories must exist)\n");
         return 2;
     }
-    int bad = load_seeds(argv[1]) | api_seeds(argv[1]) | asc_seeds(argv[1]);
+    int bad = load_seeds(argv[1]) | api_seeds(argv[1]) | asc_seeds(argv[1]) |
+              system_seeds(argv[1]);
     if (!bad)
         printf("make_seeds: wrote the seed corpora under %s\n", argv[1]);
     return bad;

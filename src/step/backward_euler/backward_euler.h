@@ -145,4 +145,20 @@ cdyn_status cdyn__be_dynamic_blocks(cdyn_system *sys, struct cdyn_jacobian *acc,
  * relies on changed. */
 cdyn_status cdyn__be_prepare(cdyn_system *sys, double h);
 
+/* The blocks of the pattern held, for a snapshot: @p slots(ctx, i, j) for
+ * each pair of slots i > j coupled, @p rows(ctx, r, s) for each
+ * constraint row r coupled to slot s. Nothing without a layout. */
+void cdyn__be_pattern_blocks(const cdyn_system *sys, void (*slots)(void *, uint32_t, uint32_t),
+                             void (*rows)(void *, uint32_t, uint32_t), void *ctx);
+
+/* Holds again the layout of a pattern listed that way (@p n_slot_pairs
+ * pairs (i, j), @p n_row_entries entries (r, s)) for @p np slots, @p nc
+ * rows and @p nblk Jacobian blocks, with the finite-difference blocks when
+ * @p fd; a build counts no analysis. CDYN_ERR_INVALID_ARGUMENT for entries
+ * out of range (nothing changed); CDYN_ERR_NO_MEMORY; the statuses of the
+ * analysis. */
+cdyn_status cdyn__be_restore_pattern(cdyn_system *sys, uint32_t np, uint32_t nc, uint32_t nblk,
+                                     bool fd, const uint32_t *slot_pairs, size_t n_slot_pairs,
+                                     const uint32_t *row_entries, size_t n_row_entries);
+
 #endif /* CDYN__IMPLICIT_BACKWARD_EULER_H */

@@ -189,77 +189,25 @@ static void push_pair(void *ctx, uint32_t i, uint32_t j)
     c->npairs = push_block(c->pairs, c->npairs, c->d, i, j);
 }
 
-/* Builds the pattern, order, analysis and arrays of the system as it is
- * into a new layout and swaps it in. */
-static cdyn_status build(cdyn_system *sys, double h)
+/* The layout of the scalar pairs @p pairs (@p npairs, either triangle,
+ * duplicates allowed) for @p np slots, @p nc constraint rows and @p nblk
+ * Jacobian blocks, with the finite-difference blocks when @p fd: pattern,
+ * order, analysis and arrays, swapped in whole (on failure nothing
+ * changed). Takes over @p pairs (@p total entries), freeing it. */
+static cdyn_status build_layout(cdyn_system *sys, uint32_t *pairs, size_t total, size_t npairs,
+                                uint32_t np, uint32_t nc, uint32_t nblk, bool fd)
 {
     cdyn__be *be = cdyn__be_of(sys);
     const cdyn_allocator *al = &sys->alloc;
-    const cdyn__constraints *k = sys->cons;
-    const uint32_t d = (uint32_t)sys->dim, np = sys->particles.count;
-    const uint32_t nc = k ? k->n_rows : 0, nblk = k ? k->n_blocks : 0;
-    if ((uint64_t)np * d + nc >= CDYN__SOLVER_MAX_INDEX)
-        return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
-                          "backward Euler: %u slots and %u constraint rows exceed the solver's "
-                          "index range", np, nc);
-    const uint32_t nv = np * d, n = nv + nc;
-    cdyn_status st = CDYN_ERR_NO_MEMORY;
+    const uint32_t d = (uint32_t)sys->dim, nv = np * d, n = nv + nc;
     cdyn__be_layout lay;
     layout_init(&lay);
-    uint32_t *pairs = NULL, *order = NULL, *work = NULL;
-    size_t npairs = 0, n_work = 0, total = 0;
-    double *xp = cdyn__alloc_array(al, nv, sizeof *xp);
-    if (!xp)
-        goto done;
-
-    /* Dynamic blocks: pair-set contacts at x0 and x0 + h v0, user Jacobians. */
-    for (uint32_t i = 0; i < nv; i++)
-        xp[i] = sys->x[i] + h * sys->v[i];
-    be->ndyn = 0;
-    struct cdyn_jacobian acc = {sys, be, CDYN__ACC_COLLECT, np, 0, 0, false, false, false, 0};
-    if ((st = cdyn__be_dynamic_blocks(sys, &acc, sys->time, sys->x, xp, sys->v)))
-        goto done;
-    st = CDYN_ERR_NO_MEMORY;
-    if (acc.oom)
-        goto done;
-
-    /* Scalar pairs: diagonal blocks, coupled slots, constraint rows. */
-    coupled cp = {.d = d};
-    for_coupled_pairs(sys, count_pair, &cp);
-    size_t nb = be->ndyn + cp.count;
-    total = (size_t)np * d * (d - 1) / 2 + nb * d * d + (size_t)nblk * d;
-    if (cdyn__mul_overflows(total, 2 * sizeof *pairs))
-        goto done;
-    pairs = cdyn__alloc_array(al, 2 * total, sizeof *pairs);
-    if (total && !pairs)
-        goto done;
-    for (uint32_t s = 0; s < np; s++)
-        for (uint32_t r = 1; r < d; r++)
-            for (uint32_t c = 0; c < r; c++) {
-                pairs[2 * npairs] = s * d + r;
-                pairs[2 * npairs + 1] = s * d + c;
-                npairs++;
-            }
-    cp.pairs = pairs;
-    cp.npairs = npairs;
-    for_coupled_pairs(sys, push_pair, &cp);
-    npairs = cp.npairs;
-    for (size_t q = 0; q < be->ndyn; q++)
-        npairs = push_block(pairs, npairs, d, be->dyn[2 * q], be->dyn[2 * q + 1]);
-    for (uint32_t ai = 0; k && ai < k->n_active; ai++) {
-        const cdyn__constraint *c = &k->c[k->active[ai]];
-        for (uint32_t r = 0; r < c->n_rows; r++)
-            for (uint32_t j = 0; j < c->n_particles; j++)
-                for (uint32_t q = 0; q < d; q++) {
-                    pairs[2 * npairs] = nv + c->row + r;
-                    pairs[2 * npairs + 1] = cdyn__constraint_particle(c, j) * d + q;
-                    npairs++;
-                }
-    }
-    if ((st = cdyn__symmat_build(&lay.a, al, n, npairs, pairs)))
-        goto done;
+    uint32_t *order = NULL, *work = NULL;
+    size_t n_work = 0;
+    cdyn_status st = cdyn__symmat_build(&lay.a, al, n, npairs, pairs);
     cdyn__free_array(al, pairs, 2 * total, sizeof *pairs);
-    pairs = NULL;
+    if (st)
+        goto done;
 
     /* Order: fill-reducing, then constraint rows after their velocities. */
     st = CDYN_ERR_NO_MEMORY;
@@ -286,11 +234,11 @@ static cdyn_status build(cdyn_system *sys, double h)
     lay.skew = cdyn__alloc_array(al, lay.a.nnz, sizeof *lay.skew);
     lay.sign = cdyn__alloc_array(al, n, sizeof *lay.sign);
     lay.block = cdyn__calloc_array(al, lay.n_doubles, sizeof *lay.block);
-    if (cdyn__be_has_fd(sys)) {
+    if (fd) {
         lay.fd_len = (size_t)nv * d;
         lay.fd_diag = cdyn__calloc_array(al, lay.fd_len, sizeof *lay.fd_diag);
     }
-    if (!lay.skew || !lay.sign || !lay.block || (cdyn__be_has_fd(sys) && !lay.fd_diag))
+    if (!lay.skew || !lay.sign || !lay.block || (fd && !lay.fd_diag))
         goto done;
     for (uint32_t i = 0; i < n; i++)
         lay.sign[i] = i < nv ? 1 : -1;
@@ -314,14 +262,51 @@ static cdyn_status build(cdyn_system *sys, double h)
     layout_free(al, &be->lay);
     be->lay = lay;
     layout_init(&lay);
-    be->stats.analyses++;
     st = CDYN_OK;
 done:
-    cdyn__free_array(al, xp, nv, sizeof *xp);
-    cdyn__free_array(al, pairs, 2 * total, sizeof *pairs);
     cdyn__free_array(al, order, n, sizeof *order);
     cdyn__free_array(al, work, n_work, sizeof *work);
     layout_free(al, &lay);
+    return st;
+}
+
+/* Room for @p total scalar pairs with the diagonal blocks of @p np slots
+ * written first; NULL on failure or overflow. */
+static uint32_t *pairs_with_diagonal(const cdyn_allocator *al, uint32_t np, uint32_t d,
+                                     size_t total, size_t *npairs)
+{
+    if (cdyn__mul_overflows(total, 2 * sizeof(uint32_t)))
+        return NULL;
+    uint32_t *pairs = cdyn__alloc_array(al, 2 * total, sizeof *pairs);
+    if (total && !pairs)
+        return NULL;
+    size_t m = 0;
+    for (uint32_t s = 0; s < np; s++)
+        for (uint32_t r = 1; r < d; r++)
+            for (uint32_t c = 0; c < r; c++) {
+                pairs[2 * m] = s * d + r;
+                pairs[2 * m + 1] = s * d + c;
+                m++;
+            }
+    *npairs = m;
+    return pairs;
+}
+
+/* Scalar entries of constraint row @p row (after nv velocity rows) with
+ * slot @p s. */
+static size_t push_row(uint32_t *pairs, size_t m, uint32_t d, uint32_t nv, uint32_t row,
+                       uint32_t s)
+{
+    for (uint32_t q = 0; q < d; q++) {
+        pairs[2 * m] = nv + row;
+        pairs[2 * m + 1] = s * d + q;
+        m++;
+    }
+    return m;
+}
+
+static cdyn_status build_failed(cdyn_system *sys, cdyn_status st, uint32_t n)
+{
     if (st == CDYN_ERR_NO_MEMORY)
         return cdyn__fail(sys, st, "backward Euler: out of memory for the Newton system "
                                    "(%u unknowns)", n);
@@ -329,6 +314,104 @@ done:
         return cdyn__fail(sys, st, "backward Euler: cannot analyse the Newton system: %s",
                           cdyn_status_string(st));
     return st;
+}
+
+/* Builds the pattern, order, analysis and arrays of the system as it is
+ * into a new layout and swaps it in. */
+static cdyn_status build(cdyn_system *sys, double h)
+{
+    cdyn__be *be = cdyn__be_of(sys);
+    const cdyn_allocator *al = &sys->alloc;
+    const cdyn__constraints *k = sys->cons;
+    const uint32_t d = (uint32_t)sys->dim, np = sys->particles.count;
+    const uint32_t nc = k ? k->n_rows : 0, nblk = k ? k->n_blocks : 0;
+    if ((uint64_t)np * d + nc >= CDYN__SOLVER_MAX_INDEX)
+        return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
+                          "backward Euler: %u slots and %u constraint rows exceed the solver's "
+                          "index range", np, nc);
+    const uint32_t nv = np * d;
+    cdyn_status st = CDYN_ERR_NO_MEMORY;
+    double *xp = cdyn__alloc_array(al, nv, sizeof *xp);
+    if (!xp)
+        return build_failed(sys, st, nv + nc);
+
+    /* Dynamic blocks: pair-set contacts at x0 and x0 + h v0, user Jacobians. */
+    for (uint32_t i = 0; i < nv; i++)
+        xp[i] = sys->x[i] + h * sys->v[i];
+    be->ndyn = 0;
+    struct cdyn_jacobian acc = {sys, be, CDYN__ACC_COLLECT, np, 0, 0, false, false, false, 0};
+    st = cdyn__be_dynamic_blocks(sys, &acc, sys->time, sys->x, xp, sys->v);
+    cdyn__free_array(al, xp, nv, sizeof *xp);
+    if (st || acc.oom)
+        return build_failed(sys, st ? st : CDYN_ERR_NO_MEMORY, nv + nc);
+
+    /* Scalar pairs: diagonal blocks, coupled slots, constraint rows. */
+    coupled cp = {.d = d};
+    for_coupled_pairs(sys, count_pair, &cp);
+    size_t nb = be->ndyn + cp.count, npairs;
+    size_t total = (size_t)np * d * (d - 1) / 2 + nb * d * d + (size_t)nblk * d;
+    uint32_t *pairs = pairs_with_diagonal(al, np, d, total, &npairs);
+    if (total && !pairs)
+        return build_failed(sys, CDYN_ERR_NO_MEMORY, nv + nc);
+    cp.pairs = pairs;
+    cp.npairs = npairs;
+    for_coupled_pairs(sys, push_pair, &cp);
+    npairs = cp.npairs;
+    for (size_t q = 0; q < be->ndyn; q++)
+        npairs = push_block(pairs, npairs, d, be->dyn[2 * q], be->dyn[2 * q + 1]);
+    for (uint32_t ai = 0; k && ai < k->n_active; ai++) {
+        const cdyn__constraint *c = &k->c[k->active[ai]];
+        for (uint32_t r = 0; r < c->n_rows; r++)
+            for (uint32_t j = 0; j < c->n_particles; j++)
+                npairs = push_row(pairs, npairs, d, nv, c->row + r,
+                                  cdyn__constraint_particle(c, j));
+    }
+    st = build_layout(sys, pairs, total, npairs, np, nc, nblk, cdyn__be_has_fd(sys));
+    if (!st)
+        be->stats.analyses++;
+    return build_failed(sys, st, nv + nc);
+}
+
+void cdyn__be_pattern_blocks(const cdyn_system *sys, void (*slots)(void *, uint32_t, uint32_t),
+                             void (*rows)(void *, uint32_t, uint32_t), void *ctx)
+{
+    const cdyn__be_layout *lay = &cdyn__be_of(sys)->lay;
+    const uint32_t d = (uint32_t)sys->dim;
+    for (uint32_t s = 0; s < lay->np; s++) {
+        const uint32_t j = s * d;
+        for (uint32_t p = lay->a.colptr[j] + 1; p < lay->a.colptr[j + 1]; p++) {
+            uint32_t i = lay->a.rowind[p];
+            if (i >= lay->nv)
+                rows(ctx, i - lay->nv, s);
+            else if (i / d != s && i % d == 0)
+                slots(ctx, i / d, s);
+        }
+    }
+}
+
+cdyn_status cdyn__be_restore_pattern(cdyn_system *sys, uint32_t np, uint32_t nc, uint32_t nblk,
+                                     bool fd, const uint32_t *slot_pairs, size_t n_slot_pairs,
+                                     const uint32_t *row_entries, size_t n_row_entries)
+{
+    const uint32_t d = (uint32_t)sys->dim, nv = np * d;
+    if ((uint64_t)np * d + nc >= CDYN__SOLVER_MAX_INDEX)
+        return CDYN_ERR_INVALID_ARGUMENT;
+    for (size_t q = 0; q < n_slot_pairs; q++)
+        if (slot_pairs[2 * q] >= np || slot_pairs[2 * q + 1] >= slot_pairs[2 * q])
+            return CDYN_ERR_INVALID_ARGUMENT;
+    for (size_t q = 0; q < n_row_entries; q++)
+        if (row_entries[2 * q] >= nc || row_entries[2 * q + 1] >= np)
+            return CDYN_ERR_INVALID_ARGUMENT;
+    size_t total = (size_t)np * d * (d - 1) / 2 + n_slot_pairs * d * d + n_row_entries * d;
+    size_t npairs;
+    uint32_t *pairs = pairs_with_diagonal(&sys->alloc, np, d, total, &npairs);
+    if (total && !pairs)
+        return CDYN_ERR_NO_MEMORY;
+    for (size_t q = 0; q < n_slot_pairs; q++)
+        npairs = push_block(pairs, npairs, d, slot_pairs[2 * q], slot_pairs[2 * q + 1]);
+    for (size_t q = 0; q < n_row_entries; q++)
+        npairs = push_row(pairs, npairs, d, nv, row_entries[2 * q], row_entries[2 * q + 1]);
+    return build_layout(sys, pairs, total, npairs, np, nc, nblk, fd);
 }
 
 cdyn_status cdyn__be_prepare(cdyn_system *sys, double h)
