@@ -317,9 +317,9 @@ static void test_spring_determinism(void **state)
 /* A WCA liquid (a repulsive Lennard-Jones pair set) at density 0.8 in a
  * periodic box: 2 * 100^2 members in 2-D, 4 * 17^3 in 3-D (velocity
  * Verlet), enough members for several blocks of the pair kernel. */
-static cdyn_status liquid_scene(cdyn_system *sys)
+static cdyn_status liquid(cdyn_system *sys, int n)
 {
-    const int dim = cdyn_system_get_dimension(sys), n = dim == 2 ? 100 : 17;
+    const int dim = cdyn_system_get_dimension(sys);
     const size_t count = ts_fluid_count(dim, n);
     cdyn_particle *p = malloc(count * sizeof *p);
     if (!p)
@@ -337,11 +337,23 @@ static cdyn_status liquid_scene(cdyn_system *sys)
     return st;
 }
 
+static cdyn_status liquid_scene(cdyn_system *sys)
+{
+    return liquid(sys, cdyn_system_get_dimension(sys) == 2 ? 100 : 17);
+}
+
+/* 2 * 190^2 = 72200 members: the neighbour list's gather in blocks too. */
+static cdyn_status big_liquid_scene(cdyn_system *sys)
+{
+    return liquid(sys, 190);
+}
+
 static void test_pair_determinism(void **state)
 {
     (void)state;
     check_scene(2, liquid_scene, 20, 2e-3);
     check_scene(3, liquid_scene, 10, 2e-3);
+    check_scene(2, big_liquid_scene, 20, 2e-3);
 }
 
 /* 30000 particles thrown about just above a plane with friction, inside a

@@ -7,8 +7,9 @@
  * (finish). The library then cuts the heavy loops of a step into items
  * and hands them over: gravity, springs and Lennard-Jones pair lists (user
  * callbacks stay on the calling thread), the rows of rigid rods in the
- * multiplier solve, contacts with grounds at rest, and the partitioned
- * chain kernel of RATTLE. Everything else runs on the calling thread, and
+ * multiplier solve, contacts with grounds at rest, the partitioned chain
+ * kernel of RATTLE, velocity Verlet's passes over the state and the
+ * neighbour lists' gathers. Everything else runs on the calling thread, and
  * without a task system everything does, as it always has. A lattice
  * holds a task system too; its drainage accumulation does not use it yet.
  *
