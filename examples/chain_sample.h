@@ -1,7 +1,8 @@
 /* chain_sample: chains of rigid bonds drawn from the canonical ensemble at
  * temperature kT, the start of an equilibrium run with RATTLE, with the
- * examples' own random numbers. The same sampler as polymer.c (which
- * explains the distribution); not part of the library.
+ * examples' own random numbers (polymer.c's header explains the
+ * distribution); used by polymer and ensemble_polymer, not part of the
+ * library.
  *
  * Units: bond length, bead mass and kT are 1. */
 #ifndef CDYN_EXAMPLE_CHAIN_SAMPLE_H

@@ -43,13 +43,15 @@
 
 #include <cdyn/cdyn.h>
 
-#include "cli.h"
+#include "chain_sample.h"
 #include "chart.h"
+#include "cli.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
+/* The units of chain_sample.c, which draws the start: b = m = kT = 1. */
 static const double BOND = 1.0, MASS = 1.0, KT = 1.0;
 
 /* ---- parameters --------------------------------------------------------- */
@@ -146,113 +148,9 @@ static int parse_args(int argc, char **argv, params *p)
     return 0;
 }
 
-/* ---- random numbers (the example's own; the library's RNG is internal) -- */
-
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1), 53 random bits. */
-static double uniform(uint64_t *state)
-{
-    return (double)(splitmix64(state) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-/* Standard normal, Box-Muller (1 - u keeps the logarithm finite). */
-static double normal(uint64_t *state)
-{
-    double u = 1.0 - uniform(state), w = uniform(state);
-    return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * w);
-}
-
-/* A direction uniform on the sphere (Archimedes: z uniform in [-1, 1]). */
-static void direction(uint64_t *state, double u[3])
-{
-    double z = 2.0 * uniform(state) - 1.0, phi = 2.0 * M_PI * uniform(state);
-    double s = sqrt(fmax(0.0, 1.0 - z * z));
-    u[0] = s * cos(phi);
-    u[1] = s * sin(phi);
-    u[2] = z;
-}
-
 static double dot3(const double *a, const double *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-/* ---- a chain drawn from the rigid-bond canonical ensemble -------------- */
-
-/* Fills u (3 n values) with n bond directions of the canonical distribution
- * of a chain of equal masses and rigid bonds: uniform directions accepted
- * with probability sqrt(det Z / 2^n), where Z / (b^2 / m) = tridiag(-c_i, 2,
- * -c_i) and c_i = u_i . u_{i+1}. The ratio r_k = det(Z_k) / 2^k obeys
- * r_k = r_{k-1} - (c_{k-1}^2 / 4) r_{k-2} and never exceeds 1 (Hadamard),
- * so this is exact rejection sampling. Returns the number of draws. */
-static long draw_bonds(uint64_t *state, int n, double *u)
-{
-    for (long draws = 1;; draws++) {
-        double r_prev = 1.0, r = 1.0;
-        for (int i = 0; i < n; i++) {
-            direction(state, u + 3 * i);
-            if (i > 0) {
-                double c = dot3(u + 3 * i - 3, u + 3 * i);
-                double next = r - 0.25 * c * c * r_prev;
-                r_prev = r;
-                r = next;
-            }
-        }
-        if (uniform(state) < sqrt(r))
-            return draws;
-    }
-}
-
-/* Maxwell velocities at temperature KT for the n + 1 beads, projected onto
- * the tangent space G v = 0 of the bonds u (unit vectors), with the centre
- * of mass at rest. The projection v -= M^-1 G^T lambda solves
- * (G M^-1 G^T) lambda = G v, a tridiagonal system for a chain (Thomas
- * algorithm; the matrix is positive definite). Scratch: 3 n doubles. */
-static void draw_velocities(uint64_t *state, int n, const double *u, double *v, double *scratch)
-{
-    const int beads = n + 1;
-    for (int j = 0; j < 3 * beads; j++)
-        v[j] = sqrt(KT / MASS) * normal(state);
-    /* Rows in units where bond i's row of G is u_i (b = 1 factors out). */
-    double *diag = scratch, *rhs = scratch + n, *lam = scratch + 2 * n;
-    for (int i = 0; i < n; i++) {
-        double dv[3] = {v[3 * i + 3] - v[3 * i], v[3 * i + 4] - v[3 * i + 1],
-                        v[3 * i + 5] - v[3 * i + 2]};
-        rhs[i] = dot3(u + 3 * i, dv);
-        diag[i] = 2.0 / MASS;
-    }
-    /* Off-diagonal of row i (with i + 1): -c_i / m. */
-    for (int i = 1; i < n; i++) {
-        double off = -dot3(u + 3 * i - 3, u + 3 * i) / MASS;
-        double f = off / diag[i - 1];
-        diag[i] -= f * off;
-        rhs[i] -= f * rhs[i - 1];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        double off = i + 1 < n ? -dot3(u + 3 * i, u + 3 * i + 3) / MASS : 0.0;
-        lam[i] = (rhs[i] - (i + 1 < n ? off * lam[i + 1] : 0.0)) / diag[i];
-    }
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++) {
-            v[3 * i + k] += lam[i] * u[3 * i + k] / MASS;
-            v[3 * i + 3 + k] -= lam[i] * u[3 * i + k] / MASS;
-        }
-    /* A uniform shift keeps every bond's rate of change at zero. */
-    for (int k = 0; k < 3; k++) {
-        double mean = 0;
-        for (int j = 0; j < beads; j++)
-            mean += v[3 * j + k];
-        mean /= beads;
-        for (int j = 0; j < beads; j++)
-            v[3 * j + k] -= mean;
-    }
 }
 
 /* ---- measurements ------------------------------------------------------- */
@@ -496,8 +394,8 @@ int main(int argc, char **argv)
     uint64_t pos_it = 0, vel_it = 0, projections = 0;
     clock_t cpu0 = clock();
     for (int c = 0; c < p.chains; c++) {
-        draws += draw_bonds(&rng, n, u);
-        draw_velocities(&rng, n, u, v, scratch);
+        draws += chain_draw_bonds(&rng, n, u);
+        chain_draw_velocities(&rng, n, u, v, scratch);
 
         CHECK(cdyn_system_create(3, &sys));
         CHECK(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE));

@@ -348,6 +348,54 @@ static void test_chain_through_faces(void **state)
     }
 }
 
+static int refuse(const cdyn_system *sys, double t, size_t n, int dim, const double *x,
+                  const double *v, double *f, void *user)
+{
+    (void)sys, (void)t, (void)n, (void)dim, (void)x, (void)v, (void)f, (void)user;
+    return 1;
+}
+
+/* Making a rod whole across a face and wrapping a stray particle move
+ * stored positions before a step: an evaluation, which changes nothing,
+ * and a step that fails put them back bit for bit, image counters and
+ * unwrapped positions included (they used to stay moved). */
+static void test_failed_step_and_evaluate_move_nothing(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    cdyn_particle a = add(sys, (double[]){0.1, 1}, NULL), b = add(sys, (double[]){2.9, 1}, NULL);
+    add(sys, (double[]){7.5, -4.2}, NULL); /* far out: wrapped at the first preparation */
+    cdyn_constraint rod;
+    ok(cdyn_constraint_add_distance(sys, a, b, 0.2, &rod));
+    set_box(sys, 3, 3, 3, true, true, false);
+    double x0[6], u0[6], x1[6], u1[6];
+    int64_t i0[2], i1[2];
+    ok(cdyn_system_get_positions(sys, x0, 6));
+    ok(cdyn_system_get_unwrapped_positions(sys, u0, 6));
+    ok(cdyn_particle_get_image(sys, b, i0));
+    cdyn_force f = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0) {
+            ok(cdyn_system_evaluate(sys, NULL, 0));
+        } else {
+            ok(cdyn_force_add_callback(sys, refuse, NULL, false, &f));
+            assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_ERR_CALLBACK);
+        }
+        ok(cdyn_system_get_positions(sys, x1, 6));
+        ok(cdyn_system_get_unwrapped_positions(sys, u1, 6));
+        ok(cdyn_particle_get_image(sys, b, i1));
+        assert_memory_equal(x0, x1, sizeof x0);
+        assert_memory_equal(u0, u1, sizeof u0);
+        assert_memory_equal(i0, i1, sizeof i0);
+    }
+    /* A step that succeeds keeps what the preparation did. */
+    ok(cdyn_force_remove(sys, f));
+    ok(cdyn_system_step(sys, 1e-3));
+    ok(cdyn_system_get_positions(sys, x1, 6));
+    assert_true(x1[4] >= 0 && x1[4] < 3 && x1[5] >= 0 && x1[5] < 3);
+    cdyn_system_destroy(sys);
+}
+
 /* A ring of rods that winds around the box cannot be made whole: the step
  * is refused and nothing moves. */
 static void test_loop_through_faces_refused(void **state)
@@ -444,6 +492,69 @@ static void test_momentum_round_off(void **state)
     }
 }
 
+/* A particle flung far beyond any count of box lengths an int64_t holds:
+ * its image counter stays as it was instead of overflowing (which is
+ * undefined), and the steps go on; an ordinary flight still counts. */
+static void test_image_counters_never_overflow(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    cdyn_particle p = add(sys, (double[]){0.5, 0.5}, (double[]){1e303, 0});
+    cdyn_particle q = add(sys, (double[]){0.6, 0.5}, (double[]){1e303, 0});
+    cdyn_force spring;
+    ok(cdyn_force_add_spring(sys, p, q, 1, 0, 0.1, &spring)); /* a cluster of two */
+    ok(cdyn_system_set_box(sys, (double[]){0, 0}, (double[]){1, 1}, (bool[]){true, true}));
+    ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET));
+    int64_t img[3] = {0};
+    for (int s = 0; s < 3; s++) {
+        cdyn_status st = cdyn_system_step(sys, 1e-2); /* 1e301 box lengths a step */
+        assert_true(st == CDYN_OK || st == CDYN_ERR_DIVERGED);
+        for (int i = 0; i < 2; i++) {
+            ok(cdyn_particle_get_image(sys, i ? q : p, img));
+            assert_true(img[0] == 0 && img[1] == 0);
+        }
+    }
+    /* setting a position 1e301 lengths out keeps the counter too */
+    ok(cdyn_particle_set_velocity(sys, p, (double[]){0, 0}));
+    ok(cdyn_particle_set_position(sys, p, (double[]){1e301, 0.5}));
+    ok(cdyn_particle_get_image(sys, p, img));
+    assert_true(img[0] == 0 && img[1] == 0);
+    ok(cdyn_particle_set_position(sys, p, (double[]){5.25, 0.5}));
+    ok(cdyn_particle_get_image(sys, p, img));
+    assert_true(img[0] == 5 && img[1] == 0);
+    cdyn_system_destroy(sys);
+}
+
+/* Positions are read inside the box however far out a particle is, and a
+ * box too short to hold distinct coordinates is refused. */
+static void test_far_points_read_inside_the_box(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    /* o + L == o: no coordinate to wrap into */
+    assert_int_equal(cdyn_system_set_box(sys, (double[]){-1e300, 0}, (double[]){1e-300, 1},
+                                         (bool[]){true, true}),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_set_box(sys, (double[]){1e6, 0}, (double[]){1e-6, 1},
+                                         (bool[]){true, true}),
+                     CDYN_ERR_INVALID_ARGUMENT);
+    /* 1e6 + 1e-3: 2^-30 of the origin, accepted */
+    ok(cdyn_system_set_box(sys, (double[]){1e6, 0}, (double[]){1e-3, 1}, (bool[]){true, true}));
+    /* A tiny box and points 10^300 and 10^20 lengths out: (x - o) / L
+     * overflows or n L has lost the box; the reads are the exact remainders. */
+    ok(cdyn_system_set_box(sys, (double[]){0, 0}, (double[]){1e-3, 1}, (bool[]){true, true}));
+    const double far[3] = {1e300, -1e300, 0.75e17};
+    for (int i = 0; i < 3; i++) {
+        cdyn_particle p = add(sys, (double[]){far[i], 0.5}, (double[]){0, 0});
+        double x[2];
+        ok(cdyn_particle_get_position(sys, p, x));
+        assert_true(x[0] >= 0 && x[0] < 1e-3);
+        assert_true(fabs(x[0] - (fmod(far[i], 1e-3) + (far[i] < 0 ? 1e-3 : 0))) < 1e-18);
+        assert_true(x[1] == 0.5);
+    }
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,8 +566,11 @@ int main(void)
         cmocka_unit_test(test_spring_minimum_image),
         cmocka_unit_test(test_chain_through_faces),
         cmocka_unit_test(test_loop_through_faces_refused),
+        cmocka_unit_test(test_failed_step_and_evaluate_move_nothing),
         cmocka_unit_test(test_walls_and_wrapped_grounds),
         cmocka_unit_test(test_momentum_round_off),
+        cmocka_unit_test(test_image_counters_never_overflow),
+        cmocka_unit_test(test_far_points_read_inside_the_box),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -704,13 +704,22 @@ static void test_callback_errors(void **state)
         assert_memory_equal(x0, x1, sizeof x0);
         assert_memory_equal(v0, v1, sizeof v0);
         assert_true(t0 == t1);
-        /* the queries report it too */
-        double e, depth, fn[3];
+        /* the queries report it too, each naming itself first */
+        double e, depth, fn[3], jx[4], jv[4];
         size_t c;
-        assert_int_equal(cdyn_system_get_potential_energy(sys, &e), CDYN_ERR_CALLBACK);
-        assert_int_equal(cdyn_ground_get_contact_count(sys, g, &c), CDYN_ERR_CALLBACK);
-        assert_int_equal(cdyn_ground_get_penetration(sys, g, p, &depth), CDYN_ERR_CALLBACK);
-        assert_int_equal(cdyn_ground_get_total_force(sys, g, fn, NULL), CDYN_ERR_CALLBACK);
+#define NAMED(call, name)                                                      \
+    do {                                                                       \
+        assert_int_equal((call), CDYN_ERR_CALLBACK);                           \
+        assert_int_equal(strncmp(cdyn_system_last_error(sys), name ":",        \
+                                 strlen(name) + 1), 0);                        \
+    } while (0)
+        NAMED(cdyn_system_get_potential_energy(sys, &e), "get_potential_energy");
+        NAMED(cdyn_ground_get_contact_count(sys, g, &c), "ground_get_contact_count");
+        NAMED(cdyn_ground_get_penetration(sys, g, p, &depth), "ground_get_penetration");
+        NAMED(cdyn_ground_get_total_force(sys, g, fn, NULL), "ground_get_total_force");
+        NAMED(cdyn_ground_get_energy(sys, g, &e), "ground_get_energy");
+        NAMED(cdyn_ground_get_jacobian(sys, g, p, jx, jv), "ground_get_jacobian");
+#undef NAMED
         /* a fixed particle is not evaluated by the step */
         assert_int_equal(cdyn_particle_set_fixed(sys, p, true), CDYN_OK);
         assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);

@@ -421,10 +421,85 @@ static void test_allocator_always_failing_after_create(void **state)
     assert_int_equal(ca.allocs, ca.frees + 4);
 }
 
+/* The calls that first allocate the constraint store, the projection's
+ * workspace or a pair set's exclusion lists say which call ran out of
+ * memory: each failure of each of their allocations gives a message that
+ * starts with the call's name, and a retry succeeds. */
+typedef enum { M_SOLVER, M_PROJECTION, M_DISTANCE, M_BONDED, M_EXCLUSIONS, M_COUNT } msg_call;
+
+static cdyn_status call_one(cdyn_system *sys, msg_call which, const cdyn_particle *p,
+                            cdyn_force pairs)
+{
+    switch (which) {
+    case M_SOLVER: {
+        cdyn_solver_options o;
+        cdyn_solver_options_init(&o);
+        return cdyn_system_set_solver_options(sys, &o);
+    }
+    case M_PROJECTION: {
+        cdyn_projection_options o;
+        cdyn_projection_options_init(&o);
+        o.enabled = true;
+        return cdyn_system_set_projection_options(sys, &o);
+    }
+    case M_DISTANCE: {
+        cdyn_constraint c;
+        return cdyn_constraint_add_distance(sys, p[0], p[1], 1.0, &c);
+    }
+    case M_BONDED:
+        return cdyn_force_set_pair_exclude_bonded(sys, pairs, 1);
+    default:
+        return cdyn_force_add_pair_exclusions(sys, pairs, p + 1, 1);
+    }
+}
+
+static void test_out_of_memory_names_the_call(void **state)
+{
+    (void)state;
+    static const char *const names[M_COUNT] = {
+        "set_solver_options", "set_projection_options", "constraint_add_distance",
+        "force_set_pair_exclude_bonded", "force_add_pair_exclusions"};
+    for (int which = 0; which < M_COUNT; which++) {
+        for (size_t n = 1;; n++) {
+            ts_counting_alloc ca;
+            memset(&ca, 0, sizeof ca);
+            cdyn_allocator alloc = ts_counting_allocator(&ca);
+            cdyn_system *sys;
+            assert_int_equal(cdyn_system_create_with_allocator(2, &alloc, &sys), CDYN_OK);
+            cdyn_particle p[3];
+            for (int i = 0; i < 3; i++)
+                assert_int_equal(cdyn_particle_add(sys, 1, (double[]){i, 0}, NULL, &p[i]),
+                                 CDYN_OK);
+            cdyn_pair_params pp;
+            assert_int_equal(cdyn_pair_params_init(&pp, CDYN_PAIR_HERTZ), CDYN_OK);
+            cdyn_force pairs;
+            assert_int_equal(cdyn_force_add_pair_set(sys, &pp, p, 3, &pairs), CDYN_OK);
+            cdyn_force spring;
+            assert_int_equal(cdyn_force_add_spring(sys, p[0], p[1], 1, 0, 1, &spring), CDYN_OK);
+            ca.fail_at = ca.allocs + n;
+            cdyn_status st = call_one(sys, (msg_call)which, p, pairs);
+            if (st == CDYN_OK && !ca.failed) {
+                cdyn_system_destroy(sys);
+                break; /* past the call's last allocation */
+            }
+            assert_int_equal(st, CDYN_ERR_NO_MEMORY);
+            const char *msg = cdyn_system_last_error(sys);
+            if (strncmp(msg, names[which], strlen(names[which])) != 0)
+                fail_msg("allocation %zu of %s failed with the message \"%s\"", n,
+                         names[which], msg);
+            ca.fail_at = 0;
+            assert_int_equal(call_one(sys, (msg_call)which, p, pairs), CDYN_OK);
+            cdyn_system_destroy(sys);
+            assert_int_equal(ca.live_bytes, 0);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_fails_cleanly),
+        cmocka_unit_test(test_out_of_memory_names_the_call),
         cmocka_unit_test(test_allocator_always_failing_after_create),
         cmocka_unit_test(test_every_allocation_2d),
         cmocka_unit_test(test_every_allocation_3d),

@@ -1050,6 +1050,60 @@ static void test_knot_split_step_rolls_back(void **state)
     cdyn_system_destroy(b);
 }
 
+static int unit_circle(const cdyn_system *sys, double t, double q, double r[3], double dr[3],
+                       double ddr[3], void *user)
+{
+    (void)sys, (void)t, (void)user;
+    r[0] = cos(q), r[1] = sin(q);
+    dr[0] = -sin(q), dr[1] = cos(q);
+    ddr[0] = -cos(q), ddr[1] = -sin(q);
+    return 0;
+}
+
+/* Huge steps: a clock that would overflow, and a bead whose finite
+ * coordinates give no finite Cartesian velocity, are diverged steps with
+ * the state kept (both used to succeed, leaving an infinite time or a NaN
+ * velocity). */
+static void test_overflowing_steps_diverge(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        cdyn_system *sys;
+        assert_int_equal(cdyn_system_create(dim, &sys), CDYN_OK);
+        assert_int_equal(cdyn_system_set_time(sys, 1e308), CDYN_OK);
+        assert_int_equal(cdyn_system_step(sys, 1e308), CDYN_ERR_DIVERGED);
+        double t;
+        cdyn_system_get_time(sys, &t);
+        assert_true(t == 1e308);
+        assert_int_equal(cdyn_system_set_time(sys, 0), CDYN_OK);
+        cdyn_particle p;
+        cdyn_particle_add(sys, 1, (double[]){0, 1, 0}, (double[]){1, 0, 0}, &p);
+        cdyn_curve_desc d;
+        cdyn_curve_desc_init(&d, CDYN_CURVE_CALLBACK);
+        d.callback = unit_circle, d.periodic = 1, d.q_min = 0, d.q_max = 2 * TS_PI;
+        cdyn_constraint c;
+        assert_int_equal(cdyn_constraint_add_on_curve(sys, p, &d, &c), CDYN_OK);
+        double x0[3], v0[3], x1[3], v1[3];
+        cdyn_particle_get_position(sys, p, x0);
+        cdyn_particle_get_velocity(sys, p, v0);
+        for (double dt = 1e30; dt < 1e300; dt *= 1e30) {
+            cdyn_status st = cdyn_system_step(sys, dt);
+            cdyn_particle_get_position(sys, p, x1);
+            cdyn_particle_get_velocity(sys, p, v1);
+            for (int k = 0; k < dim; k++)
+                assert_true(isfinite(x1[k]) && isfinite(v1[k]));
+            if (st != CDYN_OK) {
+                assert_int_equal(st, CDYN_ERR_DIVERGED);
+                assert_memory_equal(x0, x1, (size_t)dim * sizeof *x0);
+                assert_memory_equal(v0, v1, (size_t)dim * sizeof *v0);
+            }
+            memcpy(x0, x1, sizeof x0);
+            memcpy(v0, v1, sizeof v0);
+        }
+        cdyn_system_destroy(sys);
+    }
+}
+
 /* A bead whose coordinate stays finite while its point on the shape
  * overflows: the step fails with CDYN_ERR_DIVERGED and the state stays. */
 static void test_overflowing_shape_fails_the_step(void **state)
@@ -1095,6 +1149,7 @@ int main(void)
         cmocka_unit_test(test_shape_constraint_queries),
         cmocka_unit_test(test_failures_name_the_call),
         cmocka_unit_test(test_knot_split_step_rolls_back),
+        cmocka_unit_test(test_overflowing_steps_diverge),
         cmocka_unit_test(test_overflowing_shape_fails_the_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

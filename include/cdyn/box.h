@@ -35,7 +35,9 @@
  *    for end-to-end vectors of chains: within a cluster unwrapped positions
  *    are whole). A position set from outside keeps the image counter that
  *    moves the unwrapped position least (a position read, wrapped and set
- *    back keeps its unwrapped value).
+ *    back keeps its unwrapped value). A particle more than 2^52 box
+ *    lengths out is still read inside the box (by the exact remainder),
+ *    but its image counter no longer counts those lengths.
  *
  *  - Inside a step the library stores positions in whatever periodic copy
  *    is convenient: each cluster is moved back into the box only when its
@@ -76,7 +78,10 @@ extern "C" {
  *  @param[in,out] sys       The system.
  *  @param[in]     origin    The corner o (m), dim finite values, copied.
  *  @param[in]     lengths   The edge lengths L_k (m), dim finite values > 0,
- *                           copied; o + L and 1 / L must be finite too.
+ *                           copied; o + L and 1 / L must be finite too,
+ *                           and L_k >= 2^-32 |o_k| (a box that short
+ *                           against its distance from 0 holds too few
+ *                           distinct coordinates to wrap into).
  *  @param[in]     periodic  dim flags, copied: true makes axis k periodic.
  *  @retval CDYN_OK                    the box was set.
  *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys, @p origin, @p lengths or

@@ -940,6 +940,10 @@ CDYN_API cdyn_status cdyn_system_evaluate(cdyn_system *sys, double *out, size_t 
  *  @retval CDYN_ERR_INVALID_ARGUMENT  @p sys is NULL.
  *  @retval CDYN_ERR_CALLBACK          a constraint callback or the motion of a
  *                                     constraint failed.
+ *  @retval CDYN_ERR_DIVERGED          a constraint's terms overflow: a built-in
+ *                                     motion or schedule at the time, or the
+ *                                     velocity term of an implicit constraint
+ *                                     (a speed too large).
  *  @retval CDYN_ERR_NO_MEMORY         the constraint layout could not be
  *                                     allocated.
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.

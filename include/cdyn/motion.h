@@ -31,6 +31,13 @@
  * L(t) = L_s + s(t) - s(t_s): again no jump.
  *
  * Units: the system's (metres, seconds, radians; frequencies in rad/s).
+ *
+ * Numbers that overflow: a built-in motion or schedule whose state is not
+ * finite at a time (a frequency so large that the acceleration overflows,
+ * an acceleration reached after a long time) gives CDYN_ERR_DIVERGED
+ * wherever it is evaluated at that time: alone, when attached (nothing
+ * attached), or in a step or query (a step's state as before it).
+ * CDYN_ERR_CALLBACK is for callbacks only.
  */
 #ifndef CDYN_MOTION_H
 #define CDYN_MOTION_H

@@ -10,7 +10,11 @@
  *
  * The functions below sample a shape without a system: evaluate it, measure
  * its arc length, find its closest point. Constraints and grounds that hold a
- * shape take the same descriptions.
+ * shape take the same descriptions. They answer in finite numbers or not at
+ * all: a result beyond the range of a double (a point far out on a
+ * parabola or on an open spline's extension, an arc length that overflows,
+ * the slope of a grid step near the smallest double) is refused with
+ * CDYN_ERR_INVALID_ARGUMENT, outputs untouched.
  *
  * Curves, parameter q (d = 2 or 3 is the dimension of the space; unit vectors
  * e1, e2, e3 are built from the axes, see each kind):
@@ -259,7 +263,10 @@ typedef struct cdyn_heightfield_desc {
     size_t nx;            /**< Samples along x, at least 2. */
     size_t ny;            /**< Samples along y, at least 2 (1 for a 2-D ground's profile). */
     double origin[2];     /**< (x, y) of sample (0, 0) (m), finite. */
-    double spacing[2];    /**< Grid steps (dx, dy) (m), finite, > 0. */
+    /** Grid steps (dx, dy) (m), finite, > 0, such that the far edge
+     *  origin + (n - 1) spacing is finite and above the origin (the grid's
+     *  points are distinct doubles). */
+    double spacing[2];
     /** nx * ny finite heights (m), row by row: samples[j * nx + i] =
      *  f(origin[0] + i dx, origin[1] + j dy); copied, read during the call
      *  only. */
@@ -363,8 +370,10 @@ CDYN_API void cdyn_surface_desc_init(cdyn_surface_desc *desc, cdyn_surface_kind 
  *  @retval CDYN_OK                    the values were written.
  *  @retval CDYN_ERR_INVALID_ARGUMENT  @p desc is NULL, its size, kind or a
  *                                     field is bad (see cdyn_curve_desc),
- *                                     @p dim is not 2 or 3, or @p q is not
- *                                     finite.
+ *                                     @p dim is not 2 or 3, @p q is not
+ *                                     finite, or the point or one of its
+ *                                     derivatives at @p q is beyond the range
+ *                                     of a double.
  *  @retval CDYN_ERR_CALLBACK          the callback failed or returned a
  *                                     non-finite value.
  *  @retval CDYN_ERR_NO_MEMORY         a spline's tables could not be allocated.
@@ -438,7 +447,8 @@ CDYN_API cdyn_status cdyn_curve_arc_length(const cdyn_curve_desc *desc, int dim,
  *  @retval CDYN_ERR_INVALID_ARGUMENT  the description or @p dim is bad, an
  *                                     input is not finite, @p out is NULL, or
  *                                     @p length reaches beyond a finite end of
- *                                     the domain.
+ *                                     the domain, or the parameter is beyond
+ *                                     the range of a double.
  *  @retval CDYN_ERR_NOT_CONVERGED     the iteration (or a callback curve's
  *                                     quadrature) did not converge.
  *  @retval CDYN_ERR_DIVERGED          a callback curve's speed overflows.
@@ -465,7 +475,9 @@ CDYN_API cdyn_status cdyn_curve_parameter_at_arc_length(const cdyn_curve_desc *d
  *  @param[out] out   Receives the parameter.
  *  @retval CDYN_OK                    the parameter was written.
  *  @retval CDYN_ERR_INVALID_ARGUMENT  the description or @p dim is bad, @p x is
- *                                     NULL or not finite, or @p out is NULL.
+ *                                     NULL or not finite, @p out is NULL, or
+ *                                     the nearest point is beyond the range of
+ *                                     a double.
  *  @retval CDYN_ERR_CALLBACK          the callback failed or returned a
  *                                     non-finite value.
  *  @retval CDYN_ERR_NO_MEMORY         a spline's tables could not be allocated.
@@ -491,8 +503,9 @@ CDYN_API cdyn_status cdyn_curve_closest_parameter(const cdyn_curve_desc *desc, i
  *  @param[out] rvv   Receives r_vv, 3 values; may be NULL.
  *  @retval CDYN_OK                    the values were written.
  *  @retval CDYN_ERR_INVALID_ARGUMENT  the description is bad (see
- *                                     cdyn_surface_desc()), or @p u or @p v is
- *                                     not finite.
+ *                                     cdyn_surface_desc()), @p u or @p v is
+ *                                     not finite, or a value there is beyond
+ *                                     the range of a double.
  *  @retval CDYN_ERR_CALLBACK          the callback failed or returned a
  *                                     non-finite value.
  *  @retval CDYN_ERR_NO_MEMORY         a height field's tables could not be
@@ -534,7 +547,9 @@ CDYN_API cdyn_status cdyn_surface_get_domain(const cdyn_surface_desc *desc, doub
  *  @param[out] v     Receives the second parameter.
  *  @retval CDYN_OK                    the parameters were written.
  *  @retval CDYN_ERR_INVALID_ARGUMENT  the description is bad, @p x is NULL or
- *                                     not finite, or @p u or @p v is NULL.
+ *                                     not finite, @p u or @p v is NULL, or the
+ *                                     nearest point is beyond the range of a
+ *                                     double.
  *  @retval CDYN_ERR_CALLBACK          the callback failed or returned a
  *                                     non-finite value.
  *  @retval CDYN_ERR_NO_MEMORY         a height field's tables could not be
@@ -563,10 +578,13 @@ CDYN_API cdyn_status cdyn_surface_closest_parameters(const cdyn_surface_desc *de
  *  @retval CDYN_ERR_INVALID_ARGUMENT  @p desc is NULL or bad (a size field
  *                                     other than sizeof(cdyn_heightfield_desc),
  *                                     a grid below 2 x 2, nx * ny overflowing,
- *                                     non-finite or non-positive spacing, NULL
- *                                     or non-finite samples, a bad
- *                                     interpolation or up_axis), or @p x or
- *                                     @p y is not finite.
+ *                                     non-finite or non-positive spacing, a far
+ *                                     edge that is not finite or not above the
+ *                                     origin, NULL or non-finite samples, a
+ *                                     bad interpolation or up_axis), @p x or
+ *                                     @p y is not finite, or the height or a
+ *                                     derivative there is beyond the range of
+ *                                     a double.
  *  @retval CDYN_ERR_NO_MEMORY         the copy or the tables could not be
  *                                     allocated.
  *  @since 0.1

@@ -66,6 +66,12 @@ cdyn_status cdyn_system_set_box(cdyn_system *sys, const double *origin, const do
             !isfinite(1.0 / lengths[k]))
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                               "%s: box along axis %d is out of the range of doubles", what, k);
+        /* Too short against its distance from 0, a box holds too few
+         * distinct coordinates to wrap into (none at all once o + L == o). */
+        if (!(lengths[k] >= 0x1p-32 * fabs(origin[k])))
+            return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
+                              "%s: lengths[%d] = %g is below 2^-32 |origin[%d]| = %g", what, k,
+                              lengths[k], k, 0x1p-32 * fabs(origin[k]));
     }
     cdyn__box *b = sys->box;
     bool fresh = !b;
@@ -194,7 +200,9 @@ cdyn_status cdyn_particle_get_image(const cdyn_system *sys, cdyn_particle p, int
         double w = x - cells * b->len[k];
         if (cells != 0 && w >= b->lo[k] + b->len[k])
             cells += 1; /* as cdyn__box_wrap_point's rounding at the upper face */
-        out[k] = cdyn__box_image(b, i, k) + (fabs(cells) < 9.0e18 ? (int64_t)cells : 0);
+        int64_t img = cdyn__box_image(b, i, k);
+        cdyn__box_count_images(&img, cells);
+        out[k] = img;
     }
     return CDYN_OK;
 }

@@ -25,6 +25,12 @@ cdyn_status cdyn__box_reserve(cdyn_system *sys);
  * periodic box. */
 cdyn_status cdyn__box_prepare(cdyn_system *sys);
 
+/* After a step or an evaluation that called cdyn__box_prepare: undo puts
+ * back the positions and image counters the preparation moved (a step
+ * that failed, any evaluation: neither changes the state), keep accepts
+ * them (a step that succeeded). No-op when nothing moved. */
+void cdyn__box_undo(cdyn_system *sys);
+void cdyn__box_keep(cdyn_system *sys);
 /* The clusters of a loaded system (snapshot/) as the saved one held them
  * at the current revision: the bonds, and with @p whole the walk of clusters
  * whose positions are already whole (none is moved, the epoch stays).

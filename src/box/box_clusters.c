@@ -34,9 +34,13 @@ void cdyn__box_free_clusters(cdyn_system *sys)
     cdyn__free_array(a, b->adj_start, cap + 1, sizeof *b->adj_start);
     cdyn__free_array(a, b->adj, b->adj_cap, sizeof *b->adj);
     cdyn__free_array(a, b->shift, cap * (size_t)sys->dim, sizeof *b->shift);
+    cdyn__free_array(a, b->saved_x, 2 * cap * (size_t)sys->dim, sizeof *b->saved_x);
+    cdyn__free_array(a, b->saved_image, cap * (size_t)sys->dim, sizeof *b->saved_image);
     b->parent = b->walk = b->roots = b->adj_start = b->adj = NULL;
     b->pinned = NULL;
-    b->shift = NULL;
+    b->shift = b->saved_x = NULL;
+    b->saved_image = NULL;
+    b->saved = false;
     b->cap = 0;
     b->adj_cap = 0;
     b->whole_valid = b->links_valid = false;
@@ -57,13 +61,18 @@ static cdyn_status reserve(cdyn_system *sys, uint32_t n, size_t n_links)
         uint8_t *pinned = cdyn__alloc_array(a, cap, sizeof *pinned);
         uint32_t *start = cdyn__alloc_array(a, (size_t)cap + 1, sizeof *start);
         double *shift = cdyn__alloc_array(a, (size_t)cap * d, sizeof *shift);
-        if (!parent || !walk || !roots || !pinned || !start || !shift) {
+        double *saved_x = cdyn__alloc_array(a, 2 * (size_t)cap * d, sizeof *saved_x);
+        int64_t *saved_image = cdyn__alloc_array(a, (size_t)cap * d, sizeof *saved_image);
+        if (!parent || !walk || !roots || !pinned || !start || !shift || !saved_x ||
+            !saved_image) {
             cdyn__free_array(a, parent, cap, sizeof *parent);
             cdyn__free_array(a, walk, cap, sizeof *walk);
             cdyn__free_array(a, roots, cap, sizeof *roots);
             cdyn__free_array(a, pinned, cap, sizeof *pinned);
             cdyn__free_array(a, start, (size_t)cap + 1, sizeof *start);
             cdyn__free_array(a, shift, (size_t)cap * d, sizeof *shift);
+            cdyn__free_array(a, saved_x, 2 * (size_t)cap * d, sizeof *saved_x);
+            cdyn__free_array(a, saved_image, (size_t)cap * d, sizeof *saved_image);
             return CDYN_ERR_NO_MEMORY;
         }
         size_t adj_cap = b->adj_cap;
@@ -79,6 +88,8 @@ static cdyn_status reserve(cdyn_system *sys, uint32_t n, size_t n_links)
         b->pinned = pinned;
         b->adj_start = start;
         b->shift = shift;
+        b->saved_x = saved_x;
+        b->saved_image = saved_image;
         b->cap = cap;
     }
     if (n_links > b->adj_cap) {
@@ -209,6 +220,46 @@ static void walk_clusters(cdyn_system *sys)
 }
 
 /* Moves slot @p s by -n_k len_k along each axis (n in box lengths). */
+/* Keeps the positions and image counters as they are, before the first
+ * move of this preparation (cdyn__box_undo puts them back). */
+static void save_before_move(cdyn_system *sys)
+{
+    cdyn__box *b = sys->box;
+    if (b->saved)
+        return;
+    const size_t d = (size_t)sys->dim, n = sys->particles.count;
+    memcpy(b->saved_x, sys->x, n * d * sizeof *b->saved_x);
+    if (sys->u != sys->x)
+        memcpy(b->saved_x + (size_t)b->cap * d, sys->u, n * d * sizeof *b->saved_x);
+    size_t ni = n < b->image_cap ? n : b->image_cap;
+    if (ni)
+        memcpy(b->saved_image, b->image, ni * d * sizeof *b->saved_image);
+    b->saved = true;
+}
+
+void cdyn__box_undo(cdyn_system *sys)
+{
+    cdyn__box *b = sys ? sys->box : NULL;
+    if (!b || !b->saved)
+        return;
+    const size_t d = (size_t)sys->dim, n = sys->particles.count;
+    memcpy(sys->x, b->saved_x, n * d * sizeof *b->saved_x);
+    if (sys->u != sys->x)
+        memcpy(sys->u, b->saved_x + (size_t)b->cap * d, n * d * sizeof *b->saved_x);
+    size_t ni = n < b->image_cap ? n : b->image_cap;
+    if (ni)
+        memcpy(b->image, b->saved_image, ni * d * sizeof *b->saved_image);
+    b->saved = false;
+    b->whole_valid = false; /* made whole again at the next preparation */
+    b->epoch++;             /* lists built on the moved positions are stale */
+}
+
+void cdyn__box_keep(cdyn_system *sys)
+{
+    if (sys->box)
+        sys->box->saved = false;
+}
+
 static void shift_slot(cdyn_system *sys, uint32_t s, const double *n)
 {
     const cdyn__box *b = sys->box;
@@ -286,6 +337,7 @@ static cdyn_status make_whole(cdyn_system *sys)
     }
     if (moved)
         cdyn__constraints_materialize_jac(sys);
+    save_before_move(sys); /* members take their roots' image counters */
     for (uint32_t w = 0; w < b->n_walk; w++) {
         uint32_t s = b->walk[w];
         if (b->parent[s] == s)
@@ -322,6 +374,7 @@ static void wrap_if_due(cdyn_system *sys)
     }
     if (!due)
         return;
+    save_before_move(sys);
     cdyn__constraints_materialize_jac(sys);
     double n[3] = {0, 0, 0};
     uint32_t root = NONE;
@@ -365,6 +418,7 @@ cdyn_status cdyn__box_prepare(cdyn_system *sys)
     cdyn__box *b = sys->box;
     if (!b || !b->any_periodic)
         return CDYN_OK;
+    b->saved = false;
     if (!b->whole_valid || b->made_whole != sys->revision) {
         cdyn_status st = cdyn__box_reserve(sys);
         if (st)

@@ -12,13 +12,14 @@
 #include "core/system.h"
 #include "core/finite.h"
 
-cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
+cdyn_status cdyn__constraints_ensure(cdyn_system *sys, const char *what)
 {
     if (sys->cons)
         return CDYN_OK;
     cdyn__constraints *k = cdyn__calloc_array(&sys->alloc, 1, sizeof *k);
     if (!k)
-        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "constraint: out of memory");
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory for the constraint store",
+                          what);
     cdyn_solver_options_init(&k->opt);
     k->dirty = true;
     cdyn__symmat_init(&k->a);
@@ -28,10 +29,11 @@ cdyn_status cdyn__constraints_ensure(cdyn_system *sys)
     return CDYN_OK;
 }
 
-cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot)
+cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, const char *what,
+                                  uint32_t *slot)
 {
     return cdyn__resolve(sys, sys->cons ? &sys->cons->slots : NULL, h, CDYN__KIND_CONSTRAINT,
-                         slot);
+                         slot, what);
 }
 
 void cdyn__constraints_touch(cdyn_system *sys)
@@ -75,7 +77,7 @@ cdyn_status cdyn__constraint_resolve_particles(cdyn_system *sys, const cdyn_part
                                                uint32_t *slots, const char *what)
 {
     for (size_t j = 0; j < n; j++) {
-        cdyn_status st = cdyn__particle_slot(sys, ps[j], &slots[j]);
+        cdyn_status st = cdyn__particle_slot(sys, ps[j], what, &slots[j]);
         if (st || (st = cdyn__holders_refuse_body(sys, slots[j], what)))
             return st;
         for (size_t i = 0; i < j; i++)
@@ -90,7 +92,7 @@ cdyn_status cdyn__constraint_insert(cdyn_system *sys, const cdyn__constraint *pr
                                     const uint32_t *slots, cdyn_constraint *out,
                                     const char *what, uint32_t *slot_out)
 {
-    cdyn_status st = cdyn__constraints_ensure(sys);
+    cdyn_status st = cdyn__constraints_ensure(sys, what);
     if (st || (st = cdyn__holders_reserve(sys, 0, what)))
         return st;
     cdyn__constraints *k = sys->cons;
@@ -149,7 +151,7 @@ cdyn_status cdyn_constraint_remove(cdyn_system *sys, cdyn_constraint h)
 {
     cdyn_status st = cdyn__check_mutable(sys, "constraint_remove");
     uint32_t i;
-    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+    if (st || (st = cdyn__constraint_slot(sys, h, "constraint_remove", &i)))
         return st;
     erase(sys, i);
     return CDYN_OK;
@@ -213,7 +215,7 @@ cdyn_status cdyn_constraint_set_enabled(cdyn_system *sys, cdyn_constraint h, boo
 {
     cdyn_status st = cdyn__check_mutable(sys, "constraint_set_enabled");
     uint32_t i;
-    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+    if (st || (st = cdyn__constraint_slot(sys, h, "constraint_set_enabled", &i)))
         return st;
     if (cdyn__constraint_is_shape(&sys->cons->c[i]))
         return enabled ? CDYN_OK /* it is always enabled */
@@ -240,7 +242,7 @@ cdyn_status cdyn_constraint_set_compliance(cdyn_system *sys, cdyn_constraint h, 
 {
     cdyn_status st = cdyn__check_mutable(sys, "constraint_set_compliance");
     uint32_t i;
-    if (st || (st = cdyn__constraint_slot(sys, h, &i)))
+    if (st || (st = cdyn__constraint_slot(sys, h, "constraint_set_compliance", &i)))
         return st;
     if (!isfinite(compliance) || compliance < 0)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,

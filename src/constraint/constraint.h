@@ -105,8 +105,9 @@ typedef struct cdyn__constraints {
     cdyn_solver_stats stats;
 } cdyn__constraints;
 
-/* Creates the constraint store on first use. */
-cdyn_status cdyn__constraints_ensure(cdyn_system *sys);
+/* Creates the constraint store on first use; @p what names the public call
+ * in the message of a failed allocation. */
+cdyn_status cdyn__constraints_ensure(cdyn_system *sys, const char *what);
 void cdyn__constraints_destroy(cdyn_system *sys);
 
 /* Frees the arrays of the topology pass (rows, blocks, A, factorization). */
@@ -207,6 +208,7 @@ cdyn_status cdyn__constraint_eval(cdyn_system *sys, const cdyn__constraint *c, d
                                   double *bias, double *gt);
 
 /* Resolves a constraint handle, recording the message on failure. */
-cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, uint32_t *slot);
+cdyn_status cdyn__constraint_slot(const cdyn_system *sys, cdyn_constraint h, const char *what,
+                                  uint32_t *slot);
 
 #endif /* CDYN__CONSTRAINT_H */

@@ -13,7 +13,7 @@ cdyn_status cdyn_constraint_get_multipliers(const cdyn_system *sys, cdyn_constra
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
     uint32_t i;
-    cdyn_status st = cdyn__constraint_slot(sys, h, &i);
+    cdyn_status st = cdyn__constraint_slot(sys, h, "constraint_get_multipliers", &i);
     if (st)
         return st;
     const cdyn__constraints *k = sys->cons;
@@ -46,8 +46,8 @@ cdyn_status cdyn_constraint_get_force(const cdyn_system *sys, cdyn_constraint h,
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
     uint32_t i, s;
-    cdyn_status st = cdyn__constraint_slot(sys, h, &i);
-    if (st || (st = cdyn__particle_slot(sys, p, &s)))
+    cdyn_status st = cdyn__constraint_slot(sys, h, "constraint_get_force", &i);
+    if (st || (st = cdyn__particle_slot(sys, p, "constraint_get_force", &s)))
         return st;
     if (!out)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "constraint_get_force: NULL argument");

@@ -145,7 +145,7 @@ static cdyn_status change_slot(cdyn_system *sys, cdyn_constraint h, const char *
                                uint32_t *slot)
 {
     cdyn_status st = cdyn__check_mutable(sys, what);
-    return st ? st : cdyn__constraint_slot(sys, h, slot);
+    return st ? st : cdyn__constraint_slot(sys, h, what, slot);
 }
 
 static cdyn_status query_slot(const cdyn_system *sys, cdyn_constraint h, const void *out,

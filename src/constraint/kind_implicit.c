@@ -9,6 +9,7 @@
 #include "constraint/constraint.h"
 #include "constraint/drive.h"
 #include "constraint/kind.h"
+#include "core/callback.h"
 #include "core/finite.h"
 #include "core/system.h"
 
@@ -25,9 +26,11 @@ static cdyn_status call(cdyn_system *sys, const cdyn__constraint *c, double t, c
     memset(iv, 0, sizeof *iv);
     iv->c_t = iv->c_tt = NAN;
     iv->grad_t[0] = iv->grad_t[1] = iv->grad_t[2] = NAN;
+    cdyn__callback_enter(sys);
     int rc = c->d.cb.fn.implicit(sys, t, dim, x, &iv->c, iv->grad, iv->hess,
                                  timed ? &iv->c_t : NULL, timed ? iv->grad_t : NULL,
                                  timed ? &iv->c_tt : NULL, c->d.cb.user);
+    cdyn__callback_leave(sys);
     if (rc != 0)
         return cdyn__fail(sys, CDYN_ERR_CALLBACK,
                           "implicit constraint callback returned %d at t = %g", rc, t);
@@ -93,9 +96,14 @@ static cdyn_status eval(cdyn_system *sys, const cdyn__constraint *c, double t, c
     }
     g[0] = iv.c;
     bias[0] = q;
+    /* Every value of the callback was checked finite (call, time_terms): a
+     * term that is not is the velocity's size overflowing, not a failure of
+     * the callback. */
     if (!isfinite(q))
-        return cdyn__fail(sys, CDYN_ERR_CALLBACK,
-                          "implicit constraint callback: non-finite v^T Hess(c) v at t = %g", t);
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "implicit constraint: the velocity term v^T Hess(c) v overflows at "
+                          "t = %g (|v| too large)",
+                          t);
     return CDYN_OK;
 }
 

@@ -98,12 +98,11 @@ cdyn_status cdyn_constraint_add_plane(cdyn_system *sys, cdyn_particle p, const d
     uint32_t s[1];
     if (st || (st = cdyn__constraint_resolve_particles(sys, &p, 1, s, what)))
         return st;
-    double len = 0;
-    if (normal && cdyn__all_finite(normal, (size_t)sys->dim))
-        for (int k = 0; k < sys->dim; k++)
-            len += normal[k] * normal[k];
-    len = sqrt(len);
-    if (!(len > 0) || !isfinite(len) || !isfinite(offset))
+    /* The rescaled norm: any finite normal has one (1e300 included). */
+    double len = normal && cdyn__all_finite(normal, (size_t)sys->dim)
+                     ? cdyn__vec_norm(normal, sys->dim)
+                     : 0.0;
+    if (!(len > 0) || !isfinite(len) || !isfinite(offset) || !isfinite(offset / len))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "%s: normal must be %d finite values, not all zero, and the offset "
                           "finite", what, sys->dim);

@@ -8,6 +8,7 @@
 #include "constraint/constraint.h"
 #include "constraint/drive.h"
 #include "constraint/kind.h"
+#include "core/callback.h"
 #include "core/finite.h"
 #include "core/system.h"
 
@@ -16,7 +17,9 @@ static cdyn_status call(cdyn_system *sys, const cdyn__constraint *c, double t, c
                         const double *v, double *g, double *jac, double *bias, double *gt)
 {
     size_t d = (size_t)sys->dim, np = c->n_particles, rows = c->n_rows;
+    cdyn__callback_enter(sys);
     int rc = c->d.cb.fn.user(sys, t, np, sys->dim, x, v, rows, g, jac, bias, gt, c->d.cb.user);
+    cdyn__callback_leave(sys);
     if (rc != 0)
         return cdyn__fail(sys, CDYN_ERR_CALLBACK, "constraint callback returned %d at t = %g", rc,
                           t);

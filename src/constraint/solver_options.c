@@ -46,7 +46,7 @@ static cdyn_status check(const cdyn_system *sys, const cdyn_solver_options *o)
 cdyn_status cdyn_system_set_solver_options(cdyn_system *sys, const cdyn_solver_options *options)
 {
     cdyn_status st = cdyn__enter_change(sys, options, "set_solver_options");
-    if (st || (st = check(sys, options)) || (st = cdyn__constraints_ensure(sys)))
+    if (st || (st = check(sys, options)) || (st = cdyn__constraints_ensure(sys, "set_solver_options")))
         return st;
     cdyn__constraints *k = sys->cons;
     /* Another solver needs its own arrays: the topology pass makes them. */

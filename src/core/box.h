@@ -47,6 +47,13 @@ typedef struct cdyn__box {
     uint32_t *adj;
     size_t adj_cap;
     double *shift;         /* cap * dim: box lengths a member moves by to be whole */
+    /* The stored positions (cap * dim, then u's when it is separate) and
+     * image counters (cap * dim) as they were before the first move of
+     * the preparation in progress, so that a step that fails, and every
+     * evaluation, can put them back (cdyn__box_undo). */
+    double *saved_x;
+    int64_t *saved_image;
+    bool saved;
     uint64_t linked;       /* sys->revision at which adj and pinned were built */
     bool links_valid;
     uint64_t made_whole;   /* sys->revision at which the clusters were last made whole */
@@ -76,10 +83,31 @@ static inline void cdyn__box_min_image(const cdyn__box *b, int dim, double *d)
 }
 
 /* The number of box lengths to subtract from coordinate @p x along axis
- * @p k so that it lands in [lo, lo + len). */
+ * @p k so that it lands in [lo, lo + len). Beyond 2^52 box lengths a count
+ * no longer says which image a point is in (nor does n len say where the
+ * box is): 0 there, and cdyn__box_wrap_point takes the exact remainder. */
 static inline double cdyn__box_cells(const cdyn__box *b, int k, double x)
 {
-    return floor((x - b->lo[k]) * b->inv_len[k]);
+    double n = floor((x - b->lo[k]) * b->inv_len[k]);
+    return fabs(n) < 0x1p52 ? n : 0.0;
+}
+
+/* @p x moved into [lo, lo + len) along axis @p k by the remainder of a
+ * division by len, which fmod gives exactly whatever the distance: the wrap
+ * of points that x - n len cannot place in the box (far out, or rounded
+ * across a face). */
+static inline double cdyn__box_remainder(const cdyn__box *b, int k, double x)
+{
+    const double len = b->len[k], lo = b->lo[k];
+    double r = fmod(x, len) - fmod(lo, len); /* in (-2 len, 2 len) */
+    if (r < 0)
+        r += len;
+    if (r < 0)
+        r += len;
+    if (r >= len)
+        r -= len;
+    double v = lo + r;
+    return v >= lo && v < lo + len ? v : lo;
 }
 
 /* @p x wrapped into the box along the periodic axes, in @p out (may be
@@ -96,6 +124,8 @@ static inline void cdyn__box_wrap_point(const cdyn__box *b, int dim, const doubl
                 if (v >= b->lo[k] + b->len[k]) /* rounding at the upper face */
                     v = b->lo[k];
             }
+            if (!(v >= b->lo[k] && v < b->lo[k] + b->len[k]))
+                v = cdyn__box_remainder(b, k, x[k]);
         }
         out[k] = v;
     }

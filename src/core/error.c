@@ -46,8 +46,9 @@ cdyn_status cdyn__check_not_busy(cdyn_system *sys, const char *what)
 {
     if (!sys)
         return CDYN_ERR_INVALID_ARGUMENT;
-    if (sys->in_step)
-        return cdyn__fail(sys, CDYN_ERR_BUSY, "%s: the system is inside a step (called from a callback)",
+    if (sys->in_step || sys->in_callback)
+        return cdyn__fail(sys, CDYN_ERR_BUSY,
+                          "%s: the system is inside a step or a callback (called from a callback)",
                           what);
     return CDYN_OK;
 }

@@ -20,29 +20,20 @@ static const char *kind_name(cdyn__kind kind)
     return "object";
 }
 
-/* cdyn__resolve, the message starting with "what: " when @p what is given. */
-static cdyn_status resolve(const cdyn_system *sys, const cdyn__slots *slots, uint64_t handle,
-                           cdyn__kind kind, uint32_t *slot, const char *what)
+cdyn_status cdyn__resolve(const cdyn_system *sys, const cdyn__slots *slots, uint64_t handle,
+                          cdyn__kind kind, uint32_t *slot, const char *what)
 {
     cdyn_status st = slots ? cdyn__slots_resolve(slots, handle, kind, sys->salt, slot)
                            : CDYN_ERR_INVALID_HANDLE;
     const char *name = kind_name(kind);
-    const char *sep = what ? ": " : "";
-    what = what ? what : "";
     if (st == CDYN_ERR_STALE_HANDLE)
-        return cdyn__fail(sys, st, "%s%s%s handle 0x%016llx refers to a %s %s", what, sep, name,
+        return cdyn__fail(sys, st, "%s: %s handle 0x%016llx refers to a %s %s", what, name,
                           (unsigned long long)handle,
                           kind == CDYN__KIND_RIGID ? "dissolved" : "removed", name);
     if (st)
-        return cdyn__fail(sys, st, "%s%s%s handle 0x%016llx is not a %s of this system", what,
-                          sep, name, (unsigned long long)handle, name);
+        return cdyn__fail(sys, st, "%s: %s handle 0x%016llx is not a %s of this system", what,
+                          name, (unsigned long long)handle, name);
     return CDYN_OK;
-}
-
-cdyn_status cdyn__resolve(const cdyn_system *sys, const cdyn__slots *slots, uint64_t handle,
-                          cdyn__kind kind, uint32_t *slot)
-{
-    return resolve(sys, slots, handle, kind, slot, NULL);
 }
 
 cdyn_status cdyn__enter_object(const cdyn_system *sys, const void *ptr, const char *what,
@@ -50,7 +41,7 @@ cdyn_status cdyn__enter_object(const cdyn_system *sys, const void *ptr, const ch
                                uint32_t *slot)
 {
     cdyn_status st = cdyn__enter_query(sys, ptr, what);
-    return st ? st : resolve(sys, slots, handle, kind, slot, what);
+    return st ? st : cdyn__resolve(sys, slots, handle, kind, slot, what);
 }
 
 cdyn_status cdyn__enter_object_change(cdyn_system *sys, const void *ptr, const char *what,
@@ -58,7 +49,7 @@ cdyn_status cdyn__enter_object_change(cdyn_system *sys, const void *ptr, const c
                                       cdyn__kind kind, uint32_t *slot)
 {
     cdyn_status st = cdyn__enter_change(sys, ptr, what);
-    return st ? st : resolve(sys, slots, handle, kind, slot, what);
+    return st ? st : cdyn__resolve(sys, slots, handle, kind, slot, what);
 }
 
 uint64_t cdyn__handle_of(const cdyn_system *sys, const cdyn__slots *slots, cdyn__kind kind,

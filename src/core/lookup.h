@@ -9,11 +9,12 @@
 
 /* Resolves @p handle, of kind @p kind, in the pool @p slots (NULL: the
  * store does not exist yet, so no handle is valid) into *slot. On failure
- * records "<kind> handle 0x... refers to a removed <kind>" (stale) or
- * "... is not a <kind> of this system" (zero, wrong kind, foreign) and
- * returns CDYN_ERR_STALE_HANDLE or CDYN_ERR_INVALID_HANDLE. */
+ * records "what: <kind> handle 0x... refers to a removed <kind>" (stale) or
+ * "what: ... is not a <kind> of this system" (zero, wrong kind, foreign),
+ * @p what naming the public call, and returns CDYN_ERR_STALE_HANDLE or
+ * CDYN_ERR_INVALID_HANDLE. */
 cdyn_status cdyn__resolve(const cdyn_system *sys, const cdyn__slots *slots, uint64_t handle,
-                          cdyn__kind kind, uint32_t *slot);
+                          cdyn__kind kind, uint32_t *slot, const char *what);
 
 /* The preamble of a query on one object, the same for every kind:
  * @p sys present (else CDYN_ERR_INVALID_ARGUMENT with no message: there is

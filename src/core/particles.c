@@ -5,9 +5,10 @@
 #include "core/lookup.h"
 #include "core/system.h"
 
-cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot)
+cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, const char *what,
+                                uint32_t *slot)
 {
-    return cdyn__resolve(sys, &sys->particles, p, CDYN__KIND_PARTICLE, slot);
+    return cdyn__resolve(sys, &sys->particles, p, CDYN__KIND_PARTICLE, slot, what);
 }
 
 cdyn_status cdyn__particles_reserve(cdyn_system *sys)

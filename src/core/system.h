@@ -38,6 +38,9 @@ struct cdyn_system {
     int dim;
     uint16_t salt;
     bool in_step;
+    /* User callbacks running now (core/callback.h): while any runs, calls
+     * that would change the system are refused, whatever called it. */
+    uint32_t in_callback;
 
     double time;
     cdyn_integrator integrator;
@@ -120,8 +123,10 @@ struct cdyn_system {
     uint64_t n_failures; /* messages recorded (core/error.h: cdyn__blame) */
 };
 
-/* Resolves a particle handle, recording the error message on failure. */
-cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, uint32_t *slot);
+/* Resolves a particle handle, recording the error message, which starts
+ * with @p what (the public call), on failure. */
+cdyn_status cdyn__particle_slot(const cdyn_system *sys, cdyn_particle p, const char *what,
+                                uint32_t *slot);
 
 /* Makes room for one more particle slot. */
 cdyn_status cdyn__particles_reserve(cdyn_system *sys);

@@ -35,6 +35,7 @@ static cdyn_status evaluate(cdyn_system *sys, double *out, size_t capacity)
         cdyn__params_cartesian_accel(sys, a);
     if (!st && out)
         memcpy(out, a, n * sizeof *a);
+    cdyn__box_undo(sys); /* the state never changes: clusters moved back */
     return st;
 }
 

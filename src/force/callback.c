@@ -1,4 +1,5 @@
 /* User force callbacks, with or without a Jacobian of their own. */
+#include "core/callback.h"
 #include "core/lookup.h"
 #include "core/system.h"
 #include "force/force.h"
@@ -6,7 +7,9 @@
 static cdyn_status apply(const cdyn_system *sys, const cdyn__force *g, uint32_t slot, double t,
                          const double *x, const double *v, double *f)
 {
+    cdyn__callback_enter(sys);
     int rc = g->fn(sys, t, sys->particles.count, sys->dim, x, v, f, g->user);
+    cdyn__callback_leave(sys);
     if (rc != 0)
         return cdyn__fail(sys, CDYN_ERR_CALLBACK, "force callback (slot %u) returned %d at t = %g",
                           slot, rc, t);

@@ -8,9 +8,10 @@
 #include "core/system.h"
 #include "force/applied.h"
 
-cdyn_status cdyn__force_slot(const cdyn_system *sys, cdyn_force f, uint32_t *slot)
+cdyn_status cdyn__force_slot(const cdyn_system *sys, cdyn_force f, const char *what,
+                             uint32_t *slot)
 {
-    return cdyn__resolve(sys, &sys->forces, f, CDYN__KIND_FORCE, slot);
+    return cdyn__resolve(sys, &sys->forces, f, CDYN__KIND_FORCE, slot, what);
 }
 
 cdyn_status cdyn__force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_force *out,
@@ -49,7 +50,7 @@ cdyn_status cdyn_force_remove(cdyn_system *sys, cdyn_force f)
 {
     cdyn_status st = cdyn__check_mutable(sys, "force_remove");
     uint32_t i;
-    if (st || (st = cdyn__force_slot(sys, f, &i)))
+    if (st || (st = cdyn__force_slot(sys, f, "force_remove", &i)))
         return st;
     force_erase(sys, i);
     return CDYN_OK;
@@ -65,7 +66,7 @@ cdyn_status cdyn_force_get_kind(const cdyn_system *sys, cdyn_force f, cdyn_force
 {
     uint32_t i;
     cdyn_status st = cdyn__enter_query(sys, out, "force_get_kind");
-    if (!st && !(st = cdyn__force_slot(sys, f, &i)))
+    if (!st && !(st = cdyn__force_slot(sys, f, "force_get_kind", &i)))
         *out = cdyn__force_kind(&sys->force[i]);
     return st;
 }
@@ -74,8 +75,11 @@ cdyn_status cdyn_force_get_energy(const cdyn_system *sys, cdyn_force f, double *
 {
     uint32_t i;
     cdyn_status st = cdyn__enter_query(sys, out, "force_get_energy");
-    if (!st && !(st = cdyn__force_slot(sys, f, &i)))
-        st = cdyn__force_energy(sys, &sys->force[i], sys->x, out);
+    if (!st && !(st = cdyn__force_slot(sys, f, "force_get_energy", &i))) {
+        const uint64_t mark = cdyn__failure_mark(sys);
+        st = cdyn__blame(sys, cdyn__force_energy(sys, &sys->force[i], sys->x, out), mark,
+                         "force_get_energy", NULL);
+    }
     return st;
 }
 

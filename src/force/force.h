@@ -162,7 +162,8 @@ cdyn_status cdyn__force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_forc
                                const char *what);
 
 /* Resolves a force handle into its slot, recording the message on failure. */
-cdyn_status cdyn__force_slot(const cdyn_system *sys, cdyn_force f, uint32_t *slot);
+cdyn_status cdyn__force_slot(const cdyn_system *sys, cdyn_force f, const char *what,
+                             uint32_t *slot);
 
 /* The first checks of an add: system present and not in a step, out given. */
 cdyn_status cdyn__force_add_prologue(cdyn_system *sys, const void *out, const char *what);

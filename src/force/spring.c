@@ -172,7 +172,8 @@ cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_partic
     if (st)
         return st;
     uint32_t ia, ib;
-    if ((st = cdyn__particle_slot(sys, a, &ia)) || (st = cdyn__particle_slot(sys, b, &ib)))
+    if ((st = cdyn__particle_slot(sys, a, "force_add_spring", &ia)) ||
+        (st = cdyn__particle_slot(sys, b, "force_add_spring", &ib)))
         return st;
     if (ia == ib)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -191,7 +192,7 @@ cdyn_status cdyn_force_get_spring_tension(const cdyn_system *sys, cdyn_force f, 
 {
     uint32_t i;
     cdyn_status st = cdyn__enter_query(sys, out, "force_get_spring_tension");
-    if (st || (st = cdyn__force_slot(sys, f, &i)))
+    if (st || (st = cdyn__force_slot(sys, f, "force_get_spring_tension", &i)))
         return st;
     if (sys->force[i].ops != &cdyn__spring_ops)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,

@@ -141,6 +141,11 @@ cdyn_status cdyn__param_eval(const cdyn_system *sys, cdyn__param *p, double t, c
     cdyn_status st = shape_at(sys, p, t, q, &sp);
     if (st)
         return st;
+    /* A point or tangent out of range (far out on a parabola) is no point
+     * of the shape, not a degenerate parametrization. */
+    if (!cdyn__all_finite(sp.r, 3) || !cdyn__all_finite(sp.rq[0], 3) ||
+        (p->k == 2 && !cdyn__all_finite(sp.rq[1], 3)))
+        return cdyn__param_failed(sys, CDYN_ERR_INVALID_ARGUMENT, "evaluate the shape", q[0]);
     /* In the shape's own frame: c_b, the velocity v_b and dr_b/dt. */
     double c[3], vb[3], rt[3] = {0, 0, 0};
     for (int i = 0; i < 3; i++) {

@@ -3,17 +3,20 @@
 #include "ground/ground.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/system.h"
 #include "core/finite.h"
 #include "core/lookup.h"
+#include "core/vec.h"
 
-cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, uint32_t *slot)
+cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, const char *what,
+                              uint32_t *slot)
 {
     return cdyn__resolve(sys, sys->grounds ? &sys->grounds->slots : NULL, h, CDYN__KIND_GROUND,
-                         slot);
+                         slot, what);
 }
 
 static bool velocity_dependent(const cdyn__ground *g)
@@ -101,11 +104,10 @@ cdyn_status cdyn_ground_add_plane(cdyn_system *sys, const double *normal, double
     cdyn_status st = prologue(sys, out, what);
     if (st)
         return st;
-    double len = 0;
-    if (normal && cdyn__all_finite(normal, (size_t)sys->dim))
-        for (int k = 0; k < sys->dim; k++)
-            len += normal[k] * normal[k];
-    len = sqrt(len);
+    /* The rescaled norm: any finite normal has one (1e300 included). */
+    double len = normal && cdyn__all_finite(normal, (size_t)sys->dim)
+                     ? cdyn__vec_norm(normal, sys->dim)
+                     : 0.0;
     if (!(len > 0) || !isfinite(len) || !isfinite(offset) || !isfinite(offset / len))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                           "%s: the normal must be %d finite values, not all zero, and the "
@@ -183,8 +185,10 @@ cdyn_status cdyn_ground_add_heightfield(cdyn_system *sys, const cdyn_heightfield
         /* A profile: the samples become two equal rows of a 2-row grid, on
          * which the bicubic rule is the 1-D not-a-knot spline along x with
          * f_y = f_xy = 0, and the bilinear rule the broken line. */
-        if (desc->ny != 1 || desc->nx < 2 || !desc->samples ||
-            !cdyn__all_finite(desc->samples, desc->nx))
+        /* nx bounded before the samples are read: a count whose grid
+         * cannot be held is refused, not read past the caller's array. */
+        if (desc->ny != 1 || desc->nx < 2 || desc->nx > SIZE_MAX / (8 * sizeof(double)) ||
+            !desc->samples || !cdyn__all_finite(desc->samples, desc->nx))
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
                               "%s: in 2-D a height field is a profile: need ny = 1, nx >= 2 and "
                               "nx finite samples (got nx = %zu, ny = %zu)",
@@ -233,7 +237,7 @@ cdyn_status cdyn_ground_remove(cdyn_system *sys, cdyn_ground ground)
 {
     cdyn_status st = cdyn__check_mutable(sys, "ground_remove");
     uint32_t i;
-    if (st || (st = cdyn__ground_slot(sys, ground, &i)))
+    if (st || (st = cdyn__ground_slot(sys, ground, "ground_remove", &i)))
         return st;
     cdyn__grounds *k = sys->grounds;
     k->n_velocity_dependent -= velocity_dependent(&k->g[i]);
@@ -290,7 +294,7 @@ static cdyn_status set_value(cdyn_system *sys, cdyn_ground ground, enum setting 
 {
     cdyn_status st = cdyn__check_mutable(sys, what);
     uint32_t i;
-    if (st || (st = cdyn__ground_slot(sys, ground, &i)))
+    if (st || (st = cdyn__ground_slot(sys, ground, what, &i)))
         return st;
     bool positive = which == SET_FRICTION_SPEED;
     if (!isfinite(value) || value < 0 || (positive && value == 0))

@@ -60,7 +60,8 @@ typedef struct cdyn__ground_at {
 void cdyn__grounds_destroy(cdyn_system *sys);
 
 /* Resolves a ground handle, recording the message on failure. */
-cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, uint32_t *slot);
+cdyn_status cdyn__ground_slot(const cdyn_system *sys, cdyn_ground h, const char *what,
+                              uint32_t *slot);
 
 /* true when some live ground has damping or friction: its force depends on
  * velocities. */

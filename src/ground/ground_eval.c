@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/box.h"
+#include "core/callback.h"
 #include "core/system.h"
 #include "core/tasks.h"
 #include "core/finite.h"
@@ -83,7 +84,9 @@ static cdyn_status callback_call(const cdyn_system *sys, const cdyn__ground *g, 
     int dim = sys->dim;
     double hv = 0, wv[3] = {0, 0, 0};
     memset(grad, 0, (size_t)dim * sizeof *grad);
+    cdyn__callback_enter(sys);
     int rc = g->fn(sys, t, dim, x, &hv, grad, wv, g->user);
+    cdyn__callback_leave(sys);
     if (rc != 0)
         return cdyn__fail(sys, CDYN_ERR_CALLBACK, "ground callback returned %d at t = %g", rc, t);
     if (!isfinite(hv) || !cdyn__all_finite(grad, (size_t)dim) ||

@@ -13,7 +13,7 @@
 static cdyn_status change(cdyn_system *sys, cdyn_ground h, const char *what, uint32_t *slot)
 {
     cdyn_status st = cdyn__check_mutable(sys, what);
-    return st ? st : cdyn__ground_slot(sys, h, slot);
+    return st ? st : cdyn__ground_slot(sys, h, what, slot);
 }
 
 static cdyn_status query(const cdyn_system *sys, cdyn_ground h, const void *out,

@@ -33,9 +33,10 @@ cdyn_status cdyn_ground_evaluate(const cdyn_system *sys, cdyn_ground ground, con
     double hv, gv[3];
     cdyn__ground_at at;
     const cdyn__ground *g = &sys->grounds->g[i];
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)) ||
         (st = cdyn__ground_eval(sys, g, &at, x, false, &hv, gv, NULL, NULL)))
-        return st;
+        return cdyn__blame(sys, st, mark, what, NULL);
     if (h)
         *h = hv;
     if (grad)
@@ -46,22 +47,24 @@ cdyn_status cdyn_ground_evaluate(const cdyn_system *sys, cdyn_ground ground, con
 cdyn_status cdyn_ground_get_contact_count(const cdyn_system *sys, cdyn_ground ground,
                                           size_t *out)
 {
+    const char *what = "ground_get_contact_count";
     uint32_t gi;
-    cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_contact_count", &gi);
+    cdyn_status st = prologue(sys, ground, out != NULL, what, &gi);
     if (st)
         return st;
     const cdyn__ground *g = &sys->grounds->g[gi];
     size_t d = (size_t)sys->dim, count = 0;
     cdyn__ground_at at;
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
-        return st;
+        return cdyn__blame(sys, st, mark, what, NULL);
     for (size_t i = 0; i < sys->particles.count; i++) {
         if (!cdyn__ground_acts_on(sys, i) ||
             cdyn__ground_surely_above(g, &at, sys->dim, sys->x + i * d))
             continue;
         double h, grad[3];
         if ((st = cdyn__ground_eval(sys, g, &at, sys->x + i * d, true, &h, grad, NULL, NULL)))
-            return st;
+            return cdyn__blame(sys, st, mark, what, NULL);
         count += h < 0;
     }
     *out = count;
@@ -71,17 +74,19 @@ cdyn_status cdyn_ground_get_contact_count(const cdyn_system *sys, cdyn_ground gr
 cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground ground,
                                         cdyn_particle particle, double *out)
 {
+    const char *what = "ground_get_penetration";
     uint32_t gi, pi;
-    cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_penetration", &gi);
-    if (st || (st = cdyn__particle_slot(sys, particle, &pi)))
+    cdyn_status st = prologue(sys, ground, out != NULL, what, &gi);
+    if (st || (st = cdyn__particle_slot(sys, particle, what, &pi)))
         return st;
     double h, grad[3];
     const double *x = sys->x + (size_t)pi * (size_t)sys->dim;
     const cdyn__ground *g = &sys->grounds->g[gi];
     cdyn__ground_at at;
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)) ||
         (st = cdyn__ground_eval(sys, g, &at, x, true, &h, grad, NULL, NULL)))
-        return st;
+        return cdyn__blame(sys, st, mark, what, NULL);
     double q = 0;
     for (int k = 0; k < sys->dim; k++)
         q = hypot(q, grad[k]);
@@ -92,16 +97,18 @@ cdyn_status cdyn_ground_get_penetration(const cdyn_system *sys, cdyn_ground grou
 cdyn_status cdyn_ground_get_total_force(const cdyn_system *sys, cdyn_ground ground,
                                         double normal[3], double friction[3])
 {
+    const char *what = "ground_get_total_force";
     uint32_t gi;
-    cdyn_status st = prologue(sys, ground, true, "ground_get_total_force", &gi);
+    cdyn_status st = prologue(sys, ground, true, what, &gi);
     if (st)
         return st;
     const cdyn__ground *g = &sys->grounds->g[gi];
     size_t d = (size_t)sys->dim;
     double sn[3] = {0, 0, 0}, sf[3] = {0, 0, 0};
     cdyn__ground_at at;
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
-        return st;
+        return cdyn__blame(sys, st, mark, what, NULL);
     for (size_t i = 0; i < sys->particles.count; i++) {
         if (!cdyn__ground_acts_on(sys, i))
             continue;
@@ -109,7 +116,7 @@ cdyn_status cdyn_ground_get_total_force(const cdyn_system *sys, cdyn_ground grou
         bool in;
         if ((st = cdyn__ground_force(sys, g, &at, sys->x + i * d, sys->v + i * d, fn, ff, NULL,
                                      &in)))
-            return st;
+            return cdyn__blame(sys, st, mark, what, NULL);
         for (size_t k = 0; in && k < d; k++) {
             sn[k] += fn[k];
             sf[k] += ff[k];
@@ -160,33 +167,37 @@ cdyn_status cdyn_system_get_contact_forces(const cdyn_system *sys, double *out, 
 
 cdyn_status cdyn_ground_get_energy(const cdyn_system *sys, cdyn_ground ground, double *out)
 {
+    const char *what = "ground_get_energy";
     uint32_t gi;
-    cdyn_status st = prologue(sys, ground, out != NULL, "ground_get_energy", &gi);
+    cdyn_status st = prologue(sys, ground, out != NULL, what, &gi);
     if (st)
         return st;
     cdyn__ground_at at;
     const cdyn__ground *g = &sys->grounds->g[gi];
-    if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
-        return st;
-    return cdyn__ground_energy(sys, g, &at, sys->x, out);
+    const uint64_t mark = cdyn__failure_mark(sys);
+    if (!(st = cdyn__ground_at_time(sys, g, sys->time, &at)))
+        st = cdyn__ground_energy(sys, g, &at, sys->x, out);
+    return cdyn__blame(sys, st, mark, what, NULL);
 }
 
 cdyn_status cdyn_ground_get_jacobian(const cdyn_system *sys, cdyn_ground ground,
                                      cdyn_particle particle, double *dfdx, double *dfdv)
 {
+    const char *what = "ground_get_jacobian";
     uint32_t gi, pi;
-    cdyn_status st = prologue(sys, ground, true, "ground_get_jacobian", &gi);
-    if (st || (st = cdyn__particle_slot(sys, particle, &pi)))
+    cdyn_status st = prologue(sys, ground, true, what, &gi);
+    if (st || (st = cdyn__particle_slot(sys, particle, what, &pi)))
         return st;
     size_t d = (size_t)sys->dim, off = (size_t)pi * d;
     double jx[9] = {0}, jv[9] = {0};
     const cdyn__ground *g = &sys->grounds->g[gi];
     cdyn__ground_at at;
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__ground_at_time(sys, g, sys->time, &at)))
-        return st;
+        return cdyn__blame(sys, st, mark, what, NULL);
     if (cdyn__ground_acts_on(sys, pi) &&
         (st = cdyn__ground_jacobian(sys, g, &at, sys->x + off, sys->v + off, NULL, jx, jv)))
-        return st;
+        return cdyn__blame(sys, st, mark, what, NULL);
     if (dfdx)
         memcpy(dfdx, jx, d * d * sizeof *dfdx);
     if (dfdv)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/callback.h"
 #include "core/finite.h"
 #include "core/vec.h"
 
@@ -152,7 +153,9 @@ cdyn_status cdyn__motion_state(const cdyn_system *sys, const cdyn_motion_desc *d
         rotation_state(d, dim, t, &s);
         break;
     case CDYN_MOTION_CALLBACK: {
+        cdyn__callback_enter(sys);
         int rc = d->callback(sys, t, &s, d->user);
+        cdyn__callback_leave(sys);
         if (rc != 0)
             return cdyn__fail(sys, CDYN_ERR_CALLBACK, "motion callback returned %d at t = %g",
                               rc, t);
@@ -163,6 +166,9 @@ cdyn_status cdyn__motion_state(const cdyn_system *sys, const cdyn_motion_desc *d
         break;
     }
     }
+    /* Only a built-in kind gets here with a non-finite state (a callback's
+     * was checked above): its numbers overflow at this time. No callback
+     * failed, so not CDYN_ERR_CALLBACK. */
     if (!cdyn__all_finite((const double *)&s, sizeof s / sizeof(double)))
         return cdyn__fail(sys, CDYN_ERR_DIVERGED,
                           "motion: its state overflows to a non-finite value at t = %g", t);
@@ -220,5 +226,6 @@ cdyn_status cdyn_motion_evaluate(const cdyn_motion_desc *desc, int dim, double t
         return CDYN_ERR_INVALID_ARGUMENT;
     if (cdyn__motion_invalid(desc, dim))
         return CDYN_ERR_INVALID_ARGUMENT;
-    return cdyn__motion_state(NULL, desc, dim, t, out);
+    cdyn_status st = cdyn__motion_state(NULL, desc, dim, t, out);
+    return st;
 }

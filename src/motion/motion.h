@@ -35,7 +35,8 @@ const char *cdyn__motion_invalid(const cdyn_motion_desc *desc, int dim);
 
 /* The absolute transform of a valid @p desc at time @p t (callbacks get
  * @p sys). CDYN_ERR_CALLBACK (message set on @p sys, which may be NULL)
- * when a callback fails or gives a non-finite or non-orthonormal state. */
+ * when a callback fails or gives a non-finite or non-orthonormal state;
+ * CDYN_ERR_DIVERGED when a built-in kind's state overflows at @p t. */
 cdyn_status cdyn__motion_state(const cdyn_system *sys, const cdyn_motion_desc *desc, int dim,
                                double t, cdyn_motion_state *out);
 
@@ -111,11 +112,12 @@ const char *cdyn__schedule_invalid(const cdyn_schedule_desc *desc);
 
 /* s, s', s'' of a valid @p desc at @p t. CDYN_ERR_CALLBACK (message set on
  * @p sys, which may be NULL) when a callback fails or gives a non-finite
- * value. */
+ * value; CDYN_ERR_DIVERGED when a built-in kind's value overflows. */
 cdyn_status cdyn__schedule_state(const cdyn_system *sys, const cdyn_schedule_desc *desc,
                                  double t, double out[3]);
 
-/* Attaches a valid @p desc at @p t_s to a quantity whose value is @p value. */
+/* Attaches a valid @p desc at @p t_s to a quantity whose value is @p value.
+ * Statuses of cdyn__schedule_state. */
 cdyn_status cdyn__schedule_attach(const cdyn_system *sys, cdyn__schedule *s,
                                   const cdyn_schedule_desc *desc, double t_s, double value);
 

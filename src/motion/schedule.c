@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/callback.h"
 
 void cdyn_schedule_desc_init(cdyn_schedule_desc *desc, cdyn_schedule_kind kind)
 {
@@ -53,7 +54,9 @@ cdyn_status cdyn__schedule_state(const cdyn_system *sys, const cdyn_schedule_des
         break;
     }
     case CDYN_SCHEDULE_CALLBACK: {
+        cdyn__callback_enter(sys);
         int rc = d->callback(sys, t, s, d->user);
+        cdyn__callback_leave(sys);
         if (rc != 0)
             return cdyn__fail(sys, CDYN_ERR_CALLBACK, "schedule callback returned %d at t = %g",
                               rc, t);
@@ -98,5 +101,6 @@ cdyn_status cdyn_schedule_evaluate(const cdyn_schedule_desc *desc, double t, dou
 {
     if (!desc || !out || !isfinite(t) || cdyn__schedule_invalid(desc))
         return CDYN_ERR_INVALID_ARGUMENT;
-    return cdyn__schedule_state(NULL, desc, t, out);
+    cdyn_status st = cdyn__schedule_state(NULL, desc, t, out);
+    return st;
 }

@@ -309,7 +309,7 @@ static cdyn_status create(cdyn_system *sys, const cdyn_pair_params *in,
     const size_t n = is_set ? count : 2 * count;
     for (size_t i = 0; i < n; i++) {
         uint32_t s;
-        if ((st = cdyn__particle_slot(sys, handles[i], &s)))
+        if ((st = cdyn__particle_slot(sys, handles[i], what, &s)))
             return st;
     }
     if (!is_set)
@@ -382,7 +382,7 @@ cdyn_status cdyn__pair_of(const cdyn_system *sys, cdyn_force f, const char *what
                           cdyn__pair **out)
 {
     uint32_t i;
-    cdyn_status st = cdyn__force_slot(sys, f, &i);
+    cdyn_status st = cdyn__force_slot(sys, f, what, &i);
     if (st)
         return st;
     if (cdyn__force_kind(&sys->force[i]) != CDYN_FORCE_PAIR)
@@ -399,7 +399,7 @@ static cdyn_status radius_lookup(const cdyn_system *sys, cdyn_force f, cdyn_part
                                  uint32_t *entry)
 {
     cdyn_status st = cdyn__pair_of(sys, f, what, out);
-    if (st || (st = cdyn__particle_slot(sys, particle, slot)))
+    if (st || (st = cdyn__particle_slot(sys, particle, what, slot)))
         return st;
     if ((*out)->kind != CDYN_PAIR_HERTZ)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,

@@ -59,11 +59,12 @@ cdyn_status cdyn_force_set_pair_exclude_bonded(cdyn_system *sys, cdyn_force f, i
     p->excl.depth = depth;
     p->excl.valid = false;
     p->list.valid = false;
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__exclusions_refresh(sys, &p->excl, p->n, p->slot, p->by_slot, NULL))) {
         p->excl.depth = old;
         p->excl.valid = false;
     }
-    return st;
+    return cdyn__blame(sys, st, mark, what, NULL);
 }
 
 cdyn_status cdyn_force_get_pair_exclude_bonded(const cdyn_system *sys, cdyn_force f, int *out)
@@ -91,7 +92,7 @@ cdyn_status cdyn_force_add_pair_exclusions(cdyn_system *sys, cdyn_force f,
                           what, n_pairs);
     for (size_t i = 0; i < 2 * n_pairs; i++) {
         uint32_t s;
-        if ((st = cdyn__particle_slot(sys, pairs[i], &s)))
+        if ((st = cdyn__particle_slot(sys, pairs[i], what, &s)))
             return st;
         if (cdyn__pair_member_of(p, s) == UINT32_MAX)
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
@@ -111,8 +112,8 @@ cdyn_status cdyn_force_add_pair_exclusions(cdyn_system *sys, cdyn_force f,
     size_t m = e->n_given;
     for (size_t i = 0; i < n_pairs; i++) {
         uint32_t a, b;
-        cdyn__particle_slot(sys, pairs[2 * i], &a);
-        cdyn__particle_slot(sys, pairs[2 * i + 1], &b);
+        cdyn__particle_slot(sys, pairs[2 * i], what, &a);
+        cdyn__particle_slot(sys, pairs[2 * i + 1], what, &b);
         given[m++] = (uint64_t)a << 32 | b;
         given[m++] = (uint64_t)b << 32 | a;
     }
@@ -128,8 +129,10 @@ cdyn_status cdyn_force_add_pair_exclusions(cdyn_system *sys, cdyn_force f,
     e->n_given = u;
     e->valid = false;
     p->list.valid = false;
+    const uint64_t mark = cdyn__failure_mark(sys);
     if ((st = cdyn__exclusions_refresh(sys, e, p->n, p->slot, p->by_slot, NULL)))
-        return st; /* the pairs are kept; the lists are made before the next use */
+        return cdyn__blame(sys, st, mark, what, NULL); /* the pairs are kept; the lists are
+                                                          made before the next use */
     return CDYN_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "core/system.h"
+#include "core/callback.h"
 #include "pair/pair.h"
 
 /* WCA and LJ: with s6 = (sigma / r)^6, F = (24 eps / r) s6 (2 s6 - 1),
@@ -81,7 +82,9 @@ cdyn_status cdyn__pair_law(const cdyn_system *sys, const cdyn__pair *p, double t
         return CDYN_OK;
     case CDYN_PAIR_CALLBACK: {
         double f = 0;
+        cdyn__callback_enter(sys);
         int rc_user = p->fn(sys, t, a, b, r, energy, &f, dforce, p->user);
+        cdyn__callback_leave(sys);
         if (rc_user)
             return cdyn__fail(sys, CDYN_ERR_CALLBACK,
                               "pair potential callback returned %d at r = %g (indices %u, %u)",

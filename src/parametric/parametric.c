@@ -148,7 +148,7 @@ static cdyn_status shape_of(const cdyn_system *sys, cdyn_constraint h, const cha
                             cdyn__param **out)
 {
     uint32_t i;
-    cdyn_status st = cdyn__constraint_slot(sys, h, &i);
+    cdyn_status st = cdyn__constraint_slot(sys, h, what, &i);
     if (st)
         return st;
     const cdyn__constraint *c = &sys->cons->c[i];
@@ -259,7 +259,7 @@ cdyn_status cdyn_constraint_get_coordinate_count(const cdyn_system *sys, cdyn_co
     if (!out)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "constraint_get_coordinate_count: NULL");
     uint32_t i;
-    cdyn_status st = cdyn__constraint_slot(sys, h, &i);
+    cdyn_status st = cdyn__constraint_slot(sys, h, "constraint_get_coordinate_count", &i);
     if (st)
         return st;
     const cdyn__constraint *c = &sys->cons->c[i];

@@ -58,7 +58,7 @@ cdyn_status cdyn_particle_remove(cdyn_system *sys, cdyn_particle p)
     if (st)
         return st;
     uint32_t i;
-    if ((st = cdyn__particle_slot(sys, p, &i)) ||
+    if ((st = cdyn__particle_slot(sys, p, "particle_remove", &i)) ||
         (st = cdyn__holders_refuse_body(sys, i, "particle_remove")))
         return st;
     cdyn__forces_detach_particle(sys, i);

@@ -28,13 +28,14 @@ void cdyn_projection_options_init(cdyn_projection_options *options)
     options->max_iterations = DEFAULT_MAX_ITERATIONS;
 }
 
-cdyn_status cdyn__projection_ensure(cdyn_system *sys)
+cdyn_status cdyn__projection_ensure(cdyn_system *sys, const char *what)
 {
     if (sys->proj)
         return CDYN_OK;
     cdyn__projection *pr = cdyn__calloc_array(&sys->alloc, 1, sizeof *pr);
     if (!pr)
-        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "projection: out of memory");
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory for the projection state",
+                          what);
     cdyn_projection_options_init(&pr->opt);
     pr->stats.size = sizeof pr->stats;
     sys->proj = pr;
@@ -260,7 +261,7 @@ cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
                           "%s: projection (and RATTLE) cannot treat particles on curves or "
                           "surfaces, whose mass depends on their position; use RK4 or "
                           "symplectic Euler for such systems", who);
-    cdyn_status st = cdyn__projection_ensure(sys);
+    cdyn_status st = cdyn__projection_ensure(sys, who);
     if (st)
         return st;
     sys->proj->who = who;
@@ -345,8 +346,9 @@ static cdyn_status check_options(const cdyn_system *sys, const cdyn_projection_o
 cdyn_status cdyn_system_set_projection_options(cdyn_system *sys,
                                                const cdyn_projection_options *options)
 {
-    cdyn_status st = cdyn__enter_change(sys, options, "set_projection_options");
-    if (st || (st = check_options(sys, options)) || (st = cdyn__projection_ensure(sys)))
+    const char *what = "set_projection_options";
+    cdyn_status st = cdyn__enter_change(sys, options, what);
+    if (st || (st = check_options(sys, options)) || (st = cdyn__projection_ensure(sys, what)))
         return st;
     if (options->method != sys->proj->opt.method)
         sys->proj->valid = false;

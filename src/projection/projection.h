@@ -79,8 +79,9 @@ typedef struct cdyn__projection {
     cdyn__chain chain; /* the rod-chain kernel's plan and per-row state */
 } cdyn__projection;
 
-/* Creates sys->proj with the default options on first use. */
-cdyn_status cdyn__projection_ensure(cdyn_system *sys);
+/* Creates sys->proj with the default options on first use; @p what names
+ * the public call in the message of a failed allocation. */
+cdyn_status cdyn__projection_ensure(cdyn_system *sys, const char *what);
 void cdyn__projection_destroy(cdyn_system *sys);
 
 /* Checks that the system can be projected (no particle on a shape, no

@@ -18,9 +18,11 @@
  * list. */
 #define PENDING UINT32_MAX
 
-cdyn_status cdyn__rigid_slot(const cdyn_system *sys, cdyn_rigid h, uint32_t *slot)
+cdyn_status cdyn__rigid_slot(const cdyn_system *sys, cdyn_rigid h, const char *what,
+                             uint32_t *slot)
 {
-    return cdyn__resolve(sys, sys->rigids ? &sys->rigids->slots : NULL, h, CDYN__KIND_RIGID, slot);
+    return cdyn__resolve(sys, sys->rigids ? &sys->rigids->slots : NULL, h, CDYN__KIND_RIGID, slot,
+                         what);
 }
 
 static void free_one(cdyn_system *sys, cdyn__rigid *r)
@@ -137,7 +139,7 @@ static cdyn_status check_members(cdyn_system *sys, const cdyn_particle *ps, size
 {
     for (size_t j = 0; j < n; j++) {
         uint32_t s;
-        cdyn_status st = cdyn__particle_slot(sys, ps[j], &s);
+        cdyn_status st = cdyn__particle_slot(sys, ps[j], what, &s);
         if (st)
             return st;
         uint32_t body = cdyn__holder_body(sys, s);
@@ -335,7 +337,7 @@ cdyn_status cdyn_rigid_remove(cdyn_system *sys, cdyn_rigid body)
 {
     cdyn_status st = cdyn__check_mutable(sys, "rigid_remove");
     uint32_t i;
-    if (st || (st = cdyn__rigid_slot(sys, body, &i)))
+    if (st || (st = cdyn__rigid_slot(sys, body, "rigid_remove", &i)))
         return st;
     cdyn__rigids *k = sys->rigids;
     cdyn__rigid *r = &k->r[i];
@@ -364,7 +366,7 @@ cdyn_status cdyn_rigid_find(const cdyn_system *sys, cdyn_particle particle, cdyn
     if (!out)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "rigid_find: NULL argument");
     uint32_t s;
-    cdyn_status st = cdyn__particle_slot(sys, particle, &s);
+    cdyn_status st = cdyn__particle_slot(sys, particle, "rigid_find", &s);
     if (st)
         return st;
     uint32_t body = cdyn__holder_body(sys, s);
@@ -376,7 +378,7 @@ cdyn_status cdyn_rigid_set_scheme(cdyn_system *sys, cdyn_rigid body, cdyn_rigid_
 {
     cdyn_status st = cdyn__check_mutable(sys, "rigid_set_scheme");
     uint32_t i;
-    if (st || (st = cdyn__rigid_slot(sys, body, &i)))
+    if (st || (st = cdyn__rigid_slot(sys, body, "rigid_set_scheme", &i)))
         return st;
     if (scheme != CDYN_RIGID_FIRST_ORDER && scheme != CDYN_RIGID_SECOND_ORDER)
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "rigid_set_scheme: unknown scheme %d",

@@ -59,7 +59,8 @@ void cdyn__rigids_destroy(cdyn_system *sys);
 cdyn_status cdyn__rigids_step(cdyn_system *sys, double dt);
 
 /* The body of slot @p i, or NULL (with the message set) for a bad handle. */
-cdyn_status cdyn__rigid_slot(const cdyn_system *sys, cdyn_rigid h, uint32_t *slot);
+cdyn_status cdyn__rigid_slot(const cdyn_system *sys, cdyn_rigid h, const char *what,
+                             uint32_t *slot);
 
 /* The state of body @p r at positions x, velocities v (every slot, dim
  * doubles each): centre of mass, its velocity, angular momentum about it

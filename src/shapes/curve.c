@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/callback.h"
 #include "shapes/frame.h"
 #include "core/vec.h"
 
@@ -148,7 +149,10 @@ static cdyn_status eval_callback(const cdyn__curve *c, double q, double r[3], do
                                  double ddr[3])
 {
     double v[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    if (c->fn(c->sys, c->time, q, v[0], v[1], v[2], c->user) != 0)
+    cdyn__callback_enter(c->sys);
+    int rc = c->fn(c->sys, c->time, q, v[0], v[1], v[2], c->user);
+    cdyn__callback_leave(c->sys);
+    if (rc != 0)
         return CDYN_ERR_CALLBACK;
     for (int i = 0; i < 3; i++) {
         if (c->dim == 2)

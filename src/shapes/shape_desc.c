@@ -79,6 +79,14 @@ static bool finite_n(const double *x, int n)
     return true;
 }
 
+/* A result out of the range of a double (a point far out on a parabola or
+ * a spline's extension, the speed of a degenerate shape) is no answer: the
+ * call is refused rather than return CDYN_OK with infinities. */
+static cdyn_status finite_result(cdyn_status st, const double *v, int n)
+{
+    return st == CDYN_OK && !finite_n(v, n) ? CDYN_ERR_INVALID_ARGUMENT : st;
+}
+
 CDYN_API cdyn_status cdyn_curve_evaluate(const cdyn_curve_desc *desc, int dim, double q,
                                          double *r, double *dr, double *ddr)
 {
@@ -88,9 +96,10 @@ CDYN_API cdyn_status cdyn_curve_evaluate(const cdyn_curve_desc *desc, int dim, d
     cdyn_status st = cdyn__curve_init(&c, desc, dim, NULL);
     if (st != CDYN_OK)
         return st;
-    double v[3][3];
+    double v[3][3] = {{0}};
     st = cdyn__curve_eval(&c, q, v[0], v[1], v[2]);
     cdyn__curve_free(&c);
+    st = finite_result(st, &v[0][0], 9);
     if (st == CDYN_OK) {
         store(r, v[0], dim);
         store(dr, v[1], dim);
@@ -128,6 +137,7 @@ CDYN_API cdyn_status cdyn_curve_arc_length(const cdyn_curve_desc *desc, int dim,
     double s;
     st = cdyn__curve_arc_length(&c, q_from, q_to, &s);
     cdyn__curve_free(&c);
+    st = finite_result(st, &s, 1);
     if (st == CDYN_OK)
         *out = s;
     return st;
@@ -146,6 +156,7 @@ CDYN_API cdyn_status cdyn_curve_parameter_at_arc_length(const cdyn_curve_desc *d
     double q;
     st = cdyn__curve_param_at_length(&c, q_from, length, &q);
     cdyn__curve_free(&c);
+    st = finite_result(st, &q, 1);
     if (st == CDYN_OK)
         *out = q;
     return st;
@@ -163,6 +174,7 @@ CDYN_API cdyn_status cdyn_curve_closest_parameter(const cdyn_curve_desc *desc, i
     double p[3] = {x[0], x[1], dim == 3 ? x[2] : 0.0}, q;
     st = cdyn__curve_closest(&c, p, NULL, &q);
     cdyn__curve_free(&c);
+    st = finite_result(st, &q, 1);
     if (st == CDYN_OK)
         *out = q;
     return st;
@@ -178,9 +190,10 @@ CDYN_API cdyn_status cdyn_surface_evaluate(const cdyn_surface_desc *desc, double
     cdyn_status st = cdyn__surface_init(&s, desc, NULL);
     if (st != CDYN_OK)
         return st;
-    double w[6][3];
+    double w[6][3] = {{0}};
     st = cdyn__surface_eval(&s, u, v, w[0], w[1], w[2], w[3], w[4], w[5]);
     cdyn__surface_free(&s);
+    st = finite_result(st, &w[0][0], 18);
     if (st == CDYN_OK) {
         store(r, w[0], 3);
         store(ru, w[1], 3);
@@ -224,12 +237,13 @@ CDYN_API cdyn_status cdyn_surface_closest_parameters(const cdyn_surface_desc *de
     cdyn_status st = cdyn__surface_init(&s, desc, NULL);
     if (st != CDYN_OK)
         return st;
-    double p[3] = {x[0], x[1], x[2]}, a, b;
-    st = cdyn__surface_closest(&s, p, NULL, &a, &b);
+    double p[3] = {x[0], x[1], x[2]}, ab[2] = {0, 0};
+    st = cdyn__surface_closest(&s, p, NULL, &ab[0], &ab[1]);
     cdyn__surface_free(&s);
+    st = finite_result(st, ab, 2);
     if (st == CDYN_OK) {
-        *u = a;
-        *v = b;
+        *u = ab[0];
+        *v = ab[1];
     }
     return st;
 }
@@ -245,9 +259,13 @@ CDYN_API cdyn_status cdyn_heightfield_evaluate(const cdyn_heightfield_desc *desc
     cdyn_status st = cdyn__heightfield_init(&h, desc, &a);
     if (st != CDYN_OK)
         return st;
-    double f, g[2], hs[3];
-    cdyn__heightfield_eval(&h, x, y, &f, g, hs);
+    double fgh[6];
+    cdyn__heightfield_eval(&h, x, y, &fgh[0], &fgh[1], &fgh[3]);
     cdyn__heightfield_free(&h, &a);
+    /* Slopes of a grid step near the smallest double overflow: no answer. */
+    if (!finite_n(fgh, 6))
+        return CDYN_ERR_INVALID_ARGUMENT;
+    double f = fgh[0], g[2] = {fgh[1], fgh[2]}, hs[3] = {fgh[3], fgh[4], fgh[5]};
     if (height)
         *height = f;
     if (gradient) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/callback.h"
 #include "shapes/frame.h"
 #include "core/vec.h"
 
@@ -199,13 +200,17 @@ cdyn_status cdyn__surface_eval(const cdyn__surface *s, double u, double v, doubl
         w[5][z] = h[2];
         break;
     }
-    case CDYN_SURFACE_CALLBACK:
-        if (s->fn(s->sys, s->time, u, v, w[0], w[1], w[2], w[3], w[4], w[5], s->user) != 0)
+    case CDYN_SURFACE_CALLBACK: {
+        cdyn__callback_enter(s->sys);
+        int rc = s->fn(s->sys, s->time, u, v, w[0], w[1], w[2], w[3], w[4], w[5], s->user);
+        cdyn__callback_leave(s->sys);
+        if (rc != 0)
             return CDYN_ERR_CALLBACK;
         for (int i = 0; i < 6; i++)
             if (!cdyn__v3_isfinite(w[i]))
                 return CDYN_ERR_CALLBACK;
         break;
+    }
     default:
         return CDYN_ERR_INVALID_ARGUMENT;
     }

@@ -316,7 +316,7 @@ bool cdyn__load_constraints(cdyn__load *L)
     cdyn_system *sys = L->sys;
     if (!cdyn__in_flag(r, "constraints: present"))
         return cdyn__load_ok(L);
-    if (cdyn__constraints_ensure(sys))
+    if (cdyn__constraints_ensure(sys, "system_load"))
         return cdyn__load_oom(L, "constraints");
     cdyn__constraints *k = sys->cons;
     uint8_t solver = cdyn__in_u8(r);

@@ -142,7 +142,7 @@ bool cdyn__load_projection(cdyn__load *L)
         return cdyn__in_fail(r, "projection: report out of range");
     s.position_iterations = (size_t)pi;
     s.velocity_iterations = (size_t)vi;
-    if (cdyn__projection_ensure(sys))
+    if (cdyn__projection_ensure(sys, "system_load"))
         return cdyn__load_oom(L, "projection");
     sys->proj->opt = o;
     if (held && !load_held(L))

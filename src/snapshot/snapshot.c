@@ -291,10 +291,11 @@ cdyn_status cdyn_system_clone(const cdyn_system *sys, const cdyn_allocator *allo
                               cdyn_system **out)
 {
     const char *what = "system_clone";
+    if (out)
+        *out = NULL; /* on every failure, a NULL system's included */
     cdyn_status st = cdyn__enter_query(sys, out, what);
     if (st)
         return st;
-    *out = NULL;
     if (sys->in_step)
         return cdyn__fail(sys, CDYN_ERR_BUSY,
                           "%s: the system is inside a step (called from a callback)", what);

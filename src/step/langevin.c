@@ -17,7 +17,9 @@
 #include "constraint/constraint.h"
 #include "core/system.h"
 #include "dynamics/dynamics.h"
+#include "kinematic/kinematic.h"
 #include "projection/projection.h"
+#include "rigid/rigid.h"
 #include "step/integrator.h"
 #include "step/reuse.h"
 
@@ -107,11 +109,13 @@ static cdyn_status check(cdyn_system *sys, bool *constrained)
     if (!rattle && rows)
         return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
                           "step: the Langevin thermostat with constraints needs RATTLE");
-    if (sys->param_of || sys->rigids)
+    /* The stores of bodies and kinematic particles outlive their last entry
+     * (handles keep their generations): what counts is what they hold. */
+    if (sys->param_of || (sys->rigids && sys->rigids->slots.live > 0))
         return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
                           "step: the Langevin thermostat does not support particles on shapes "
                           "or rigid bodies");
-    if (sys->drives || sys->kin)
+    if (sys->drives || (sys->kin && sys->kin->count > 0))
         return cdyn__fail(sys, CDYN_ERR_UNSUPPORTED,
                           "step: the Langevin thermostat does not support driven systems "
                           "(kinematic particles, moving constraints or grounds)");

@@ -162,6 +162,9 @@ static cdyn_status step(cdyn_system *sys, double dt)
         return st;
     if (!isfinite(dt) || !(dt > 0))
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "step: dt %g must be finite and > 0", dt);
+    if (!isfinite(sys->time + dt)) /* the clock is part of the state */
+        return cdyn__fail(sys, CDYN_ERR_DIVERGED,
+                          "step: the time %g + dt %g is not finite; state kept", sys->time, dt);
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     if (n == 0) {
         sys->time += dt;
@@ -187,8 +190,11 @@ cdyn_status cdyn_system_step(cdyn_system *sys, double dt)
     /* Failures deep in the pipeline (a callback, a shape) name the call. */
     const uint64_t mark = cdyn__failure_mark(sys);
     cdyn_status st = step(sys, dt);
-    if (st)
+    if (st) {
+        cdyn__box_undo(sys); /* what the box's preparation moved goes back too */
         return cdyn__blame(sys, st, mark, "step", NULL);
+    }
+    cdyn__box_keep(sys);
     /* Forces applied for one step have acted (a failed step keeps them). */
     cdyn__applied_step_done(sys);
     return CDYN_OK;

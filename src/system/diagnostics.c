@@ -37,16 +37,17 @@ cdyn_status cdyn_system_get_potential_energy(const cdyn_system *sys, double *out
     if (st)
         return st;
     double e = 0, eg = 0;
+    const uint64_t mark = cdyn__failure_mark(sys);
     for (uint32_t i = 0; i < sys->forces.count; i++) {
         double ei;
         if (!sys->forces.alive[i])
             continue;
         if ((st = cdyn__force_energy(sys, &sys->force[i], sys->x, &ei)))
-            return st;
+            return cdyn__blame(sys, st, mark, "get_potential_energy", NULL);
         e += ei;
     }
     if ((st = cdyn__grounds_energy(sys, sys->time, sys->x, &eg)))
-        return st;
+        return cdyn__blame(sys, st, mark, "get_potential_energy", NULL);
     *out = e + eg;
     return CDYN_OK;
 }

@@ -133,8 +133,9 @@ cdyn_status cdyn_system_get_pressure(const cdyn_system *sys, double *out)
             w += spring_virial(sys, g);
         } else if (cdyn__force_kind(g) == CDYN_FORCE_PAIR) {
             double wp = 0;
+            const uint64_t mark = cdyn__failure_mark(sys);
             if ((st = cdyn__pair_virial(sys, g->pair, sys->x, sys->v, &wp)))
-                return st;
+                return cdyn__blame(sys, st, mark, what, NULL);
             w += wp;
         }
     }

@@ -6,8 +6,15 @@
  * the encoding of fuzz_lattice_api.c (a size, a seed, then operations by
  * their row in its table). lattice_asc: ESRI ASCII grids in the forms GIS
  * tools write. system_load: snapshots of the scenes of the snapshot suites
- * (tests/support/scenes.c) after a few steps with four integrators. Run it
- * again after a change of a snapshot format or of that table. */
+ * (tests/support/scenes.c) after a few steps with four integrators.
+ * system_api: call sequences on a system in the encoding of
+ * fuzz_system_api.c (a dimension byte, then operations by their row in its
+ * table): a pendulum under every integrator, particles on every kind of
+ * shape, contacts with every kind of ground, rigid bodies with pair sets in
+ * a periodic box under the thermostat, failing and re-entering callbacks,
+ * failed allocations, removals and stale handles, the system-free
+ * functions, the options. Run it again after a change of a snapshot format
+ * or of those tables. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,15 +244,107 @@ static int system_seeds(const char *dir)
     return bad;
 }
 
+/* Rows of the operation table of fuzz_system_api.c. */
+enum { P_ADD, P_ADD2, P_REMOVE, P_SET, F_ADD, PAIRS, F_SET, C_ADD, ON_SHAPE, C_SET, G_ADD,
+       G_SET, RIGID, APPLY, BULK_SET, OPTIONS, INTEGRATOR, TIME_BOX, STEP, STEP2, STEP3,
+       EVALUATE, MODE, ARM_ALLOC_S, QUERY_S, SHAPES, MOTIONS };
+
+/* Arguments in that encoding: a value byte below 160 is the operation's
+ * usual value (0: exactly it); a vector is three values and a byte (0:
+ * NULL); a handle byte below 232 picks one made in the run. */
+#define V0 0, 0, 0, 1               /* the usual vector */
+#define PADD P_ADD, 0, V0, 0        /* a particle of mass 1, no velocity */
+#define PADDY(k) P_ADD, 0, 0, (k), 0, 1, 0 /* one at height 1 + k / 16 */
+#define STEP_MS STEP, 1             /* a step of 1 ms */
+
+static int system_api_seeds(const char *dir)
+{
+    static const unsigned char pendulum[] = {
+        1, PADD, PADD, PADD, F_ADD, 0, V0, C_ADD, 0, 1, 0, 8, 0, 1, 0, C_ADD, 1, 0, 2, 0,
+        STEP_MS, STEP_MS, INTEGRATOR, 3, STEP_MS, INTEGRATOR, 4, STEP_MS, INTEGRATOR, 5,
+        STEP_MS, INTEGRATOR, 6, STEP_MS, INTEGRATOR, 7, STEP_MS, INTEGRATOR, 1, STEP_MS,
+        QUERY_S, 0, 0, 0, 0, 0, 6, QUERY_S, 0, 0, 0, 0, 0, 5, 4, QUERY_S, 0, 0, 0, 0, 0, 9,
+        EVALUATE, 1, 1, EVALUATE, 0, C_SET, 0, 1, 0, STEP_MS, C_SET, 0, 6};
+    static const unsigned char shapes[] = {
+        1, PADD, PADD, PADD, PADD, PADD, PADD, PADD, PADD, PADD, PADD, PADD, F_ADD, 0, V0,
+        ON_SHAPE, 0, 1, 0, 0, ON_SHAPE, 1, 1, 1, 0, ON_SHAPE, 2, 1, 2, 0,
+        ON_SHAPE, 3, 1, 3, 0, ON_SHAPE, 4, 1, 4, 0, ON_SHAPE, 5, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, ON_SHAPE, 6, 1, 6, 0, STEP_MS, STEP_MS, ON_SHAPE, 7, 0, 0, 0, ON_SHAPE, 8, 0, 1, 0,
+        ON_SHAPE, 9, 0, 2, 0, ON_SHAPE, 10, 0, 3, 0, 0, STEP_MS, STEP, 4,
+        C_SET, 1, 3, 0, 0, 0, 3, STEP_MS, P_SET, 2, 0, V0, STEP_MS, P_SET, 8, 1, V0, STEP_MS};
+    static const unsigned char contacts[] = {
+        1, PADD, PADD, PADD, F_ADD, 0, V0, G_ADD, 0, V0, 0, G_ADD, 1, V0, 0, 1,
+        G_ADD, 2, 0, G_ADD, 3, G_SET, 0, 2, 0, G_SET, 1, 5, 1, 0, 1, G_SET, 2, 4, V0,
+        STEP_MS, STEP_MS, STEP, 4, QUERY_S, 0, 0, 0, 0, 0, 12, QUERY_S, 0, 0, 0, 0, 0, 13,
+        QUERY_S, 0, 0, 0, 0, 0, 14, QUERY_S, 0, 0, 0, 0, 0, 21, QUERY_S, 0, 0, 0, 0, 0, 16,
+        QUERY_S, 0, 0, 0, 0, 0, 17, G_SET, 0, 6, STEP_MS, QUERY_S, 0, 0, 0, 0, 0, 15};
+    static const unsigned char bodies_pairs_box[] = {
+        0, PADDY(0), PADDY(4), PADDY(8), PADDY(2), PADDY(6), PADDY(10), RIGID, 0, 0, 1, 2, 3,
+        2, RIGID, 2, 0, 1, RIGID, 4, 0, V0, PAIRS, 0, 0, 5, 3, 4, 5, 0, 1, 2,
+        PAIRS, 2, 32, 3, 4, 5, 0, 1, TIME_BOX, 1, 1, 1, 0, V0, V0, OPTIONS, 4, 0, 0, 7, INTEGRATOR, 3,
+        STEP_MS, STEP_MS, F_SET, 0, 4, 0, F_SET, 0, 5, 2, F_SET, 0, 6, 1, 2, 0, 0, 1, 2,
+        STEP_MS, QUERY_S, 0, 0, 0, 0, 0, 19, QUERY_S, 0, 0, 0, 0, 0, 20,
+        QUERY_S, 0, 0, 0, 0, 0, 18, QUERY_S, 0, 0, 1, 0, 0, 4, 8, TIME_BOX, 2, RIGID, 1, 0,
+        STEP_MS};
+    static const unsigned char failing_callbacks[] = {
+        0, PADD, PADD, PADD, F_ADD, 3, 1, 0, F_ADD, 4, 1, 1, C_ADD, 0, 4, 1, 2, 0, 2, 1,
+        C_ADD, 1, 5, G_ADD, 3, STEP_MS, MODE, 1, 0, STEP_MS, EVALUATE, 1, 0, MODE, 3, 5,
+        STEP_MS, STEP_MS, MODE, 2, 0, STEP_MS, MODE, 4, 0, STEP_MS, INTEGRATOR, 7, STEP_MS,
+        INTEGRATOR, 5, STEP_MS, MODE, 0, 0, STEP_MS, QUERY_S, 0, 0, 0, 0, 0, 17};
+    static const unsigned char out_of_memory[] = {
+        1, ARM_ALLOC_S, 0, PADD, PADD, PADD, ARM_ALLOC_S, 1, C_ADD, 0, 0, 1, 0, ARM_ALLOC_S, 2,
+        PAIRS, 0, 0, 2, 0, 1, 2, ARM_ALLOC_S, 0, STEP_MS, ARM_ALLOC_S, 3, INTEGRATOR, 6,
+        STEP_MS, ARM_ALLOC_S, 1, G_ADD, 2, 0, ARM_ALLOC_S, 2, RIGID, 0, 0, 1, 0, 0, 1};
+    static const unsigned char removals[] = {
+        0, PADD, PADD, PADD, F_ADD, 1, 0, 1, 0, 0, 0, C_ADD, 0, 0, 2, 0, G_ADD, 0, V0, 0,
+        RIGID, 0, 1, 2, 0, 0, 1, P_REMOVE, 0, STEP_MS, F_SET, 0, 8, C_SET, 0, 6, G_SET, 0, 6,
+        RIGID, 1, 0, P_REMOVE, 0, P_SET, 0, 2, 0, QUERY_S, 0, 0, 0, 0, 0, 0, PADD, STEP_MS,
+        QUERY_S, 240, 241, 242, 243, 244, 8, BULK_SET, 1, 0, 0, 1, BULK_SET, 0, 1, 0, 1,
+        STEP_MS, APPLY, 0, 0, 0, V0, APPLY, 1, 2, 0, 0, 1, STEP_MS, TIME_BOX, 0, 0};
+    /* Curves of kinds 1-7 through every query, the height field, surfaces
+     * of kinds 1-5, motions and schedules of every kind, a rotation. */
+    static const unsigned char free_functions[] = {
+        1, SHAPES, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, SHAPES, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1,
+        SHAPES, 0, 0, 0, 0, 0, 0, 1, 2, 0, 2, SHAPES, 0, 0, 0, 0, 0, 1, 1, 3, 0, 3,
+        SHAPES, 0, 0, 0, 0, 0, 1, 1, 4, 0, 4, SHAPES, 0, 0, 0, 0, 0, 1, 1, 5, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 1, SHAPES, 0, 0, 0, 0, 0, 1, 1, 6, 0, 3, SHAPES, 0, 0, 0, 0, 0, 1, 0,
+        1, 0, SHAPES, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, SHAPES, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0,
+        1, SHAPES, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 1, SHAPES, 0, 0, 0, 0, 0, 1, 0, 0, 3, 0, 0,
+        0, SHAPES, 0, 0, 0, 0, 0, 1, 0, 0, 4, 0, 1, MOTIONS, 0, 0, 0, 0, 1, MOTIONS, 0, 0,
+        1, 0, 1, MOTIONS, 0, 0, 2, 0, 1, MOTIONS, 0, 0, 3, 0, 0, MOTIONS, 0, 1, 0, 0,
+        MOTIONS, 0, 1, 1, 0, MOTIONS, 0, 1, 2, 0, MOTIONS, 0, 2, 0, 0, 0};
+    static const unsigned char options[] = {
+        1, PADD, PADD, C_ADD, 0, 0, 1, 0, OPTIONS, 0, 0, 0, 0, 0, INTEGRATOR, 5, STEP, 4,
+        OPTIONS, 1, 0, 8, INTEGRATOR, 7, STEP_MS, OPTIONS, 2, 1, 0, 0, 0, 20, STEP_MS,
+        OPTIONS, 3, 1, 1, 0, 0, 10, INTEGRATOR, 6, STEP_MS, OPTIONS, 2, 2, 0, 0, 0, 20,
+        STEP_MS, TIME_BOX, 0, 0, STEP, 5};
+    static const struct {
+        const char *name;
+        const unsigned char *data;
+        size_t size;
+    } seeds[] = {
+#define SEED(x) {#x, x, sizeof x}
+        SEED(pendulum), SEED(shapes), SEED(contacts), SEED(bodies_pairs_box),
+        SEED(failing_callbacks), SEED(out_of_memory), SEED(removals), SEED(free_functions),
+        SEED(options),
+#undef SEED
+    };
+    int bad = 0;
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++)
+        bad |= write_file(dir, "system_api", seeds[k].name, seeds[k].data, seeds[k].size);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: make_seeds DIR (writes DIR/lattice_load/, DIR/lattice_api/, "
-                        "DIR/lattice_asc/, DIR/system_load/; the directories must exist)\n");
+                        "DIR/lattice_asc/, DIR/system_load/, DIR/system_api/; the directories "
+                        "must exist)\n");
         return 2;
     }
     int bad = load_seeds(argv[1]) | api_seeds(argv[1]) | asc_seeds(argv[1]) |
-              system_seeds(argv[1]);
+              system_seeds(argv[1]) | system_api_seeds(argv[1]);
     if (!bad)
         printf("make_seeds: wrote the seed corpora under %s\n", argv[1]);
     return bad;

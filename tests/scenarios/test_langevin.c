@@ -328,6 +328,47 @@ static void test_settings(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* The thermostat refuses rigid bodies, kinematic particles and particles on
+ * shapes while the system has any, and steps again once the last of them is
+ * gone: what it refuses is the system as it is, not what it once held. */
+static void test_refusals_end_with_their_cause(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    ok(cdyn_system_create(2, &sys));
+    cdyn_particle p[3];
+    for (int i = 0; i < 3; i++)
+        ok(cdyn_particle_add(sys, 1, (double[]){i, 0.5 * i * i}, NULL, &p[i]));
+    ok(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET));
+    ok(ts_set_langevin(sys, 0.5, 2, 5));
+    ok(cdyn_system_step(sys, 0.01));
+    /* a rigid body */
+    cdyn_rigid body;
+    ok(cdyn_rigid_add(sys, p, 3, &body));
+    assert_int_equal(cdyn_system_step(sys, 0.01), CDYN_ERR_UNSUPPORTED);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "rigid"));
+    ok(cdyn_rigid_remove(sys, body));
+    ok(cdyn_system_step(sys, 0.01));
+    /* a kinematic particle */
+    cdyn_motion_desc m;
+    cdyn_motion_desc_init(&m, CDYN_MOTION_LINEAR);
+    m.velocity[0] = 0.1;
+    ok(cdyn_particle_set_motion(sys, p[0], &m));
+    assert_int_equal(cdyn_system_step(sys, 0.01), CDYN_ERR_UNSUPPORTED);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "kinematic"));
+    ok(cdyn_particle_set_motion(sys, p[0], NULL));
+    ok(cdyn_system_step(sys, 0.01));
+    /* a particle on a circle */
+    cdyn_curve_desc cd;
+    cdyn_curve_desc_init(&cd, CDYN_CURVE_CIRCLE);
+    cdyn_constraint c;
+    ok(cdyn_constraint_add_on_curve(sys, p[1], &cd, &c));
+    assert_int_equal(cdyn_system_step(sys, 0.01), CDYN_ERR_UNSUPPORTED);
+    ok(cdyn_constraint_remove(sys, c));
+    ok(cdyn_system_step(sys, 0.01));
+    cdyn_system_destroy(sys);
+}
+
 /* The same seed repeats a run bit for bit; another seed does not. */
 static void test_reproducible(void **state)
 {
@@ -353,6 +394,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ideal_gas),
+        cmocka_unit_test(test_refusals_end_with_their_cause),
         cmocka_unit_test(test_constrained_chain_equipartition),
         cmocka_unit_test(test_trimer_angle_distribution),
         cmocka_unit_test(test_chain_end_to_end),

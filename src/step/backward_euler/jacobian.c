@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/callback.h"
 #include "constraint/constraint.h"
 #include "constraint/kind.h"
 #include "ground/ground.h"
@@ -213,14 +214,20 @@ static cdyn_status user_jacobian(cdyn_system *sys, const cdyn__force *g, uint32_
                                  const double *v)
 {
     acc->bad = false;
+    cdyn__callback_enter(sys);
     int rc = g->jac(sys, t, acc->np, sys->dim, x, v, acc, g->user);
+    cdyn__callback_leave(sys);
     if (rc != 0)
         return cdyn__fail(sys, CDYN_ERR_CALLBACK,
                           "force Jacobian callback (slot %u) returned %d at t = %g", slot, rc, t);
-    if (acc->bad)
+    if (acc->bad) {
+        /* The refusal's own message, "jacobian_add_block: ...", goes on. */
+        char why[CDYN__ERROR_LEN];
+        memcpy(why, sys->error, sizeof why);
         return cdyn__fail(sys, CDYN_ERR_CALLBACK,
-                          "force Jacobian callback (slot %u) added an invalid block at t = %g",
-                          slot, t);
+                          "force Jacobian callback (slot %u) added an invalid block at t = %g (%s)",
+                          slot, t, why);
+    }
     return CDYN_OK;
 }
 
@@ -277,7 +284,9 @@ static cdyn_status fd_callback(cdyn_system *sys, const cdyn__force *g, uint32_t 
     if (xs / h > vs)
         vs = xs / h;
     memset(f0, 0, nv * sizeof *f0);
+    cdyn__callback_enter(sys);
     int rc = g->fn(sys, t1, np, sys->dim, x, v, f0, g->user);
+    cdyn__callback_leave(sys);
     lay->n_fd++;
     for (size_t i = 0; rc == 0 && i < nv; i++)
         lay->fd_base[i] += f0[i];
@@ -290,7 +299,9 @@ static cdyn_status fd_callback(cdyn_system *sys, const cdyn__force *g, uint32_t 
                 if (cdyn__be_movable(sys, s))
                     z[s * d + c] += fd_step(base[s * d + c], scale);
             memset(f1, 0, nv * sizeof *f1);
+            cdyn__callback_enter(sys);
             rc = g->fn(sys, t1, np, sys->dim, pass ? x : z, pass ? z : v, f1, g->user);
+            cdyn__callback_leave(sys);
             if (rc)
                 break;
             for (uint32_t s = 0; s < np; s++) {
@@ -464,7 +475,9 @@ cdyn_status cdyn__be_apply(cdyn_system *sys, double h, double t1, const double *
     for (uint32_t i = 0; i < sys->forces.count; i++) {
         if (!sys->forces.alive[i] || g[i].ops->jacobian || g[i].jac)
             continue;
+        cdyn__callback_enter(sys);
         int rc = g[i].fn(sys, t1, np, sys->dim, xp, vp, f1, g[i].user);
+        cdyn__callback_leave(sys);
         if (rc != 0)
             return cdyn__fail(sys, CDYN_ERR_CALLBACK,
                               "force callback (slot %u) returned %d at t = %g (Jacobian product)",
