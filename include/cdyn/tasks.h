@@ -16,8 +16,11 @@
  * Results do not depend on the threads: how the work is cut into items
  * depends only on the system's shape (never on worker_count or on which
  * thread runs which range), and every sum across items is taken in item
- * order, so a step gives the same bits with 1, 2 or 64 workers and without
- * a task system (tests/test_tasks.c). The guide is docs/performance.md,
+ * order, so a step gives the same bits with 1, 2 or 64 workers
+ * (tests/test_tasks.c). Without a task system it gives those bits too, but
+ * for RATTLE's chain kernel: long rod paths are cut into segments only for
+ * a task system (on one thread the uncut kernel is faster), and the two
+ * agree to round-off, not bit for bit. The guide is docs/performance.md,
  * which also shows a complete pool over POSIX threads
  * (examples/task_pool.c).
  *
@@ -120,8 +123,10 @@ CDYN_API void cdyn_task_system_init(cdyn_task_system *ts);
  *  The steps of @p sys (and cdyn_system_evaluate()) then cut their heavy
  *  loops into items fixed by the system's shape and hand them to @p tasks;
  *  the state after a step is the same, bit for bit, with any number of
- *  workers and without a task system. Allowed between steps at any time; the
- *  next step uses it. Nothing is allocated here; the first step after it
+ *  workers, and without a task system but for the rod chains of RATTLE
+ *  (which are cut into segments for a task system only, and then agree with
+ *  the serial run to round-off). Allowed between steps at any time; the
+ *  next step uses it, and a loaded or cloned system has none. Nothing is allocated here; the first step after it
  *  may size a scratch array, as after a change of shape.
  *
  *  @param[in,out] sys    The system.

@@ -117,7 +117,9 @@ class TasksMixin:
     @binds("cdyn_system_set_task_system")
     def set_task_system(self, pool):
         """Hands the heavy loops of the steps to `pool` (a TaskPool), or back
-        to the calling thread (None). The same bits either way."""
+        to the calling thread (None). The same bits with any number of workers
+        (and without a pool, but for long RATTLE rod chains, which are cut
+        into segments only for a pool: round-off apart)."""
         set_pool(self, "cdyn_system_set_task_system", pool)
 
     @property

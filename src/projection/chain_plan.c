@@ -43,9 +43,13 @@ void cdyn__chain_free_segs(cdyn_system *sys, cdyn__chain *c)
 }
 
 /* Segments of a path of @p n rows: about CDYN__CHAIN_SEGMENT rows each, one
- * for a short path. */
-static uint32_t segments_of(uint32_t n)
+ * for a short path, and one when @p split is false: on one thread the
+ * segments' extra sweeps cost time and win none (the chain kernel of one
+ * segment is the faster serial method). */
+static uint32_t segments_of(uint32_t n, bool split)
 {
+    if (!split)
+        return 1;
     uint32_t k = (n + CDYN__CHAIN_SEGMENT / 2) / CDYN__CHAIN_SEGMENT;
     return k > 0 ? k : 1;
 }
@@ -54,16 +58,19 @@ static uint32_t segments_of(uint32_t n)
  * row longer) and marks who writes the particles at the ends. */
 static cdyn_status partition(cdyn_system *sys, cdyn__chain *c, const uint8_t *hub)
 {
+    /* Cut for a task system of any worker count, so that the bits do not
+     * depend on the workers; not without one. */
+    const bool split = sys->tasks.host.enqueue != NULL;
     uint32_t n_segs = 0;
     for (uint32_t q = 0; q < c->n_paths; q++)
-        n_segs += segments_of(c->path_start[q + 1] - c->path_start[q]);
+        n_segs += segments_of(c->path_start[q + 1] - c->path_start[q], split);
     cdyn_status st = cdyn__chain_reserve_segs(sys, c, n_segs);
     if (st)
         return st;
     uint32_t k = 0;
     for (uint32_t q = 0; q < c->n_paths; q++) {
         const uint32_t r0 = c->path_start[q], n = c->path_start[q + 1] - r0;
-        const uint32_t m = segments_of(n), base = n / m, rem = n % m;
+        const uint32_t m = segments_of(n, split), base = n / m, rem = n % m;
         uint32_t r = r0;
         for (uint32_t i = 0; i < m; i++, k++) {
             cdyn__chain_seg *g = &c->seg[k];
