@@ -29,5 +29,6 @@
 #include "kinetics.h"
 #include "shapes.h"
 #include "snapshot.h"
+#include "tasks.h"
 
 #endif /* CDYN_CDYN_H */

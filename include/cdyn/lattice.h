@@ -25,6 +25,7 @@
 
 #include "export.h"
 #include "status.h"
+#include "tasks.h"
 #include "types.h"
 
 #ifdef __cplusplus
@@ -306,6 +307,42 @@ CDYN_API const char *cdyn_lattice_last_error(const cdyn_lattice *lat);
  */
 CDYN_API cdyn_status cdyn_lattice_get_size(const cdyn_lattice *lat, size_t *width,
                                            size_t *height);
+
+/** Gives a lattice a host task system.
+ *
+ *  The lattice keeps @p tasks (tasks.h) for its drainage accumulation; in
+ *  this version the accumulation still runs on the calling thread, so
+ *  results and timings are those without a task system. The task system is
+ *  not part of a snapshot. Nothing is allocated.
+ *
+ *  @param[in,out] lat    The lattice.
+ *  @param[in]     tasks  The host's callbacks, copied; NULL goes back to
+ *                        running everything on the calling thread. Its
+ *                        @c user must stay valid while the lattice holds it.
+ *  @retval CDYN_OK                    the task system was set.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p lat is NULL, or @p tasks has a size
+ *                                     field other than
+ *                                     sizeof(cdyn_task_system), a missing
+ *                                     callback or a worker_count outside
+ *                                     1 .. 1024; the lattice is unchanged.
+ *  @since 0.1
+ */
+CDYN_API cdyn_status cdyn_lattice_set_task_system(cdyn_lattice *lat,
+                                                  const cdyn_task_system *tasks);
+
+/** Copies the task system of a lattice.
+ *
+ *  @param[in]     lat  The lattice.
+ *  @param[in,out] out  Receives the task system (the defaults of
+ *                      cdyn_task_system_init() when none is set), up to the
+ *                      size the caller wrote in out->size.
+ *  @retval CDYN_OK                    @p out was filled.
+ *  @retval CDYN_ERR_INVALID_ARGUMENT  @p lat or @p out is NULL, or out->size
+ *                                     is below sizeof(size_t).
+ *  @since 0.1
+ */
+CDYN_API cdyn_status cdyn_lattice_get_task_system(const cdyn_lattice *lat,
+                                                  cdyn_task_system *out);
 
 /** Sets a model parameter.
  *

@@ -31,6 +31,7 @@ from .particle import Particle
 from .rigid import RigidBody, rigid_rotation
 from .shapes import Curve, HeightField, Surface
 from .system import System
+from .tasks import TaskPool
 from ._call import binds as _binds
 from ._structs import dataclass_of as _dataclass_of
 from ._structs import report_types as _ffi_types
@@ -84,7 +85,7 @@ __version__ = MACROS["CDYN_VERSION_STRING"]
 
 __all__ = ["System", "Box", "Spring", "Particle", "Force", "Constraint", "Ground", "RigidBody",
            "Jacobian", "MotionStateView", "Curve", "Surface", "HeightField", "Motion", "Schedule",
-           "Lattice", "Kinetics", "Allocator", "rigid_rotation", "stats_from_receivers",
+           "Lattice", "Kinetics", "Allocator", "TaskPool", "rigid_rotation", "stats_from_receivers",
            "drainage_from_receivers", "version", "version_string", "status_name",
            "status_string", "bindings", "CdynError", "ClosedError", "UnknownStatusError",
            "LibraryNotFoundError", "VersionMismatchError", "STATUS_CLASSES", "HEADER_VERSION",

@@ -14,6 +14,7 @@ from . import _enums, _structs
 from ._arrays import array_in, array_out
 from ._call import bound_property, binds, closed, fail
 from ._ffi import ffi, lib
+from .tasks import pool_workers, set_pool
 
 _PARAM = _enums.ENUMS["cdyn_lattice_param"]
 
@@ -88,6 +89,18 @@ class Lattice:
         st = getattr(lib, fname)(self._checked(), *args)
         if st:
             fail(self, st, fname)
+
+    @binds("cdyn_lattice_set_task_system")
+    def set_task_system(self, pool):
+        """Gives the lattice a TaskPool (None: none). Its drainage does not
+        use it yet."""
+        set_pool(self, "cdyn_lattice_set_task_system", pool)
+
+    @property
+    @binds("cdyn_lattice_get_task_system")
+    def task_workers(self):
+        """The worker count of the task system held (1 without one)."""
+        return pool_workers(self, "cdyn_lattice_get_task_system")
 
     @property
     @binds("cdyn_lattice_last_error")

@@ -18,6 +18,7 @@ from .ground import GroundsMixin
 from .particle import ParticlesMixin
 from .rigid import RigidMixin
 from .snapshot import SnapshotMixin
+from .tasks import TasksMixin
 
 _BUSY = STATUS_CLASSES[10]
 _step = lib.cdyn_system_step
@@ -38,7 +39,7 @@ def _destroy(ptr, _keep, _allocator):
 
 
 class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidMixin,
-             BoxMixin, OptionsMixin, SnapshotMixin):
+             BoxMixin, OptionsMixin, SnapshotMixin, TasksMixin):
     """A simulation in `dim` = 2 or 3 dimensions.
 
         with cdyn.System(dim=2, integrator="rk4") as sys:

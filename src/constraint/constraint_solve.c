@@ -18,6 +18,7 @@
 #include "generalized/generalized.h"
 #include "constraint/row_rhs.h"
 #include "core/system.h"
+#include "core/tasks.h"
 
 /* Rod between two particles: g = (|d|^2 - L^2)/2, G = (-d, d), G'v = |d'|^2. */
 static CDYN__ALWAYS_INLINE void rod_row(cdyn__constraints *k, const cdyn__constraint *c,
@@ -133,6 +134,79 @@ static cdyn_status generic_rows(cdyn_system *sys, cdyn__constraint *c, const cdy
     return CDYN_OK;
 }
 
+/* ------------------------------------------------------------------------
+ * Rows on the host's threads
+ *
+ * Rigid rods without particles on shapes: the rows are cut into fixed
+ * blocks, each writing its own right-hand sides, diagonals and Jacobian
+ * blocks with rods_rows' arithmetic; then, when every entry of A off the
+ * diagonal has one term (terms_inline), the terms in fixed blocks of their
+ * own, each assigning its entry. The same values as the serial pass for
+ * any number of workers. Compliant rows (which also set a flag shared by
+ * all rows) stay on the calling thread.
+ * ------------------------------------------------------------------------ */
+
+#define BLOCK_ROWS 4096u
+#define BLOCK_TERMS 8192u
+/* Rows from which the pass goes to the host's threads (about ten
+ * nanoseconds a row). */
+#define PARALLEL_ROWS 8192.0
+
+typedef struct rows_job {
+    cdyn__constraints *k;
+    cdyn__rhs_coef rc;
+    const double *x, *v, *acc, *w;
+    size_t dim;
+} rows_job;
+
+static void rows_task(uint32_t begin, uint32_t end, void *context)
+{
+    const rows_job *j = context;
+    cdyn__constraints *k = j->k;
+    const uint32_t *bp = k->blk_particle, *colptr = k->a.colptr;
+    const uint32_t r0 = begin * BLOCK_ROWS;
+    const uint32_t r1 = (size_t)end * BLOCK_ROWS < k->n_rows ? end * BLOCK_ROWS : k->n_rows;
+    for (uint32_t r = r0; r < r1; r++) {
+        uint32_t ia = bp[2 * (size_t)r], ib = bp[2 * (size_t)r + 1];
+        double d2;
+        if (j->dim == 2)
+            k->rhs[r] = cdyn__rods_row(k, &j->rc, j->x, j->v, j->acc, r, ia, ib, 2, &d2);
+        else
+            k->rhs[r] = cdyn__rods_row(k, &j->rc, j->x, j->v, j->acc, r, ia, ib, 3, &d2);
+        k->a.val[colptr[r]] = (j->w[ia] + j->w[ib]) * d2;
+    }
+}
+
+static void terms_task(uint32_t begin, uint32_t end, void *context)
+{
+    const rows_job *j = context;
+    const cdyn__constraints *k = j->k;
+    const size_t i0 = (size_t)begin * BLOCK_TERMS;
+    const size_t i1 = (size_t)end * BLOCK_TERMS < k->n_terms ? (size_t)end * BLOCK_TERMS
+                                                             : k->n_terms;
+    for (size_t i = i0; i < i1; i++)
+        k->a.val[k->terms[i].pos] = j->dim == 2 ? cdyn__term_value(k, j->w, &k->terms[i], 2)
+                                                : cdyn__term_value(k, j->w, &k->terms[i], 3);
+}
+
+/* The rods' rows (and inline terms) on the host's threads when the pass
+ * qualifies and is long enough; false (nothing done) otherwise. */
+static bool rows_split(cdyn_system *sys, const cdyn__rhs_coef *rc, const double *x,
+                       const double *v, const double *acc)
+{
+    cdyn__constraints *k = sys->cons;
+    const uint32_t blocks = (k->n_rows + BLOCK_ROWS - 1) / BLOCK_ROWS;
+    if (!k->all_rods || k->any_compliance || sys->param_of ||
+        !cdyn__tasks_would_split(&sys->tasks, blocks, (double)k->n_rows, PARALLEL_ROWS))
+        return false;
+    rows_job j = {k, *rc, x, v, acc, sys->inv_mass, (size_t)sys->dim};
+    cdyn__tasks_run(&sys->tasks, blocks, 1, (double)k->n_rows, 0.0, rows_task, &j);
+    if (k->terms_inline && k->n_terms)
+        cdyn__tasks_run(&sys->tasks, (uint32_t)((k->n_terms + BLOCK_TERMS - 1) / BLOCK_TERMS), 1,
+                        (double)k->n_terms, 0.0, terms_task, &j);
+    return true;
+}
+
 static cdyn_status rows_pass(cdyn_system *sys, double t, const double *x, const double *v,
                              const double *acc)
 {
@@ -144,6 +218,8 @@ static cdyn_status rows_pass(cdyn_system *sys, double t, const double *x, const 
      * the rest by the first terms), so A is not cleared. */
     const size_t D = (size_t)sys->dim;
     const bool fused = !sys->param_of;
+    if (rows_split(sys, &rc, x, v, acc))
+        return CDYN_OK;
     if (fused && k->all_rods) {
         if (D == 2 && k->terms_inline)
             rods_rows(k, &rc, x, v, acc, w, 2, 1);

@@ -34,6 +34,11 @@ cdyn_status cdyn__holders_reserve(cdyn_system *sys, int bodies, const char *what
     uint32_t need = sys->particles.count;
     if (*cap >= need)
         return CDYN_OK;
+    /* To the particles' capacity, which grows geometrically: particles and
+     * constraints added in turn (a chain built link by link) then copy the
+     * array O(log n) times, not once per link. */
+    if (sys->particles.capacity > need)
+        need = sys->particles.capacity;
     uint32_t *grown = cdyn__calloc_array(&sys->alloc, need, sizeof *grown);
     if (!grown)
         return cdyn__fail(sys, CDYN_ERR_NO_MEMORY, "%s: out of memory", what);

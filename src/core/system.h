@@ -15,6 +15,7 @@
 #include "cdyn/system.h"
 #include "core/error.h"
 #include "core/handle.h"
+#include "core/tasks.h"
 
 /* One state block per integrator, indexed by its cdyn_integrator value
  * (step/integrator.h): its options and counters. */
@@ -70,6 +71,19 @@ struct cdyn_system {
     cdyn__slots forces;
     struct cdyn__force *force;
     uint32_t n_velocity_dependent;
+    /* Split evaluations on the host's threads (force/force_split.c):
+     * CDYN__FORCE_SPLIT doubles per generator slot (force_split_cap
+     * doubles); per particle slot below split_particles, the generators
+     * that split and act on it, split_inc[split_start[p] ..
+     * split_start[p + 1]) as slot << 1 | (1 for the second end), in slot
+     * order; valid while the system's revision is split_revision. The caps
+     * count elements. */
+    double *force_split;
+    uint32_t force_split_cap;
+    uint32_t *split_start, *split_inc;
+    uint32_t split_particles, split_inc_cap, split_start_cap;
+    uint64_t split_revision;
+    bool split_valid;
     /* Applied forces (force/applied.h): per slot, dim doubles each, held
      * until cleared and for the next step. NULL until the first force is
      * applied; from then on grown with the particle arrays. The flags say
@@ -79,6 +93,9 @@ struct cdyn_system {
 
     cdyn__workspace ws;
     double step_dt; /* dt of the step in progress (or the last one) */
+    /* The host's task system (core/tasks.h): the heavy loops of a step go
+     * through it; serial until cdyn_system_set_task_system. */
+    cdyn__tasks tasks;
 
     struct cdyn__constraints *cons; /* NULL until the first constraint */
     struct cdyn__projection *proj;  /* SHAKE/RATTLE options and state; NULL until first use */

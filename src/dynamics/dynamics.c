@@ -9,6 +9,7 @@
 
 #include "constraint/constraint.h"
 #include "core/system.h"
+#include "core/tasks.h"
 #include "dynamics/drive.h"
 #include "force/applied.h"
 #include "force/force.h"
@@ -37,6 +38,53 @@ static void weigh_forces(const double *w, const double *f, double *a, size_t n, 
     }
 }
 
+/* Particles per item of the parallel loops below, and the count from which
+ * they go to the host's threads: a pass over the particles costs about a
+ * nanosecond each. */
+#define BLOCK_PARTICLES 16384u
+/* Gravity generators the gravity-only path takes. */
+#define GRAVITY_FAST_MAX 4
+#define PARALLEL_PARTICLES 65536.0
+
+static uint32_t blocks_of(size_t n)
+{
+    return (uint32_t)((n + BLOCK_PARTICLES - 1) / BLOCK_PARTICLES);
+}
+
+typedef struct gravity_job {
+    const double *m, *w;
+    double *a;
+    const double *g[GRAVITY_FAST_MAX];
+    size_t ng, d, n;
+} gravity_job;
+
+/* a = W sum m g over the particles of blocks [begin, end). */
+static void gravity_task(uint32_t begin, uint32_t end, void *context)
+{
+    const gravity_job *job = context;
+    const double *m = job->m, *w = job->w;
+    double *a = job->a;
+    const size_t d = job->d, ng = job->ng;
+    const size_t i0 = (size_t)begin * BLOCK_PARTICLES;
+    const size_t i1 = (size_t)end * BLOCK_PARTICLES < job->n ? (size_t)end * BLOCK_PARTICLES
+                                                             : job->n;
+    if (d == 2 && ng == 1) {
+        const double g0 = job->g[0][0], g1 = job->g[0][1];
+        for (size_t i = i0; i < i1; i++) {
+            a[2 * i] = w[i] * (0.0 + m[i] * g0);
+            a[2 * i + 1] = w[i] * (0.0 + m[i] * g1);
+        }
+        return;
+    }
+    for (size_t i = i0; i < i1; i++)
+        for (size_t k = 0; k < d; k++) {
+            double f = 0.0;
+            for (size_t j = 0; j < ng; j++)
+                f += m[i] * job->g[j][k];
+            a[i * d + k] = w[i] * f;
+        }
+}
+
 /* When every force generator is gravity and there are no grounds, applied
  * forces nor particles on shapes (the common case), f = sum m g needs no accumulator:
  * it is formed per particle and a = W f written in one pass, instead of
@@ -44,7 +92,6 @@ static void weigh_forces(const double *w, const double *f, double *a, size_t n, 
  * The same operations in the same order as cdyn__forces_apply on a cleared
  * f (0 + m g_1 + m g_2 ...), so the same bits. Returns 0 (nothing written)
  * when the case does not apply. */
-#define GRAVITY_FAST_MAX 4
 static int gravity_only(const cdyn_system *sys, double *a)
 {
     if (sys->param_of || sys->grounds || sys->kin || cdyn__applied_active(sys))
@@ -58,23 +105,12 @@ static int gravity_only(const cdyn_system *sys, double *a)
             return 0;
         g[ng++] = sys->force[i].p;
     }
-    const size_t n = sys->particles.count, d = (size_t)sys->dim;
-    const double *m = sys->mass, *w = sys->inv_mass;
-    if (d == 2 && ng == 1) {
-        const double g0 = g[0][0], g1 = g[0][1];
-        for (size_t i = 0; i < n; i++) {
-            a[2 * i] = w[i] * (0.0 + m[i] * g0);
-            a[2 * i + 1] = w[i] * (0.0 + m[i] * g1);
-        }
-        return 1;
-    }
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < d; k++) {
-            double f = 0.0;
-            for (size_t j = 0; j < ng; j++)
-                f += m[i] * g[j][k];
-            a[i * d + k] = w[i] * f;
-        }
+    gravity_job job = {sys->mass, sys->inv_mass, a, {NULL}, ng, (size_t)sys->dim,
+                       sys->particles.count};
+    for (size_t j = 0; j < ng; j++)
+        job.g[j] = g[j];
+    cdyn__tasks_run(&sys->tasks, blocks_of(job.n), 1, (double)job.n, PARALLEL_PARTICLES,
+                    gravity_task, &job);
     return 1;
 }
 

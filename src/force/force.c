@@ -97,8 +97,15 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
     for (uint32_t i = 0, n = sys->forces.count; i < n; i++) {
         if (!alive[i])
             continue;
-        cdyn_status st = g[i].ops->apply(sys, &g[i], i, t, x, v, f);
-        if (st)
+        cdyn_status st;
+        if (sys->tasks.parallel && g[i].ops->measure) {
+            uint32_t next;
+            if ((st = cdyn__forces_apply_run(sys, i, t, x, v, f, &next)))
+                return st;
+            i = next - 1;
+            continue;
+        }
+        if ((st = g[i].ops->apply(sys, &g[i], i, t, x, v, f)))
             return st;
     }
     cdyn__applied_add(sys, f);
@@ -113,7 +120,7 @@ cdyn_status cdyn__forces_prepare(cdyn_system *sys)
         if (sys->forces.alive[i] && g->ops->prepare && (st = g->ops->prepare(sys, g)))
             return st;
     }
-    return CDYN_OK;
+    return cdyn__forces_split_reserve(sys);
 }
 
 void cdyn__forces_detach_particle(cdyn_system *sys, uint32_t slot)
@@ -135,4 +142,5 @@ void cdyn__forces_destroy(cdyn_system *sys)
     void **arrays[] = {(void **)&sys->force};
     size_t sizes[] = {sizeof(cdyn__force)};
     cdyn__slots_free(&sys->forces, &sys->alloc, 1, arrays, sizes);
+    cdyn__forces_split_free(sys);
 }

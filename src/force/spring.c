@@ -52,6 +52,29 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t 
     return CDYN_OK;
 }
 
+/* apply in two (force/force.h): F_a and whether it acts; the ends. */
+static void measure_force(const cdyn_system *sys, const cdyn__force *s, double t,
+                          const double *x, const double *v, double *out)
+{
+    (void)t;
+    const int dim = sys->dim;
+    double d[3];
+    double l = separation(sys, s, x, d);
+    out[CDYN__FORCE_SPLIT - 1] = 0;
+    if (!(l > 0))
+        return;
+    double t_over_l = tension(s, dim, v, d, l) / l;
+    for (int k = 0; k < dim; k++)
+        out[k] = t_over_l * d[k];
+    out[CDYN__FORCE_SPLIT - 1] = 1;
+}
+
+static void spring_ends(const cdyn__force *s, uint32_t ends[2])
+{
+    ends[0] = s->a;
+    ends[1] = s->b;
+}
+
 double cdyn__spring_tension(const cdyn_system *sys, const cdyn__force *s, const double *x,
                             const double *v)
 {
@@ -137,7 +160,9 @@ const cdyn__force_ops cdyn__spring_ops = {.kind = CDYN_FORCE_SPRING,
                                           .energy = energy,
                                           .jacobian = jacobian,
                                           .coupled_pairs = coupled_pairs,
-                                          .detach = detach};
+                                          .detach = detach,
+                                          .measure = measure_force,
+                                          .ends = spring_ends};
 
 cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
                                   double stiffness, double damping, double rest_length,

@@ -10,6 +10,7 @@
 #include "core/box.h"
 #include "core/callback.h"
 #include "core/system.h"
+#include "core/tasks.h"
 #include "core/finite.h"
 #include "core/vec.h"
 
@@ -455,12 +456,117 @@ cdyn_status cdyn__ground_jacobian(const cdyn_system *sys, const cdyn__ground *g,
     return CDYN_OK;
 }
 
+/* ------------------------------------------------------------------------
+ * Contacts on the host's threads
+ *
+ * When every ground is a plane, sphere or height field at rest with no
+ * surface velocity, a contact cannot fail and the power its force delivers
+ * is zero: the particles are cut into fixed blocks, each particle receiving
+ * the grounds' forces in ground order as in the serial loop (the same
+ * bits), and the blocks' powers (zeros, or NaN from a non-finite force, as
+ * the serial sum) summed in block order.
+ * ------------------------------------------------------------------------ */
+
+/* Particles per block, and the count from which the contacts go to the
+ * host's threads (a few nanoseconds per particle and ground). */
+#define BLOCK_PARTICLES 4096u
+#define PARALLEL_CONTACTS 16384.0
+/* Blocks whose powers a parallel pass keeps (more particles: serial). */
+#define MAX_BLOCKS 1024u
+
+typedef struct contact_job {
+    const cdyn_system *sys;
+    double t;
+    const double *x, *v;
+    double *f;
+    double power[MAX_BLOCKS];
+} contact_job;
+
+static void contact_task(uint32_t begin, uint32_t end, void *context)
+{
+    contact_job *j = context;
+    const cdyn_system *sys = j->sys;
+    const cdyn__grounds *k = sys->grounds;
+    const size_t d = (size_t)sys->dim, n = sys->particles.count;
+    for (uint32_t b = begin; b < end; b++) {
+        const size_t i0 = (size_t)b * BLOCK_PARTICLES;
+        const size_t i1 = n - i0 > BLOCK_PARTICLES ? i0 + BLOCK_PARTICLES : n;
+        double p = 0;
+        for (size_t i = i0; i < i1; i++) {
+            if (!cdyn__ground_acts_on(sys, i))
+                continue;
+            for (uint32_t gi = 0; gi < k->slots.count; gi++) {
+                if (!k->slots.alive[gi])
+                    continue;
+                const cdyn__ground *g = &k->g[gi];
+                cdyn__ground_at at;
+                (void)cdyn__ground_at_time(sys, g, j->t, &at); /* at rest: cannot fail */
+                double xw[3];
+                const double *xi = cdyn__box_ground_point(sys->box, sys->dim, j->x + i * d, xw);
+                if (cdyn__ground_surely_above(g, &at, sys->dim, xi))
+                    continue;
+                double fn[3], ff[3], w[3];
+                bool in;
+                (void)cdyn__ground_force(sys, g, &at, j->x + i * d, j->v + i * d, fn, ff, w,
+                                         &in); /* no callback: cannot fail */
+                if (in)
+                    for (size_t c = 0; c < d; c++) {
+                        j->f[i * d + c] += fn[c] + ff[c];
+                        p += (fn[c] + ff[c]) * w[c];
+                    }
+            }
+        }
+        j->power[b] = p;
+    }
+}
+
+/* Whether the contacts may go to the host's threads; *blocks receives the
+ * count of blocks. */
+static bool contacts_split(const cdyn_system *sys, uint32_t *blocks)
+{
+    const cdyn__grounds *k = sys->grounds;
+    const size_t n = sys->particles.count;
+    if (!sys->tasks.parallel || n > (size_t)MAX_BLOCKS * BLOCK_PARTICLES)
+        return false;
+    uint32_t live = 0;
+    for (uint32_t gi = 0; gi < k->slots.count; gi++) {
+        if (!k->slots.alive[gi])
+            continue;
+        const cdyn__ground *g = &k->g[gi];
+        if (g->kind == CDYN_GROUND_CALLBACK || cdyn__carrier_active(&g->carrier) ||
+            g->surface_velocity[0] != 0 || g->surface_velocity[1] != 0 ||
+            g->surface_velocity[2] != 0)
+            return false;
+        live++;
+    }
+    *blocks = (uint32_t)((n + BLOCK_PARTICLES - 1) / BLOCK_PARTICLES);
+    return live > 0 && cdyn__tasks_would_split(&sys->tasks, *blocks, (double)(n * live),
+                                               PARALLEL_CONTACTS);
+}
+
 cdyn_status cdyn__grounds_apply(const cdyn_system *sys, double t, const double *x,
                                 const double *v, double *f, double *power)
 {
     const cdyn__grounds *k = sys->grounds;
     if (!k)
         return CDYN_OK;
+    uint32_t blocks;
+    if (contacts_split(sys, &blocks)) {
+        contact_job job;
+        job.sys = sys;
+        job.t = t;
+        job.x = x;
+        job.v = v;
+        job.f = f;
+        cdyn__tasks_run(&sys->tasks, blocks, 1, (double)sys->particles.count, 0.0,
+                        contact_task, &job);
+        double p = 0;
+        for (uint32_t b = 0; b < blocks; b++)
+            p += job.power[b];
+        if (power)
+            *power += p;
+        return CDYN_OK;
+    }
     size_t d = (size_t)sys->dim, n = sys->particles.count;
     double p = 0;
     for (uint32_t gi = 0; gi < k->slots.count; gi++) {

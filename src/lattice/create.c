@@ -43,6 +43,7 @@ cdyn_status cdyn_lattice_create(size_t width, size_t height, uint64_t seed,
     lat->walk_cap = 2 * ((uint64_t)width + (uint64_t)height);
     lat->periodic = false;
     lat->counters.size = sizeof lat->counters;
+    cdyn__tasks_init(&lat->tasks);
     cdyn__lattice_rng_seed(&lat->rng, seed);
     cdyn__lattice_fill_tilted(lat, CDYN__LATTICE_DEFAULT_SLOPE, CDYN__LATTICE_DEFAULT_NOISE);
     *out = lat;

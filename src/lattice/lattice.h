@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cdyn/lattice.h"
+#include "core/tasks.h"
 #include "lattice/rng.h"
 
 /* Bits of lat->flags. */
@@ -71,6 +72,10 @@ struct cdyn_lattice {
     uint32_t *recv;          /* receiver per site, own index at an outlet */
     uint32_t *drain;         /* drainage per site */
     bool drainage_valid;
+
+    /* The host's task system (core/tasks.h), for the drainage. Not part
+     * of a snapshot. */
+    cdyn__tasks tasks;
 
     char err[256];
 };

@@ -88,18 +88,17 @@ cdyn_status cdyn__nlist_reserve(cdyn__nlist *nl, const cdyn_allocator *a, size_t
     return CDYN_OK;
 }
 
-bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch)
+/* The gather of members [q0, q1): positions into pos, the largest squared
+ * displacement since the build returned (NaN displacements are passed
+ * over). */
+static double gather_range(cdyn__nlist *nl, const double *x, uint32_t q0, uint32_t q1)
 {
-    if (!nl->valid || nl->epoch != epoch)
-        return false;
-    const uint32_t n = nl->n;
     const uint32_t *sslot = nl->sslot;
     const double *p0 = nl->pos0, *off = nl->off;
     double *pos = nl->pos;
-    const double half = 0.5 * nl->skin_used, thr = half * half;
     double worst = 0;
     if (nl->dim == 3 && !nl->periodic) {
-        for (uint32_t q = 0; q < n; q++) {
+        for (uint32_t q = q0; q < q1; q++) {
             const double *xs = x + 3 * (size_t)sslot[q];
             double a = xs[0], b = xs[1], c = xs[2];
             pos[3 * q] = a;
@@ -110,7 +109,7 @@ bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch)
             worst = d2 > worst ? d2 : worst;
         }
     } else if (nl->dim == 3) {
-        for (uint32_t q = 0; q < n; q++) {
+        for (uint32_t q = q0; q < q1; q++) {
             const double *xs = x + 3 * (size_t)sslot[q];
             double a = xs[0] + off[3 * q], b = xs[1] + off[3 * q + 1], c = xs[2] + off[3 * q + 2];
             pos[3 * q] = a;
@@ -121,7 +120,7 @@ bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch)
             worst = d2 > worst ? d2 : worst;
         }
     } else {
-        for (uint32_t q = 0; q < n; q++) {
+        for (uint32_t q = q0; q < q1; q++) {
             const double *xs = x + 2 * (size_t)sslot[q];
             double a = xs[0], b = xs[1];
             if (nl->periodic)
@@ -132,6 +131,53 @@ bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch)
             double d2 = a * a + b * b;
             worst = d2 > worst ? d2 : worst;
         }
+    }
+    return worst;
+}
+
+/* Members per item of the parallel gather, and the count from which it
+ * goes to the host's threads. */
+#define GATHER_BLOCK 16384u
+#define PARALLEL_GATHER 65536.0
+#define GATHER_MAX_BLOCKS 1024u
+
+typedef struct gather_job {
+    cdyn__nlist *nl;
+    const double *x;
+    double worst[GATHER_MAX_BLOCKS];
+} gather_job;
+
+static void gather_task(uint32_t begin, uint32_t end, void *context)
+{
+    gather_job *j = context;
+    for (uint32_t b = begin; b < end; b++) {
+        uint32_t q0 = b * GATHER_BLOCK;
+        uint32_t q1 = j->nl->n - q0 > GATHER_BLOCK ? q0 + GATHER_BLOCK : j->nl->n;
+        j->worst[b] = gather_range(j->nl, j->x, q0, q1);
+    }
+}
+
+bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch,
+                        const cdyn__tasks *tasks)
+{
+    if (!nl->valid || nl->epoch != epoch)
+        return false;
+    const uint32_t n = nl->n;
+    const double half = 0.5 * nl->skin_used, thr = half * half;
+    const uint32_t blocks = (n + GATHER_BLOCK - 1) / GATHER_BLOCK;
+    double worst = 0;
+    if (tasks && blocks <= GATHER_MAX_BLOCKS &&
+        cdyn__tasks_would_split(tasks, blocks, (double)n, PARALLEL_GATHER)) {
+        /* The largest of the blocks' largest: a maximum, the same in any
+         * order. */
+        gather_job job;
+        job.nl = nl;
+        job.x = x;
+        cdyn__tasks_run(tasks, blocks, 1, (double)n, 0.0, gather_task, &job);
+        for (uint32_t b = 0; b < blocks; b++)
+            worst = job.worst[b] > worst ? job.worst[b] : worst;
+    } else {
+        worst = gather_range(nl, x, 0, n);
     }
     /* NaN positions compare false here: the state is then caught as
      * non-finite by the step. */

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/box.h"
+#include "core/tasks.h"
 #include "pair/cell_list.h"
 #include "pair/exclusion.h"
 
@@ -70,8 +71,10 @@ cdyn_status cdyn__nlist_reserve(cdyn__nlist *nl, const cdyn_allocator *a, size_t
 
 /* Gathers the members' positions at @p x into pos and returns whether the
  * list covers that state (held, same @p epoch, every member within half
- * the skin of its position at the build). */
-bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch);
+ * the skin of its position at the build); in blocks on the host's threads
+ * when @p tasks (may be NULL) is parallel and the list long enough. */
+bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch,
+                        const cdyn__tasks *tasks);
 
 /* Builds the list of the @p n members with slots @p slot at positions @p x:
  * pairs closer than @p cutoff + skin_used (with @p rad: rad_i + rad_j +

@@ -237,7 +237,7 @@ static bool list_covers(const cdyn_system *sys, cdyn__pair *p, const double *x, 
     if (!p->is_set || nl->skin <= 0 || !nl->nbr_cap || !p->excl.valid)
         return false;
     uint64_t epoch = box_epoch(sys);
-    if (cdyn__nlist_gather(nl, x, epoch))
+    if (cdyn__nlist_gather(nl, x, epoch, &sys->tasks))
         return true;
     if (!may_build || nl->grow)
         return false;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/system.h"
+#include "core/tasks.h"
 #include "pair/pair.h"
 
 typedef struct out {
@@ -146,6 +147,130 @@ static void kernel2(const cdyn__nlist *nl, double rc2, double s2, double c24, do
     }
 }
 
+/* ------------------------------------------------------------------------
+ * Blocks of members on the host's threads
+ *
+ * Members [b0, b1) form a block with a ring of its own. A member q of the
+ * block receives, in the serial kernel, the shares of the members p < q
+ * that meet it, in ascending p, then its own sum. The block first replays
+ * the shares that come from members before b0 (no farther back than the
+ * ring's length, which exceeds every entry's reach), in the same order and
+ * with the same arithmetic, then runs the serial loop over its members: so
+ * each member's force is the serial kernel's to the bit, whatever the
+ * number of workers. Only the members of its own block are written out.
+ * ------------------------------------------------------------------------ */
+
+/* Members per block at least, and list entries from which the pairs go to
+ * the host's threads (about three nanoseconds an entry). */
+#define BLOCK_MEMBERS 8192u
+#define PARALLEL_ENTRIES 20000.0
+
+typedef struct block_job {
+    const cdyn__nlist *nl;
+    double rc2, s2, c24;
+    const out *o;
+    uint32_t block, ring;
+} block_job;
+
+static void block_task(uint32_t begin, uint32_t end, void *context)
+{
+    const block_job *j = context;
+    const cdyn__nlist *nl = j->nl;
+    const size_t d = (size_t)nl->dim;
+    const double *pos = nl->pos;
+    const uint32_t *start = nl->start, *nbr = nl->nbr;
+    const uint32_t mask = j->ring - 1;
+    const double rc2 = j->rc2, s2 = j->s2, c24 = j->c24;
+    for (uint32_t b = begin; b < end; b++) {
+        const uint32_t b0 = b * j->block;
+        const uint32_t b1 = nl->n - b0 > j->block ? b0 + j->block : nl->n;
+        const uint32_t h0 = b0 > j->ring - 1 ? b0 - (j->ring - 1) : 0;
+        double *acc = nl->fs + (size_t)b * j->ring * d;
+        memset(acc, 0, (size_t)j->ring * d * sizeof *acc);
+        /* The shares of the members before the block. */
+        for (uint32_t p = h0; p < b0; p++)
+            for (uint32_t e = start[p], e1 = start[p + 1]; e < e1; e++) {
+                const uint32_t q = nbr[e];
+                if (q < b0 || q >= b1)
+                    continue;
+                double dx[3], r2;
+                if (d == 3) {
+                    dx[0] = pos[3 * q] - pos[3 * p];
+                    dx[1] = pos[3 * q + 1] - pos[3 * p + 1];
+                    dx[2] = pos[3 * q + 2] - pos[3 * p + 2];
+                    r2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+                } else {
+                    dx[0] = pos[2 * q] - pos[2 * p];
+                    dx[1] = pos[2 * q + 1] - pos[2 * p + 1];
+                    r2 = dx[0] * dx[0] + dx[1] * dx[1];
+                }
+                if (r2 < rc2 && r2 > 0) {
+                    const double ir2 = 1.0 / r2, sr2 = s2 * ir2, sr6 = sr2 * sr2 * sr2;
+                    const double ff = c24 * sr6 * (2.0 * sr6 - 1.0) * ir2;
+                    double *aq = acc + d * (size_t)(q & mask);
+                    for (size_t k = 0; k < d; k++)
+                        aq[k] += ff * dx[k];
+                }
+            }
+        /* The block's members, as the serial kernel. */
+        for (uint32_t p = b0; p < b1; p++) {
+            const double *xp = pos + d * p;
+            double fp[3] = {0, 0, 0};
+            for (uint32_t e = start[p], e1 = start[p + 1]; e < e1; e++) {
+                const uint32_t q = nbr[e];
+                double dx[3], r2;
+                if (d == 3) {
+                    dx[0] = pos[3 * q] - xp[0];
+                    dx[1] = pos[3 * q + 1] - xp[1];
+                    dx[2] = pos[3 * q + 2] - xp[2];
+                    r2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+                } else {
+                    dx[0] = pos[2 * q] - xp[0];
+                    dx[1] = pos[2 * q + 1] - xp[1];
+                    r2 = dx[0] * dx[0] + dx[1] * dx[1];
+                }
+                if (r2 < rc2 && r2 > 0) {
+                    const double ir2 = 1.0 / r2, sr2 = s2 * ir2, sr6 = sr2 * sr2 * sr2;
+                    const double ff = c24 * sr6 * (2.0 * sr6 - 1.0) * ir2;
+                    double *aq = acc + d * (size_t)(q & mask);
+                    for (size_t k = 0; k < d; k++) {
+                        const double g = ff * dx[k];
+                        aq[k] += g;
+                        fp[k] -= g;
+                    }
+                }
+            }
+            double *ap = acc + d * (size_t)(p & mask);
+            double t[3];
+            for (size_t k = 0; k < d; k++) {
+                t[k] = ap[k] + fp[k];
+                ap[k] = 0;
+            }
+            emit(j->o, d, p, t);
+        }
+    }
+}
+
+/* Runs the unshifted pairs in blocks on the host's threads when the list
+ * is ascending with a ring, long enough, and the rings of the blocks fit in
+ * the accumulators' room; returns false (nothing done) otherwise. */
+static bool run_blocks(const cdyn_system *sys, const cdyn__nlist *nl, double rc2, double s2,
+                       double c24, const out *o)
+{
+    if (!sys->tasks.parallel || !nl->ascending || nl->ring_mask == UINT32_MAX)
+        return false;
+    const uint32_t ring = nl->ring_mask + 1;
+    const uint32_t block = ring > BLOCK_MEMBERS / 4 ? 4 * ring : BLOCK_MEMBERS;
+    const uint32_t blocks = (uint32_t)(((size_t)nl->n + block - 1) / block);
+    const double entries = (double)nl->start[nl->n];
+    if ((size_t)blocks * ring > nl->cap ||
+        !cdyn__tasks_would_split(&sys->tasks, blocks, entries, PARALLEL_ENTRIES))
+        return false;
+    block_job job = {nl, rc2, s2, c24, o, block, ring};
+    cdyn__tasks_run(&sys->tasks, blocks, 1, entries, PARALLEL_ENTRIES, block_task, &job);
+    return true;
+}
+
 /* The forces of the list, written out through @p o. */
 static void run(const cdyn_system *sys, cdyn__pair *p, const out *o)
 {
@@ -154,6 +279,8 @@ static void run(const cdyn_system *sys, cdyn__pair *p, const out *o)
     const double rc2 = p->rc * p->rc, s2 = p->sigma * p->sigma, c24 = 24.0 * p->epsilon;
     if (nl->n_sh)
         shifted(nl, rc2, s2, c24, nl->fsh);
+    if (run_blocks(sys, nl, rc2, s2, c24, o))
+        return;
     const bool ring = nl->ascending;
     const uint32_t mask = ring ? nl->ring_mask : UINT32_MAX;
     const size_t len = ring && nl->ring_mask != UINT32_MAX ? (size_t)nl->ring_mask + 1 : n;

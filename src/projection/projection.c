@@ -42,10 +42,12 @@ cdyn_status cdyn__projection_ensure(cdyn_system *sys, const char *what)
     return CDYN_OK;
 }
 
-/* The rod-chain arrays live in two blocks: per row (six arrays of
+/* The rod-chain arrays live in two blocks: per row (seven arrays of
  * doubles, then four of indices; rows + 1 entries each, for the path
- * starts' end mark) and per particle (two index arrays). */
-#define CHAIN_ROW_BYTES (4 * sizeof(uint32_t) + 6 * sizeof(double))
+ * starts' end mark) and per particle (two index arrays); its segments in
+ * a third (chain_plan.c). */
+#define CHAIN_ROW_DOUBLES 7
+#define CHAIN_ROW_BYTES (4 * sizeof(uint32_t) + CHAIN_ROW_DOUBLES * sizeof(double))
 
 static void *alloc_chain_rows(const cdyn_allocator *al, size_t rows)
 {
@@ -68,12 +70,16 @@ static void set_chain_rows(cdyn__projection *pr, void *block, size_t rows)
 {
     size_t m = rows + 1;
     double *d = block;
-    pr->chain.row_length = d;
-    pr->chain.elimination = d + m;
-    pr->chain.a1_pivot_inv = d + 3 * m;
-    pr->chain.a1_lower = d + 4 * m;
-    pr->chain.refine_z = d + 5 * m;
-    uint32_t *u = (uint32_t *)(void *)(d + 6 * m);
+    double **arrays[CHAIN_ROW_DOUBLES] = {&pr->chain.row_length, &pr->chain.nc,
+                                          &pr->chain.ny,         &pr->chain.ns,
+                                          &pr->chain.pinv,       &pr->chain.lower,
+                                          &pr->chain.af};
+    for (size_t i = 0; i < CHAIN_ROW_DOUBLES; i++)
+        *arrays[i] = d + i * m;
+    pr->chain.vz = pr->chain.nc;
+    pr->chain.vz2 = pr->chain.ny;
+    pr->chain.dres = pr->chain.ns;
+    uint32_t *u = (uint32_t *)(void *)(d + CHAIN_ROW_DOUBLES * m);
     pr->chain.row_from = u;
     pr->chain.row_to = u + m;
     pr->chain.row_of = u + 2 * m;
@@ -98,6 +104,7 @@ void cdyn__projection_destroy(cdyn_system *sys)
     cdyn__free_array(al, pr->wcopy, pr->cap_particles, sizeof *pr->wcopy);
     free_chain_rows(al, pr->chain.row_length, pr->cap_rows);
     free_chain_particles(al, pr->chain.free_particles, pr->cap_particles);
+    cdyn__chain_free_segs(sys, &pr->chain);
     cdyn__free_array(al, pr, 1, sizeof *pr);
     sys->proj = NULL;
 }
@@ -213,7 +220,7 @@ static cdyn_status reserve(cdyn_system *sys, const char *who)
  * last row that moves a particle of row s, after which row s's residual is
  * final. The scratch positions xs hold, for each particle, the last row
  * touching it (exact in a double). */
-static void build(cdyn_system *sys)
+static cdyn_status build(cdyn_system *sys)
 {
     cdyn__projection *pr = sys->proj;
     const cdyn__constraints *k = sys->cons;
@@ -241,9 +248,10 @@ static void build(cdyn_system *sys)
     pr->rods = rods;
     pr->pure = pure;
     pr->serial = k->serial;
-    pr->built = true;
     pr->valid = false;
-    cdyn__projection_chain_plan(sys);
+    cdyn_status st = cdyn__projection_chain_plan(sys);
+    pr->built = st == CDYN_OK; /* a plan out of memory is made again next time */
+    return st;
 }
 
 cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
@@ -284,7 +292,7 @@ cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
         pr->valid = false;
     }
     if (!pr->built || pr->serial != k->serial)
-        build(sys);
+        return build(sys);
     return CDYN_OK;
 }
 

@@ -23,30 +23,7 @@
 
 #include "cdyn/projection.h"
 #include "cdyn/system.h"
-
-/* The rod-chain kernel (projection_chain.c), for topologies in which every
- * row is a rod, every particle that moves is in at most two rows and no
- * rows form a loop. The rows are laid out along their paths: path q holds
- * rows path_start[q] .. path_start[q + 1] - 1 (in path order, not row
- * order); the row at position r joins particle row_from[r] (row_to[r - 1]
- * past a path's first row) to row_to[r]. Per row in path order: */
-typedef struct cdyn__chain {
-    bool usable;                /* the current topology has the shape above */
-    uint32_t planned_particles; /* the particle count the plan was made for */
-    uint32_t n_free, n_hubs, n_paths;
-    uint32_t *row_from, *row_to;
-    uint32_t *row_of;         /* its constraint row, CDYN__CHAIN_FLIP set when row_from is
-                               * the row's second particle */
-    uint32_t *path_start;     /* n_paths + 1 entries */
-    uint32_t *free_particles; /* the particles in no row (n_free) */
-    uint32_t *fixed_hubs;     /* fixed particles in several rows (n_hubs): the plan holds
-                               * while they stay fixed */
-    double *row_length;       /* the rod's length */
-    double *elimination;      /* the Newton step's elimination, two per row (c_r, y_r) */
-    double *a1_pivot_inv;     /* the factor of A1 = G(x1) W G(x1)^T: inverse pivots */
-    double *a1_lower;         /* ... and L(r, r - 1) */
-    double *refine_z;         /* the forward solve of a velocity refinement */
-} cdyn__chain;
+#include "projection/chain.h"
 
 typedef struct cdyn__projection {
     cdyn_projection_options opt;
@@ -102,9 +79,6 @@ typedef struct cdyn__projection {
     cdyn__chain chain; /* the rod-chain kernel's plan and per-row state */
 } cdyn__projection;
 
-/* The flag of cdyn__chain.row_of. */
-#define CDYN__CHAIN_FLIP UINT32_C(0x80000000)
-
 /* Creates sys->proj with the default options on first use; @p what names
  * the public call in the message of a failed allocation. */
 cdyn_status cdyn__projection_ensure(cdyn_system *sys, const char *what);
@@ -134,14 +108,15 @@ cdyn_status cdyn__projection_positions(cdyn_system *sys, double t_ref, const dou
 cdyn_status cdyn__projection_velocities(cdyn_system *sys, double t, const double *x, double *v,
                                         bool same_x, double lambda_scale);
 
-/* Plans the rod-chain kernel for the current topology (sets chain). */
-void cdyn__projection_chain_plan(cdyn_system *sys);
+/* Plans the rod-chain kernel for the current topology (sets chain; may
+ * allocate its segments: CDYN_ERR_NO_MEMORY). */
+cdyn_status cdyn__projection_chain_plan(cdyn_system *sys);
 
 /* RATTLE's step for rod chains with the Newton method (the caller checks
- * that no force depends on velocity): true when it applies, which needs
+ * that no force depends on velocity): *usable when it applies, which needs
  * static rods and no kinematic particle (replans when particles were added
- * or a shared fixed particle was freed). */
-bool cdyn__projection_chain_usable(cdyn_system *sys);
+ * or a shared fixed particle was freed, which may allocate). */
+cdyn_status cdyn__projection_chain_usable(cdyn_system *sys, bool *usable);
 
 /* Positions of a RATTLE step on a chain from (@p x0, @p v0) with the
  * accelerations @p a0: @p xn and @p vn receive x1 and the half-step

@@ -5,6 +5,7 @@
 #define CDYN__PROJECTION_PASS_H
 
 #include <float.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

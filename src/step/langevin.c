@@ -169,7 +169,10 @@ static cdyn_status baoab(cdyn_system *sys, double dt, bool constrained)
         a0 = a;
     }
     const bool velocity_dependent = cdyn__dynamics_velocity_dependent(sys);
-    if (constrained && !velocity_dependent && cdyn__projection_chain_usable(sys))
+    bool chain = false;
+    if (constrained && !velocity_dependent && (st = cdyn__projection_chain_usable(sys, &chain)))
+        return st;
+    if (chain)
         return baoab_chains(sys, dt, a0);
     /* B, A */
     for (size_t i = 0; i < n; i++) {

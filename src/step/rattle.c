@@ -49,7 +49,10 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
     double *a1 = velocity_dependent ? NULL : cdyn__reuse_target(sys);
     if (!a1)
         a1 = a;
-    if (constrained && !velocity_dependent && cdyn__projection_chain_usable(sys)) {
+    bool chain = false;
+    if (constrained && !velocity_dependent && (st = cdyn__projection_chain_usable(sys, &chain)))
+        return st;
+    if (chain) {
         /* Rod chains: the kernel of projection_chain.c, which also makes
          * the predictor and the closing kick (no drivers: the kernel takes
          * static rods without kinematic particles only). */

@@ -60,6 +60,7 @@ cdyn_status cdyn_system_create_with_allocator(int dim, const cdyn_allocator *all
     sys->dim = dim;
     sys->salt = salt_for(sys);
     sys->integrator = CDYN_INTEGRATOR_SYMPLECTIC_EULER;
+    cdyn__tasks_init(&sys->tasks);
     cdyn__integrator_states_init(sys, (char *)sys + head);
     *out = sys;
     return CDYN_OK;

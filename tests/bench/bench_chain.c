@@ -33,8 +33,15 @@
  * SHAKE projection for small N (--full: to 100), whose sweeps per step grow
  * with N, with the fitted exponents of time against N.
  *
+ * Last, the workers table: per N (10^3..10^5; --full adds 10^6 at
+ * dt = 2.5e-4 over 200 steps, below its stability limit) the lean
+ * hand-written RATTLE, and the library's RATTLE without a task system and
+ * with a pool of 2 workers (examples/task_pool.c), interleaved, medians,
+ * with the ratios. The machine (CPU model, load average) is printed at the
+ * start and the end.
+ *
  * Usage: bench_chain [--full] [--solver direct|cg] [--repeat R]
- *                    [--only euler|rattle|shake] [--sizes N1,N2,...]
+ *                    [--only euler|rattle|shake|workers] [--sizes N1,N2,...]
  * Default sizes 10..10^4; --full adds 10^5 and 10^6; --sizes replaces the
  * Euler table's sizes. */
 #include <math.h>
@@ -47,6 +54,7 @@
 #include "bench_util.h"
 #include "chain_reference.h"
 #include "support.h"
+#include "task_pool.h"
 
 typedef struct counter {
     size_t live, peak;
@@ -277,6 +285,134 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * Workers: the library's RATTLE on the host's threads next to the lean
+ * hand-written RATTLE
+ * ------------------------------------------------------------------------ */
+
+/* One library run of the standard chain with RATTLE (Newton, tolerance
+ * 1e-12 as the hand-written code) over @p steps steps of @p dt, its loops
+ * handed to @p pool (NULL: no task system). Returns seconds per step over
+ * the steps completed (-1 on a setup failure); *steps, *rod_error. */
+static double run_workers(long n, double dt, int steps, task_pool *pool, int *done,
+                          double *rod_error, double *idle_estimate, double *cpu_per_step)
+{
+    cdyn_system *sys;
+    if (cdyn_system_create(2, &sys))
+        return -1;
+    cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE);
+    cdyn_projection_options po;
+    cdyn_projection_options_init(&po);
+    po.method = CDYN_PROJECTION_NEWTON;
+    po.position_tolerance = 1e-12;
+    po.velocity_tolerance = 1e-12;
+    po.max_iterations = 1000000;
+    cdyn_system_set_projection_options(sys, &po);
+    if (ts_standard_chain(sys, (int)n, NULL, NULL)) {
+        cdyn_system_destroy(sys);
+        return -1;
+    }
+    if (pool) {
+        cdyn_task_system ts;
+        cdyn_task_system_init(&ts);
+        task_pool_fill(pool, &ts);
+        cdyn_system_set_task_system(sys, &ts);
+    }
+    *done = 0;
+    double crit0 = 0, busy0 = 0, in0 = 0, crit1 = 0, busy1 = 0, in1 = 0;
+    if (pool)
+        task_pool_times(pool, &crit0, &busy0, &in0);
+    double c0 = bench_thread_cpu(), t0 = bench_now();
+    while (*done < steps && cdyn_system_step(sys, dt) == CDYN_OK)
+        ++*done;
+    double seconds = (bench_now() - t0) / (*done > 0 ? *done : 1);
+    double cpu = bench_thread_cpu() - c0;
+    if (pool)
+        task_pool_times(pool, &crit1, &busy1, &in1);
+    if (idle_estimate)
+        *idle_estimate = (cpu - (in1 - in0) + (crit1 - crit0)) / (*done > 0 ? *done : 1);
+    if (cpu_per_step)
+        *cpu_per_step = cpu / (*done > 0 ? *done : 1);
+    size_t m = (size_t)(n + 1) * 2;
+    double *x = malloc(m * sizeof *x), energy;
+    if (x)
+        chain_errors(sys, n, 0.0, x, rod_error, &energy);
+    free(x);
+    cdyn_system_set_task_system(sys, NULL);
+    cdyn_system_destroy(sys);
+    return seconds;
+}
+
+/* Per N: the hand-written RATTLE and the library with 1 and 2 workers,
+ * interleaved (hand, 1, 2, hand, 1, 2, ...) @p repeat times, medians. */
+static int workers_table(int full, int repeat)
+{
+    const long sizes[] = {1000, 10000, 100000, 1000000};
+    const int n_sizes = full ? 4 : 3;
+    task_pool *pool2;
+    if (task_pool_create(2, &pool2)) {
+        fprintf(stderr, "bench_chain: no threads\n");
+        return 1;
+    }
+    printf("\nstandard chain, RATTLE (Newton, 1e-12), the library with 1 and 2 workers "
+           "(examples/task_pool.c) next to the lean hand-written RATTLE (chain_reference.c), "
+           "interleaved, medians of %d; N = 10^6 at dt = 2.5e-4 over 200 steps, the others "
+           "at dt = 1e-3 over 1000\n", repeat);
+    printf("wall times (hand, lib1, lib2); hand cpu, lib1 cpu: CPU times of the stepping "
+           "thread (the hand-written one's with its setup); idle 2w: "
+           "the 2-worker step as it would be on two idle cores, from CPU times (the stepping "
+           "thread's outside the loops plus, per loop, the longer of the two threads' ranges, "
+           "one range each); cpu/idle: the speed-up that estimates\n");
+    printf("%9s %10s %10s %10s %8s %8s %9s %10s %10s %8s %10s %8s %11s %11s\n", "N", "hand ns",
+           "lib1 ns", "lib2 ns", "lib1/h", "lib2/h", "lib1/lib2", "hand cpu", "lib1 cpu",
+           "cpu 1/h", "idle 2w ns", "cpu/idle", "rod err 1", "rod err 2");
+    for (int si = 0; si < n_sizes; si++) {
+        const long n = sizes[si];
+        const double dt = n >= 1000000 ? 2.5e-4 : 1e-3;
+        const int steps = n >= 1000000 ? 200 : 1000;
+        double hand[16], lib1[16], lib2[16], est[16], cpu1[16], hcpu[16], err1 = 0, err2 = 0,
+                                                                             err3 = 0;
+        int reps = repeat < 16 ? repeat : 16, short_run = 0;
+        for (int k = 0; k < reps; k++) {
+            int hs, d1, d2, d3;
+            double hit, herr;
+            double hc0 = bench_thread_cpu();
+            hand[k] = chain_reference_rattle_run(n, dt, steps, &hs, &hit, &herr);
+            hcpu[k] = (bench_thread_cpu() - hc0) / (hs > 0 ? hs : 1); /* setup included */
+            lib1[k] = run_workers(n, dt, steps, NULL, &d1, &err1, NULL, &cpu1[k]);
+            lib2[k] = run_workers(n, dt, steps, pool2, &d2, &err2, NULL, NULL);
+            /* One range per thread, so that each thread's CPU time in a
+             * loop is its share: the idle-core estimate. */
+            task_pool_set_fixed(pool2, 1);
+            double fixed = run_workers(n, dt, steps, pool2, &d3, &err3, &est[k], NULL);
+            task_pool_set_fixed(pool2, 0);
+            if (hand[k] < 0 || lib1[k] < 0 || lib2[k] < 0 || fixed < 0) {
+                task_pool_destroy(pool2);
+                return 1;
+            }
+            short_run |= hs < steps || d1 < steps || d2 < steps || d3 < steps;
+        }
+        const double h = bench_median(hand, (size_t)reps), a = bench_median(lib1, (size_t)reps),
+                     b = bench_median(lib2, (size_t)reps), e = bench_median(est, (size_t)reps),
+                     c = bench_median(cpu1, (size_t)reps), hc = bench_median(hcpu, (size_t)reps),
+                     per = 1e9 / (double)n;
+        printf("%9ld %10.2f %10.2f %10.2f %8.2f %8.2f %9.2f %10.2f %10.2f %8.2f %10.2f %8.2f "
+               "%11.3e %11.3e\n",
+               n, h * per, a * per, b * per, a / h, b / h, a / b, hc * per, c * per, c / hc,
+               e * per, c / e, err1, err2);
+        if (short_run)
+            printf("          a run stopped before its last step (Newton did not converge): "
+                   "times over the steps run\n");
+        fflush(stdout);
+    }
+    unsigned long long loops, caller, threads;
+    task_pool_counts(pool2, &loops, &caller, &threads);
+    printf("2-worker pool: %llu loops, ranges run by the stepping thread %llu, by the other "
+           "%llu\n", loops, caller, threads);
+    task_pool_destroy(pool2);
+    return 0;
+}
+
 /* Parses "N1,N2,..." into sizes (at most 16); returns the count, 0 on error. */
 static int parse_sizes(const char *arg, long *sizes)
 {
@@ -293,6 +429,9 @@ static int parse_sizes(const char *arg, long *sizes)
     }
     return n;
 }
+
+static int run_tables(const char *only, int full, int repeat, cdyn_constraint_solver solver,
+                      const long *sizes, int n_sizes);
 
 int main(int argc, char **argv)
 {
@@ -315,12 +454,23 @@ int main(int argc, char **argv)
             continue;
         else {
             printf("usage: bench_chain [--full] [--solver direct|cg] [--repeat R] "
-                   "[--only euler|rattle|shake] [--sizes N1,N2,...]\n");
+                   "[--only euler|rattle|shake|workers] [--sizes N1,N2,...]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
     if (repeat < 1)
         repeat = 1;
+    bench_print_machine("start");
+    int rc = run_tables(only, full, repeat, solver, sizes, n_sizes);
+    bench_print_machine("end");
+    return rc;
+}
+
+static int run_tables(const char *only, int full, int repeat, cdyn_constraint_solver solver,
+                      const long *sizes, int n_sizes)
+{
+    if (only && !strcmp(only, "workers"))
+        return workers_table(full, repeat);
     if (only && !strcmp(only, "rattle"))
         return rattle_table(CDYN_PROJECTION_NEWTON, full, repeat, solver);
     if (only && !strcmp(only, "shake"))
@@ -375,5 +525,6 @@ int main(int argc, char **argv)
     if (only && !strcmp(only, "euler"))
         return 0;
     return rattle_table(CDYN_PROJECTION_NEWTON, full, repeat, solver) ||
-           rattle_table(CDYN_PROJECTION_SHAKE, full, repeat, solver);
+           rattle_table(CDYN_PROJECTION_SHAKE, full, repeat, solver) ||
+           workers_table(full, repeat);
 }

@@ -18,6 +18,10 @@
  * print the energy per particle at the end: equal to many digits (the same
  * trajectory). The last lines fit time ~ N^b over the sizes.
  *
+ * cdyn also runs with a pool of 2 workers (examples/task_pool.c), right
+ * after its run without a task system: the wall time and the ratio of the
+ * two wall times are printed (the trajectory is the same bit for bit).
+ *
  * The CPU model and the load average are printed at the start and the end.
  *
  * Default: N ~ 10^3, 10^4, 10^5 in 3-D and 2-D, 3 repeats. --full: up to
@@ -36,6 +40,7 @@
 #include <cdyn/cdyn.h>
 
 #include "bench_util.h"
+#include "task_pool.h"
 
 #define RHO 0.8
 #define DT 0.005
@@ -142,12 +147,13 @@ static void free_state(state *s)
 
 typedef struct result {
     double cpu_ns, wall_ns;  /* per particle per step */
+    double idle_ns;          /* with a pool: the idle-core estimate (see main) */
     double e_per_particle;   /* total energy at the end */
     unsigned long long builds;
     int ok;
 } result;
 
-static result run_cdyn(const state *s, int steps)
+static result run_cdyn(const state *s, int steps, task_pool *pool)
 {
     result r = {0};
     cdyn_system *sys = NULL;
@@ -168,6 +174,16 @@ static result run_cdyn(const state *s, int steps)
         cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET) ||
         cdyn_system_evaluate(sys, NULL, 0)) /* allocations and the first list, as a setup */
         goto done;
+    if (pool) {
+        cdyn_task_system ts;
+        cdyn_task_system_init(&ts);
+        task_pool_fill(pool, &ts);
+        if (cdyn_system_set_task_system(sys, &ts))
+            goto done;
+    }
+    double crit0 = 0, busy0 = 0, in0 = 0, crit1 = 0, busy1 = 0, in1 = 0;
+    if (pool)
+        task_pool_times(pool, &crit0, &busy0, &in0);
     double c0 = cpu_now(), w0 = bench_now();
     for (int i = 0; i < steps; i++)
         if (cdyn_system_step(sys, DT) != CDYN_OK) {
@@ -177,6 +193,10 @@ static result run_cdyn(const state *s, int steps)
     double per = 1e9 / ((double)steps * (double)s->n);
     r.cpu_ns = (cpu_now() - c0) * per;
     r.wall_ns = (bench_now() - w0) * per;
+    if (pool) {
+        task_pool_times(pool, &crit1, &busy1, &in1);
+        r.idle_ns = r.cpu_ns - ((in1 - in0) - (crit1 - crit0)) * per;
+    }
     double ke, pe;
     cdyn_pair_stats st = {.size = sizeof st};
     cdyn_system_get_kinetic_energy(sys, &ke);
@@ -345,9 +365,20 @@ int main(int argc, char **argv)
     printf("# WCA liquid, density %.2f, T 1, velocity Verlet dt %g, periodic box; "
            "ns per particle per step, medians of %d interleaved runs; LAMMPS: %s\n",
            RHO, DT, reps, lmp ? lmp : "not found");
-    printf("# %2s %9s %6s | %9s %9s %7s | %9s %9s %7s | %9s %9s | %18s %18s\n", "d", "N", "steps",
-           "cdyn cpu", "wall", "builds", "lmp cpu", "wall", "builds", "cpu ratio", "wall ratio",
-           "cdyn E/N", "lmp E/N");
+    task_pool *pool2;
+    if (task_pool_create(2, &pool2)) {
+        fprintf(stderr, "bench_pair: no threads\n");
+        return 1;
+    }
+    printf("# cdyn runs three times per repeat: without a task system (1 worker; CPU and wall), "
+           "with a 2-worker pool (examples/task_pool.c; wall), and with the pool giving one range "
+           "to each thread for the idle-core estimate of the 2-worker step (2w idle: the stepping "
+           "thread's CPU time outside the loops plus, per loop, the longer of the two threads' "
+           "ranges); the same trajectory each time\n");
+    printf("# %2s %9s %6s | %9s %9s %7s | %9s %7s %9s %7s | %9s %9s %7s | %9s %9s | %18s %18s\n",
+           "d", "N", "steps", "cdyn cpu", "wall", "builds", "2w wall", "1w/2w", "2w idle",
+           "cpu/idle", "lmp cpu", "wall", "builds", "cpu ratio", "wall ratio", "cdyn E/N",
+           "lmp E/N");
     const size_t sizes[] = {1000, 10000, 100000, 1000000};
     const int n_sizes = full ? 4 : 3;
     for (int di = 0; di < n_dims; di++) {
@@ -365,16 +396,23 @@ int main(int argc, char **argv)
             if (lmp && write_lammps(&s, steps, dir))
                 lmp = NULL;
             double c_cpu[MAX_REPS], c_wall[MAX_REPS], l_cpu[MAX_REPS], l_wall[MAX_REPS];
+            double c2_wall[MAX_REPS], c2_idle[MAX_REPS];
             result rc = {0}, rl = {0};
             int lok = lmp != NULL;
             for (int r = 0; r < reps; r++) {
                 /* alternate which code goes first */
                 for (int w = 0; w < 2; w++) {
                     if ((w == 0) == (r % 2 == 0)) {
-                        rc = run_cdyn(&s, steps);
-                        if (!rc.ok)
+                        rc = run_cdyn(&s, steps, NULL);
+                        result r2 = run_cdyn(&s, steps, pool2);
+                        task_pool_set_fixed(pool2, 1);
+                        result r3 = run_cdyn(&s, steps, pool2);
+                        task_pool_set_fixed(pool2, 0);
+                        if (!rc.ok || !r2.ok || !r3.ok)
                             return 1;
                         c_cpu[r] = rc.cpu_ns, c_wall[r] = rc.wall_ns;
+                        c2_wall[r] = r2.wall_ns;
+                        c2_idle[r] = r3.idle_ns;
                     } else if (lok) {
                         rl = run_lammps(lmp, dir, steps, s.n);
                         lok = rl.ok;
@@ -383,19 +421,22 @@ int main(int argc, char **argv)
                 }
             }
             double cc = bench_median(c_cpu, (size_t)reps), cw = bench_median(c_wall, (size_t)reps);
+            double cw2 = bench_median(c2_wall, (size_t)reps);
+            double ci2 = bench_median(c2_idle, (size_t)reps);
             ns[k] = (double)s.n;
             cd[k++] = cc;
             if (lok) {
                 double lc = bench_median(l_cpu, (size_t)reps), lw = bench_median(l_wall, (size_t)reps);
                 lm[lk++] = lc;
-                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9.1f %9.1f %7llu | %9.3f %9.3f | "
-                       "%18.15f %18.15f\n",
-                       dim, s.n, steps, cc, cw, rc.builds, lc, lw, rl.builds, cc / lc, cw / lw,
-                       rc.e_per_particle, rl.e_per_particle);
+                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9.1f %7.2f %9.1f %7.2f | %9.1f "
+                       "%9.1f %7llu | %9.3f %9.3f | %18.15f %18.15f\n",
+                       dim, s.n, steps, cc, cw, rc.builds, cw2, cw / cw2, ci2, cc / ci2, lc, lw,
+                       rl.builds, cc / lc, cw / lw, rc.e_per_particle, rl.e_per_particle);
             } else {
-                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9s %9s %7s | %9s %9s | %18.15f\n",
-                       dim, s.n, steps, cc, cw, rc.builds, "-", "-", "-", "-", "-",
-                       rc.e_per_particle);
+                printf("  %2d %9zu %6d | %9.1f %9.1f %7llu | %9.1f %7.2f %9.1f %7.2f | %9s %9s "
+                       "%7s | %9s %9s | %18.15f\n",
+                       dim, s.n, steps, cc, cw, rc.builds, cw2, cw / cw2, ci2, cc / ci2, "-", "-",
+                       "-", "-", "-", rc.e_per_particle);
             }
             fflush(stdout);
             free_state(&s);
@@ -409,6 +450,7 @@ int main(int argc, char **argv)
                    fit_exponent(ns + 1, lm + 1, lk - 1));
         printf("\n");
     }
+    task_pool_destroy(pool2);
     print_machine("end");
     if (lmp && !getenv("CDYN_BENCH_KEEP")) {
         char cmd[600];

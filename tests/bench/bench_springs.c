@@ -16,6 +16,12 @@
  * growing array and its replacement both exist).
  * Each size runs in its own child process so that its peak RSS is its own.
  *
+ * Each size is timed without a task system (1 worker: the step CPU, the
+ * figures per spring and the memory are of these runs) and with a pool of
+ * 2 workers (examples/task_pool.c), runs interleaved, medians; the ratio of
+ * the two per-particle times is printed. The machine (CPU model, load
+ * average) is printed at the start and the end.
+ *
  * Default: N = 10^2, 10^3, 10^4 in 2-D and 3-D. --full adds 10^5 and 10^6.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -33,6 +39,7 @@
 #include <cdyn/cdyn.h>
 
 #include "bench_util.h"
+#include "task_pool.h"
 
 /* Physical set-up: 1 g masses 1 cm apart, 1000 N/m springs. The stiffest mode
  * has omega^2 <= 2 * (sum of stiffnesses at a particle) / m (Gershgorin), at
@@ -99,7 +106,7 @@ static void extents(size_t n, int dim, size_t e[3])
 typedef struct result {
     size_t n, springs;
     long steps;
-    double ms_per_step, cpu_ms_per_step, ns_particle, ns_spring;
+    double ms_per_step, cpu_ms_per_step, ns_particle, ns_spring, ns_particle2, ns_idle2;
     double peak_rss_mb, bytes_per_particle, peak_bytes_per_particle;
     int ok;
 } result;
@@ -131,7 +138,10 @@ static result run(size_t n, int dim, int repeats, double seconds)
     cdyn_particle *p = malloc(n * sizeof *p);
     double *times = malloc((size_t)repeats * sizeof *times);
     double *cpu = malloc((size_t)repeats * sizeof *cpu);
-    if (!p || !times || !cpu)
+    double *times2 = malloc((size_t)repeats * sizeof *times2);
+    double *idle2 = malloc((size_t)repeats * sizeof *idle2);
+    task_pool *pool = NULL;
+    if (!p || !times || !cpu || !times2 || !idle2 || task_pool_create(2, &pool))
         goto done;
     CHECK(cdyn_system_create_with_allocator(dim, &a, &sys));
     CHECK(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4));
@@ -183,13 +193,44 @@ static result run(size_t n, int dim, int repeats, double seconds)
     t1 = fmin(t1, bench_now() - t0);
     long steps = (long)ceil(seconds / fmax(t1, 1e-9));
     steps = steps < 2 ? 2 : steps > 100000 ? 100000 : steps;
+    /* Interleaved: a run without a task system, a run with the 2-worker
+     * pool, and so on. */
+    const size_t held = cnt.live, peak = cnt.peak; /* before the 2-worker runs' scratch */
+    cdyn_task_system ts;
+    cdyn_task_system_init(&ts);
+    if (pool)
+        task_pool_fill(pool, &ts);
     for (int rep = 0; rep < repeats; rep++) {
+        CHECK(cdyn_system_set_task_system(sys, NULL));
         double c0 = cpu_now();
         t0 = bench_now();
         for (long s = 0; s < steps; s++)
             CHECK(cdyn_system_step(sys, DT));
         times[rep] = (bench_now() - t0) / (double)steps;
         cpu[rep] = (cpu_now() - c0) / (double)steps;
+        if (!pool)
+            continue;
+        CHECK(cdyn_system_set_task_system(sys, &ts));
+        t0 = bench_now();
+        for (long s = 0; s < steps; s++)
+            CHECK(cdyn_system_step(sys, DT));
+        times2[rep] = (bench_now() - t0) / (double)steps;
+        /* The idle-core estimate: one range per thread, CPU times. */
+        double crit0, busy0, in0, crit1, busy1, in1;
+        task_pool_set_fixed(pool, 1);
+        task_pool_times(pool, &crit0, &busy0, &in0);
+        c0 = cpu_now();
+        for (long s = 0; s < steps; s++)
+            CHECK(cdyn_system_step(sys, DT));
+        double c1 = cpu_now();
+        task_pool_times(pool, &crit1, &busy1, &in1);
+        task_pool_set_fixed(pool, 0);
+        idle2[rep] = (c1 - c0 - (in1 - in0) + (crit1 - crit0)) / (double)steps;
+    }
+    CHECK(cdyn_system_set_task_system(sys, NULL));
+    if (pool) {
+        r.ns_particle2 = 1e9 * bench_median(times2, (size_t)repeats) / (double)n;
+        r.ns_idle2 = 1e9 * bench_median(idle2, (size_t)repeats) / (double)n;
     }
     double per_step = bench_median(times, (size_t)repeats);
     r.cpu_ms_per_step = 1e3 * bench_median(cpu, (size_t)repeats);
@@ -198,14 +239,17 @@ static result run(size_t n, int dim, int repeats, double seconds)
     r.ns_particle = 1e9 * per_step / (double)n;
     r.ns_spring = 1e9 * per_step / (double)r.springs;
     r.peak_rss_mb = (double)bench_peak_rss() / (1024.0 * 1024.0);
-    r.bytes_per_particle = (double)cnt.live / (double)n;
-    r.peak_bytes_per_particle = (double)cnt.peak / (double)n;
+    r.bytes_per_particle = (double)held / (double)n;
+    r.peak_bytes_per_particle = (double)peak / (double)n;
     /* The net must still be a sane net: finite energy. */
     double ke;
     CHECK(cdyn_system_get_kinetic_energy(sys, &ke));
     r.ok = isfinite(ke);
 done:
     cdyn_system_destroy(sys);
+    task_pool_destroy(pool);
+    free(idle2);
+    free(times2);
     free(cpu);
     free(times);
     free(p);
@@ -214,8 +258,11 @@ done:
 
 static void print_row(int dim, const result *r)
 {
-    printf("%3d %8zu %8zu %7ld %10.4f %10.4f %11.1f %9.2f %9.1f %9.0f %9.0f%s\n", dim, r->n,
-           r->springs, r->steps, r->ms_per_step, r->cpu_ms_per_step, r->ns_particle,
+    const double ns_cpu = 1e6 * r->cpu_ms_per_step / (double)r->n;
+    printf("%3d %8zu %8zu %7ld %10.4f %10.4f %11.1f %11.1f %7.2f %9.1f %7.2f %9.2f %9.1f %9.0f "
+           "%9.0f%s\n",
+           dim, r->n, r->springs, r->steps, r->ms_per_step, r->cpu_ms_per_step, r->ns_particle,
+           r->ns_particle2, r->ns_particle / r->ns_particle2, r->ns_idle2, ns_cpu / r->ns_idle2,
            r->ns_spring, r->peak_rss_mb, r->bytes_per_particle, r->peak_bytes_per_particle,
            r->ok ? "" : "  FAILED");
     fflush(stdout);
@@ -298,12 +345,19 @@ int main(int argc, char **argv)
     }
     printf("bench_springs: RK4, dt = %g s, m = %g kg, S = %g N/m, D = %g N s/m, "
            "median of %d runs of ~%g s\n", DT, MASS, STIFFNESS, DAMPING, repeats, seconds);
-    printf("%3s %8s %8s %7s %10s %10s %11s %9s %9s %9s %9s\n", "dim", "N", "springs", "steps",
-           "step", "step CPU", "ns/particle", "ns/spring", "peak RSS", "bytes/", "bytes/");
-    printf("%3s %8s %8s %7s %10s %10s %11s %9s %9s %9s %9s\n", "", "", "", "per run", "(ms)",
-           "(ms)", "per step", "per step", "(MB)", "particle", "particle");
-    printf("%3s %8s %8s %7s %10s %10s %11s %9s %9s %9s %9s\n", "", "", "", "", "median",
-           "median", "", "", "", "held", "peak");
+    bench_print_machine("start");
+    printf("# 2w idle: the 2-worker step as it would be on two idle cores, from CPU times (the "
+           "stepping thread's outside the loops plus, per loop, the longer of the two threads' "
+           "ranges, one range each); cpu/idle: the 1-worker CPU time over it\n");
+    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %7s %9s %9s %9s %9s\n", "dim", "N",
+           "springs", "steps", "step", "step CPU", "ns/particle", "ns/particle", "1w/2w",
+           "2w idle", "cpu/", "ns/spring", "peak RSS", "bytes/", "bytes/");
+    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %7s %9s %9s %9s %9s\n", "", "", "",
+           "per run", "(ms)", "(ms)", "per step", "per step", "", "ns/part.", "idle",
+           "per step", "(MB)", "particle", "particle");
+    printf("%3s %8s %8s %7s %10s %10s %11s %11s %7s %9s %7s %9s %9s %9s %9s\n", "", "", "", "",
+           "median", "median", "1 worker", "2 workers", "", "", "", "1 worker", "", "held",
+           "peak");
     int failed = 0;
     for (int dim = 2; dim <= 3; dim++) {
         if (dims && dim != dims)
@@ -311,5 +365,6 @@ int main(int argc, char **argv)
         for (size_t s = 0; s < n_sizes; s++)
             failed |= run_isolated(sizes[s], dim, repeats, seconds);
     }
+    bench_print_machine("end");
     return failed;
 }

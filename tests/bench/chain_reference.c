@@ -108,6 +108,7 @@ double chain_reference_step_seconds(long n, double *rod_error)
  * projection solves (G1 W G1^T) nu = -G1 v by one more Thomas pass. */
 typedef struct rattle {
     long n;
+    double dt;
     double *x, *v, *w, *xp, *d0, *mu, *c, *y, *off; /* x, v, xp, d0: 2 (n + 2); the rest n + 2 */
 } rattle;
 
@@ -160,15 +161,17 @@ static int rattle_step(rattle *s, int *newton)
     const double *restrict w = s->w;
     xp[0] = x[0], xp[1] = x[1]; /* the pivot stays */
     for (long i = 1; i <= n; i++) {
-        v[2 * i + 1] += 0.5 * DT * GY * (w[i] > 0);
-        xp[2 * i] = x[2 * i] + DT * v[2 * i];
-        xp[2 * i + 1] = x[2 * i + 1] + DT * v[2 * i + 1];
+        v[2 * i + 1] += 0.5 * s->dt * GY * (w[i] > 0);
+        xp[2 * i] = x[2 * i] + s->dt * v[2 * i];
+        xp[2 * i + 1] = x[2 * i + 1] + s->dt * v[2 * i + 1];
         d0[2 * i] = x[2 * i] - x[2 * i - 2];
         d0[2 * i + 1] = x[2 * i + 1] - x[2 * i - 1];
     }
-    /* Newton from the previous step's multipliers. */
+    /* Newton from the previous step's multipliers. Every sweep stores
+     * x* = x_p + W G0^T mu (x is not read again before the velocity pass),
+     * so the sweep that finds the residuals small has left x1 in place. */
     int it = 0;
-    while (newton_sweep(s, 0) > TOL) {
+    while (newton_sweep(s, 1) > TOL) {
         if (++it > MAX_NEWTON)
             return 1;
         double delta = 0;
@@ -178,12 +181,11 @@ static int rattle_step(rattle *s, int *newton)
         }
     }
     *newton += it;
-    newton_sweep(s, 1); /* x1 = x*: the converged positions */
     /* Closing kick, then the velocity projection at x1: forward pass. */
     double piv_prev = 1, off_prev = 0, z_prev = 0;
     for (long r = 1; r <= n; r++) {
-        v[2 * r] += (x[2 * r] - xp[2 * r]) / DT;
-        v[2 * r + 1] += (x[2 * r + 1] - xp[2 * r + 1]) / DT + 0.5 * DT * GY * (w[r] > 0);
+        v[2 * r] += (x[2 * r] - xp[2 * r]) / s->dt;
+        v[2 * r + 1] += (x[2 * r + 1] - xp[2 * r + 1]) / s->dt + 0.5 * s->dt * GY * (w[r] > 0);
         double ex = x[2 * r] - x[2 * r - 2], ey = x[2 * r + 1] - x[2 * r - 1];
         d0[2 * r] = ex, d0[2 * r + 1] = ey; /* G(x1), for the backward pass */
         double rhs = -(ex * (v[2 * r] - v[2 * r - 2]) + ey * (v[2 * r + 1] - v[2 * r - 1]));
@@ -214,7 +216,13 @@ static int rattle_step(rattle *s, int *newton)
 
 double chain_reference_rattle_seconds(long n, int *steps, double *newton, double *rod_error)
 {
-    rattle s = {.n = n};
+    return chain_reference_rattle_run(n, DT, 1000, steps, newton, rod_error);
+}
+
+double chain_reference_rattle_run(long n, double dt, int max_steps, int *steps, double *newton,
+                                  double *rod_error)
+{
+    rattle s = {.n = n, .dt = dt};
     size_t m = (size_t)n + 2;
     s.x = calloc(2 * m, sizeof *s.x);
     s.v = calloc(2 * m, sizeof *s.v);
@@ -231,7 +239,7 @@ double chain_reference_rattle_seconds(long n, int *steps, double *newton, double
             s.x[2 * i] = LINK * (double)i, s.w[i] = 1.0;
         int done = 0, it = 0;
         double t0 = bench_now();
-        while (done < 1000 && !rattle_step(&s, &it))
+        while (done < max_steps && !rattle_step(&s, &it))
             done++;
         seconds = (bench_now() - t0) / (done > 0 ? done : 1);
         *steps = done;

@@ -21,4 +21,9 @@ double chain_reference_step_seconds(long n, double *rod_error);
  * error at the end. */
 double chain_reference_rattle_seconds(long n, int *steps, double *newton, double *rod_error);
 
+/* As chain_reference_rattle_seconds with time step @p dt (s) and at most
+ * @p max_steps steps. */
+double chain_reference_rattle_run(long n, double dt, int max_steps, int *steps, double *newton,
+                                  double *rod_error);
+
 #endif

@@ -17,6 +17,7 @@ static const mx_table *const tables[] = {
     &mx_rows_pair,       &mx_rows_constraint, &mx_rows_parametric, &mx_rows_projection,
     &mx_rows_motion,     &mx_rows_shapes,     &mx_rows_ground,   &mx_rows_rigid,
     &mx_rows_lattice,    &mx_rows_kinetics,   &mx_rows_box,      &mx_rows_snapshot,
+    &mx_rows_tasks,
 };
 enum { N_TABLES = sizeof tables / sizeof *tables };
 

@@ -186,7 +186,7 @@ enum { S_RK45, S_RK45_STATS, S_NEWTON, S_NEWTON_STATS, S_SOLVER, S_SOLVER_STATS,
        S_CURVE_PARABOLA, S_CURVE_HELIX, S_CURVE_CYCLOID, S_CURVE_NATURAL, S_CURVE_CLAMPED,
        S_CURVE_CLOSED, S_CURVE_CB, S_SURF_PLANE, S_SURF_SPHERE, S_SURF_TORUS, S_SURF_HF,
        S_SURF_CB, S_HF, S_HF2, S_LAT_COUNTERS, S_LAT_STATS, S_LAT_STATS_OPTS, S_KIN_OPTS,
-       S_KIN_STATS, S_COUNT };
+       S_KIN_STATS, S_TASKS, S_COUNT };
 
 /* Handle lists, callbacks, strings, byte buffers, paths, species lists. */
 enum { L_PAIRS, L_SET, L_USER, L_RIGID, L_EXCL, L_COUNT };
@@ -291,7 +291,7 @@ typedef struct mx_table {
 extern const mx_table mx_rows_core, mx_rows_system, mx_rows_particle, mx_rows_force,
     mx_rows_pair, mx_rows_constraint, mx_rows_parametric, mx_rows_projection,
     mx_rows_motion, mx_rows_shapes, mx_rows_ground, mx_rows_rigid, mx_rows_lattice,
-    mx_rows_kinetics, mx_rows_box, mx_rows_snapshot;
+    mx_rows_kinetics, mx_rows_box, mx_rows_snapshot, mx_rows_tasks;
 
 /* ---- What wrappers may use ------------------------------------------ */
 

@@ -45,6 +45,30 @@ static void fill_projection(mx_ctx *c, void *b, int dim)
     cdyn_projection_options_init(b);
 }
 
+/* A serial host: runs every loop at once on the calling thread. */
+static void *serial_enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range,
+                            void *context, void *user)
+{
+    (void)min_range, (void)user;
+    task(0, count, context);
+    return NULL;
+}
+
+static void serial_finish(void *handle, void *user)
+{
+    (void)handle, (void)user;
+}
+
+static void fill_tasks(mx_ctx *c, void *b, int dim)
+{
+    (void)c, (void)dim;
+    cdyn_task_system *ts = b;
+    cdyn_task_system_init(ts);
+    ts->worker_count = 2;
+    ts->enqueue = serial_enqueue;
+    ts->finish = serial_finish;
+}
+
 /* Reports: only the size field is the caller's. */
 static void fill_report(mx_ctx *c, void *b, int dim)
 {
@@ -330,6 +354,10 @@ static void fill_kin_options(mx_ctx *c, void *b, int dim)
 #define KIND(T, a, b) {F(T, kind), .cls = A_ENUM, .lo = (a), .hi = (b)}
 
 static const mx_struct structs[S_COUNT] = {
+    [S_TASKS] = {"cdyn_task_system", sizeof(cdyn_task_system), fill_tasks,
+                 {{F(cdyn_task_system, worker_count), .cls = A_ENUM, .lo = 1, .hi = 1024},
+                  {F(cdyn_task_system, enqueue), .cls = A_FN},
+                  {F(cdyn_task_system, finish), .cls = A_FN}}},
     [S_RK45] = {"cdyn_rk45_options", sizeof(cdyn_rk45_options), fill_rk45,
                 {{F(cdyn_rk45_options, abs_tol), .cls = A_NONNEG},
                  {F(cdyn_rk45_options, rel_tol), .cls = A_NONNEG},

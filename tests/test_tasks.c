@@ -1,0 +1,513 @@
+/* The host task system (include/cdyn/tasks.h):
+ *  - the setters and getters of systems and lattices check what they are
+ *    given and change nothing on bad input;
+ *  - thread-count determinism: the same scenes (a long rod chain under
+ *    RATTLE, a free fall of many particles, a large spring network, a
+ *    liquid of a pair set, many particles on grounds, a comb of rods under
+ *    the multiplier solve) stepped without a task system, through
+ *    the reference pool over POSIX threads (examples/task_pool.c) with 1, 2
+ *    and 4 workers, and through a serial host that runs the ranges of every
+ *    loop one item at a time in reverse order, end with state hashes equal
+ *    bit for bit (the chain's run without a task system excepted: its long
+ *    paths are cut into segments only for a task system). The scenes are large enough for the library to hand its
+ *    loops over (checked by counting the loops the hosts received). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cdyn/cdyn.h>
+
+#include "support.h"
+#include "task_pool.h"
+
+/* ------------------------------------------------------------------------
+ * A serial host that runs every range backwards, one item per range
+ * ------------------------------------------------------------------------ */
+
+typedef struct reverse_host {
+    unsigned long loops, items;
+} reverse_host;
+
+static void *reverse_enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range,
+                             void *context, void *user)
+{
+    (void)min_range;
+    reverse_host *h = user;
+    h->loops++;
+    for (uint32_t i = count; i-- > 0;) {
+        task(i, i + 1, context);
+        h->items++;
+    }
+    return h; /* finish has nothing left to wait for */
+}
+
+static void reverse_finish(void *handle, void *user)
+{
+    assert_ptr_equal(handle, user);
+}
+
+static cdyn_task_system reverse_system(reverse_host *h)
+{
+    cdyn_task_system ts;
+    cdyn_task_system_init(&ts);
+    ts.worker_count = 4;
+    ts.enqueue = reverse_enqueue;
+    ts.finish = reverse_finish;
+    ts.user = h;
+    return ts;
+}
+
+/* ------------------------------------------------------------------------
+ * Checks of the setters and getters
+ * ------------------------------------------------------------------------ */
+
+static void test_init_defaults(void **state)
+{
+    (void)state;
+    cdyn_task_system ts;
+    memset(&ts, 0xab, sizeof ts);
+    cdyn_task_system_init(&ts);
+    assert_int_equal(ts.size, sizeof ts);
+    assert_int_equal(ts.worker_count, 1);
+    assert_null(ts.enqueue);
+    assert_null(ts.finish);
+    assert_null(ts.user);
+    cdyn_task_system_init(NULL); /* ignored */
+}
+
+static void test_system_set_get(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    reverse_host h = {0, 0};
+    cdyn_task_system good = reverse_system(&h), out;
+
+    /* The default is the serial one. */
+    out.size = sizeof out;
+    assert_int_equal(cdyn_system_get_task_system(sys, &out), CDYN_OK);
+    assert_int_equal(out.worker_count, 1);
+    assert_null(out.enqueue);
+
+    /* Bad input: refused, nothing changed. */
+    cdyn_task_system bad = good;
+    bad.size = sizeof bad - 1;
+    assert_int_equal(cdyn_system_set_task_system(sys, &bad), CDYN_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(cdyn_system_last_error(sys), "size"));
+    bad = good;
+    bad.finish = NULL;
+    assert_int_equal(cdyn_system_set_task_system(sys, &bad), CDYN_ERR_INVALID_ARGUMENT);
+    bad = good;
+    bad.enqueue = NULL;
+    assert_int_equal(cdyn_system_set_task_system(sys, &bad), CDYN_ERR_INVALID_ARGUMENT);
+    bad = good;
+    bad.worker_count = 0;
+    assert_int_equal(cdyn_system_set_task_system(sys, &bad), CDYN_ERR_INVALID_ARGUMENT);
+    bad.worker_count = 1025;
+    assert_int_equal(cdyn_system_set_task_system(sys, &bad), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_set_task_system(NULL, &good), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_get_task_system(sys, &out), CDYN_OK);
+    assert_null(out.enqueue);
+
+    /* Set, read back (whole and as a prefix), reset. */
+    assert_int_equal(cdyn_system_set_task_system(sys, &good), CDYN_OK);
+    assert_int_equal(cdyn_system_get_task_system(sys, &out), CDYN_OK);
+    assert_int_equal(out.worker_count, 4);
+    assert_ptr_equal(out.user, &h);
+    assert_true(out.enqueue == reverse_enqueue && out.finish == reverse_finish);
+    cdyn_task_system prefix;
+    memset(&prefix, 0, sizeof prefix);
+    prefix.size = offsetof(cdyn_task_system, enqueue);
+    assert_int_equal(cdyn_system_get_task_system(sys, &prefix), CDYN_OK);
+    assert_int_equal(prefix.worker_count, 4);
+    assert_null(prefix.enqueue); /* past the caller's size: not written */
+    out.size = sizeof(size_t) - 1;
+    assert_int_equal(cdyn_system_get_task_system(sys, &out), CDYN_ERR_INVALID_ARGUMENT);
+    out.size = sizeof out;
+    assert_int_equal(cdyn_system_get_task_system(sys, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_get_task_system(NULL, &out), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_system_set_task_system(sys, NULL), CDYN_OK);
+    assert_int_equal(cdyn_system_get_task_system(sys, &out), CDYN_OK);
+    assert_int_equal(out.worker_count, 1);
+    assert_null(out.enqueue);
+    cdyn_system_destroy(sys);
+}
+
+static void test_lattice_set_get(void **state)
+{
+    (void)state;
+    cdyn_lattice *lat;
+    assert_int_equal(cdyn_lattice_create(16, 16, 1, NULL, &lat), CDYN_OK);
+    reverse_host h = {0, 0};
+    cdyn_task_system good = reverse_system(&h), out, bad = good;
+    bad.worker_count = 0;
+    assert_int_equal(cdyn_lattice_set_task_system(lat, &bad), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_set_task_system(NULL, &good), CDYN_ERR_INVALID_ARGUMENT);
+    out.size = sizeof out;
+    assert_int_equal(cdyn_lattice_get_task_system(lat, &out), CDYN_OK);
+    assert_null(out.enqueue);
+    assert_int_equal(cdyn_lattice_set_task_system(lat, &good), CDYN_OK);
+    assert_int_equal(cdyn_lattice_get_task_system(lat, &out), CDYN_OK);
+    assert_int_equal(out.worker_count, 4);
+    assert_int_equal(cdyn_lattice_get_task_system(lat, NULL), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_get_task_system(NULL, &out), CDYN_ERR_INVALID_ARGUMENT);
+    assert_int_equal(cdyn_lattice_set_task_system(lat, NULL), CDYN_OK);
+    cdyn_lattice_destroy(lat);
+}
+
+/* ------------------------------------------------------------------------
+ * Thread-count determinism
+ * ------------------------------------------------------------------------ */
+
+/* How a run is hosted: no task system, the reverse host, or the pool with
+ * 1, 2 or 4 workers. */
+enum { HOST_NONE, HOST_REVERSE, HOST_POOL1, HOST_POOL2, HOST_POOL4, N_HOSTS };
+static const unsigned pool_workers[N_HOSTS] = {0, 0, 1, 2, 4};
+
+typedef struct host {
+    reverse_host reverse;
+    task_pool *pool;
+    cdyn_task_system ts;
+} host;
+
+/* Sets host @p which up; returns the task system to hand over (NULL for
+ * none). */
+static const cdyn_task_system *host_open(host *h, int which)
+{
+    memset(h, 0, sizeof *h);
+    if (which == HOST_NONE)
+        return NULL;
+    if (which == HOST_REVERSE) {
+        h->ts = reverse_system(&h->reverse);
+        return &h->ts;
+    }
+    assert_int_equal(task_pool_create(pool_workers[which], &h->pool), 0);
+    cdyn_task_system_init(&h->ts);
+    task_pool_fill(h->pool, &h->ts);
+    return &h->ts;
+}
+
+/* Loops the host received. */
+static unsigned long long host_loops(const host *h)
+{
+    if (h->pool) {
+        unsigned long long loops, caller, threads;
+        task_pool_counts(h->pool, &loops, &caller, &threads);
+        return loops;
+    }
+    return h->reverse.loops;
+}
+
+static void host_close(host *h)
+{
+    task_pool_destroy(h->pool);
+}
+
+typedef cdyn_status (*scene_fn)(cdyn_system *sys);
+
+/* Builds a scene, hands it host @p which, steps it and returns the hash of
+ * its final state; *loops gets the loops the host received. */
+static uint64_t run_scene(int dim, scene_fn build, int steps, double dt, int which,
+                          unsigned long long *loops)
+{
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(dim, &sys), CDYN_OK);
+    assert_int_equal(build(sys), CDYN_OK);
+    host h;
+    const cdyn_task_system *ts = host_open(&h, which);
+    assert_int_equal(cdyn_system_set_task_system(sys, ts), CDYN_OK);
+    for (int s = 0; s < steps; s++)
+        assert_int_equal(cdyn_system_step(sys, dt), CDYN_OK);
+    ts_state st;
+    ts_state_capture(sys, &st);
+    uint64_t hash = ts_state_hash(&st, 0);
+    ts_state_free(&st);
+    assert_int_equal(cdyn_system_set_task_system(sys, NULL), CDYN_OK);
+    cdyn_system_destroy(sys);
+    *loops = host_loops(&h);
+    host_close(&h);
+    return hash;
+}
+
+/* Runs the scene under every host: equal hashes, and loops handed over
+ * by every host with more than one worker. With @p like_serial false the
+ * run without a task system may differ (long RATTLE chains are cut into
+ * segments only for a task system) and is not compared. */
+static void check_scene_as(int dim, scene_fn build, int steps, double dt, bool like_serial)
+{
+    unsigned long long loops;
+    uint64_t serial = run_scene(dim, build, steps, dt, HOST_NONE, &loops);
+    uint64_t first = 0;
+    for (int which = HOST_REVERSE; which < N_HOSTS; which++) {
+        uint64_t hash = run_scene(dim, build, steps, dt, which, &loops);
+        if (which == HOST_REVERSE)
+            first = hash;
+        if (like_serial && hash != serial)
+            fail_msg("host %d: state hash %016llx, serial %016llx", which,
+                     (unsigned long long)hash, (unsigned long long)serial);
+        if (hash != first)
+            fail_msg("host %d: state hash %016llx, reverse host %016llx", which,
+                     (unsigned long long)hash, (unsigned long long)first);
+        if (which == HOST_POOL1)
+            assert_int_equal(loops, 0); /* one worker: everything inline */
+        else if (loops == 0)
+            fail_msg("host %d received no loop: the scene is too small to test it", which);
+    }
+}
+
+static void check_scene(int dim, scene_fn build, int steps, double dt)
+{
+    check_scene_as(dim, build, steps, dt, true);
+}
+
+/* The standard chain of 12000 links under RATTLE: the partitioned kernel
+ * with three segments under a task system, one segment without. */
+static cdyn_status chain_scene(cdyn_system *sys)
+{
+    cdyn_status st = ts_standard_chain(sys, 12000, NULL, NULL);
+    return st ? st : cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE);
+}
+
+static void test_chain_determinism(void **state)
+{
+    (void)state;
+    check_scene_as(2, chain_scene, 20, 1e-3, false);
+    check_scene_as(3, chain_scene, 5, 1e-3, false);
+}
+
+/* 70000 particles thrown in a fan under gravity (velocity Verlet). */
+static cdyn_status fall_scene(cdyn_system *sys)
+{
+    const int dim = cdyn_system_get_dimension(sys);
+    const double g[3] = {0, -9.81, 0};
+    cdyn_force f;
+    cdyn_status st = cdyn_force_add_gravity(sys, g, &f);
+    if (st || (st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET)))
+        return st;
+    uint64_t seed = 7;
+    for (int i = 0; i < 70000 && !st; i++) {
+        double x[3], v[3];
+        for (int k = 0; k < dim; k++) {
+            x[k] = ts_rand_sym(&seed);
+            v[k] = 3.0 * ts_rand_sym(&seed);
+        }
+        cdyn_particle p;
+        st = cdyn_particle_add(sys, 1.0 + 0.5 * ts_rand_sym(&seed), x, v, &p);
+    }
+    return st;
+}
+
+static void test_fall_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, fall_scene, 10, 1e-3);
+    check_scene(3, fall_scene, 3, 1e-3);
+}
+
+/* A perturbed 120 x 100 grid of unit masses joined by about 47000 damped
+ * springs (edges and diagonals), free under gravity (velocity Verlet). */
+static cdyn_status network_scene(cdyn_system *sys)
+{
+    const double g[3] = {0, -9.81, 0};
+    cdyn_force f;
+    if (ts_make_network(sys, 120, 100, 0.1, 400.0, 0.5, 0.2, 11, NULL) == 0)
+        return CDYN_ERR_NO_MEMORY;
+    cdyn_status st = cdyn_force_add_gravity(sys, g, &f);
+    return st ? st : cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
+}
+
+static void test_spring_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, network_scene, 10, 1e-3);
+    check_scene(3, network_scene, 3, 1e-3);
+}
+
+/* A WCA liquid (a repulsive Lennard-Jones pair set) at density 0.8 in a
+ * periodic box: 2 * 100^2 members in 2-D, 4 * 17^3 in 3-D (velocity
+ * Verlet), enough members for several blocks of the pair kernel. */
+static cdyn_status liquid(cdyn_system *sys, int n)
+{
+    const int dim = cdyn_system_get_dimension(sys);
+    const size_t count = ts_fluid_count(dim, n);
+    cdyn_particle *p = malloc(count * sizeof *p);
+    if (!p)
+        return CDYN_ERR_NO_MEMORY;
+    cdyn_status st = CDYN_ERR_NO_MEMORY;
+    if (ts_make_fluid(sys, n, 0.8, 1.0, 0.05, 3, p) == count) {
+        cdyn_pair_params pp;
+        cdyn_force f;
+        cdyn_pair_params_init(&pp, CDYN_PAIR_LJ_REPULSIVE);
+        st = cdyn_force_add_pair_set(sys, &pp, p, count, &f);
+        if (!st)
+            st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
+    }
+    free(p);
+    return st;
+}
+
+static cdyn_status liquid_scene(cdyn_system *sys)
+{
+    return liquid(sys, cdyn_system_get_dimension(sys) == 2 ? 100 : 17);
+}
+
+/* 2 * 190^2 = 72200 members: the neighbour list's gather in blocks too. */
+static cdyn_status big_liquid_scene(cdyn_system *sys)
+{
+    return liquid(sys, 190);
+}
+
+static void test_pair_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, liquid_scene, 20, 2e-3);
+    check_scene(3, liquid_scene, 10, 2e-3);
+    check_scene(2, big_liquid_scene, 20, 2e-3);
+}
+
+/* 30000 particles thrown about just above a plane with friction, inside a
+ * bowl (a hollow sphere), many of them in contact from the start (velocity
+ * Verlet, gravity). */
+static cdyn_status grounds_scene(cdyn_system *sys)
+{
+    const int dim = cdyn_system_get_dimension(sys);
+    const double g[3] = {0, -9.81, 0}, up[3] = {0, 1, 0}, c[3] = {0, 0.5, 0};
+    cdyn_force f;
+    cdyn_ground plane, bowl;
+    cdyn_status st = cdyn_force_add_gravity(sys, g, &f);
+    if (st || (st = cdyn_ground_add_plane(sys, up, 0.0, &plane)) ||
+        (st = cdyn_ground_set_friction(sys, plane, 0.5)) ||
+        (st = cdyn_ground_add_sphere(sys, c, 1.0, true, &bowl)) ||
+        (st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET)))
+        return st;
+    uint64_t seed = 5;
+    for (int i = 0; i < 30000 && !st; i++) {
+        double x[3], v[3];
+        for (int k = 0; k < dim; k++) {
+            x[k] = 0.95 * ts_rand_sym(&seed);
+            v[k] = ts_rand_sym(&seed);
+        }
+        x[1] = 0.1 * x[1] + 0.05;
+        cdyn_particle p;
+        st = cdyn_particle_add(sys, 1.0, x, v, &p);
+    }
+    return st;
+}
+
+static void test_ground_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, grounds_scene, 20, 1e-4);
+    check_scene(3, grounds_scene, 10, 1e-4);
+}
+
+/* A comb of rods: a spine of 100 particles (the first fixed) with a
+ * hanging chain of 100 below each, 10^4 rods under gravity, stepped with
+ * the multiplier solve (symplectic Euler): a tree, not a path, so the rows
+ * go through the general pass. */
+static cdyn_status comb_scene(cdyn_system *sys)
+{
+    const double g[3] = {0, -9.81, 0};
+    cdyn_force f;
+    cdyn_status st = cdyn_force_add_gravity(sys, g, &f);
+    if (st || (st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_SYMPLECTIC_EULER)))
+        return st;
+    cdyn_particle spine = 0;
+    for (int i = 0; i < 100 && !st; i++) {
+        double x[3] = {0.1 * i, 0, 0};
+        cdyn_particle s, prev;
+        cdyn_constraint c;
+        if ((st = cdyn_particle_add(sys, 1.0, x, NULL, &s)))
+            break;
+        if (i == 0)
+            st = cdyn_particle_set_fixed(sys, s, true);
+        else
+            st = cdyn_constraint_add_distance(sys, spine, s, 0.1, &c);
+        spine = prev = s;
+        for (int j = 1; j <= 100 && !st; j++) {
+            double y[3] = {0.1 * i + 0.01 * j, -0.1 * j, 0};
+            cdyn_particle q;
+            if (!(st = cdyn_particle_add(sys, 1.0, y, NULL, &q)))
+                st = cdyn_constraint_add_distance(sys, prev, q, 0.1, &c);
+            prev = q;
+        }
+    }
+    return st;
+}
+
+static void test_rows_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, comb_scene, 5, 1e-3);
+    check_scene(3, comb_scene, 3, 1e-3);
+}
+
+/* With a parallel task system a step still allocates nothing once the
+ * system's shape is set (the scratch of the split spring evaluation is
+ * sized before the first step), and a failed allocation of that scratch
+ * fails the step with CDYN_ERR_NO_MEMORY, the state unchanged, after which
+ * the step succeeds. */
+static void test_no_alloc_and_oom(void **state)
+{
+    (void)state;
+    ts_counting_alloc count = {0};
+    cdyn_allocator a = ts_counting_allocator(&count);
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create_with_allocator(2, &a, &sys), CDYN_OK);
+    assert_int_equal(network_scene(sys), CDYN_OK);
+    reverse_host h = {0, 0};
+    cdyn_task_system ts = reverse_system(&h);
+    assert_int_equal(cdyn_system_set_task_system(sys, &ts), CDYN_OK);
+
+    /* Fail the first step's Nth allocation, N = 1, 2 ... until it succeeds. */
+    ts_state before;
+    ts_state_capture(sys, &before);
+    const uint64_t hash0 = ts_state_hash(&before, 0);
+    ts_state_free(&before);
+    int failures = 0;
+    for (;;) {
+        count.fail_at = count.allocs + (size_t)failures + 1; /* the step's Nth */
+        cdyn_status st = cdyn_system_step(sys, 1e-3);
+        count.fail_at = 0;
+        if (st == CDYN_OK)
+            break;
+        assert_int_equal(st, CDYN_ERR_NO_MEMORY);
+        ts_state after;
+        ts_state_capture(sys, &after);
+        assert_true(ts_state_hash(&after, 0) == hash0);
+        ts_state_free(&after);
+        assert_true(++failures < 100);
+    }
+    assert_true(failures >= 1);
+    size_t allocs = count.allocs;
+    unsigned long loops = h.loops;
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    assert_int_equal(count.allocs, allocs);
+    assert_true(h.loops > loops);
+    cdyn_system_destroy(sys);
+    assert_int_equal(count.live_bytes, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_init_defaults),
+        cmocka_unit_test(test_system_set_get),
+        cmocka_unit_test(test_lattice_set_get),
+        cmocka_unit_test(test_chain_determinism),
+        cmocka_unit_test(test_fall_determinism),
+        cmocka_unit_test(test_spring_determinism),
+        cmocka_unit_test(test_pair_determinism),
+        cmocka_unit_test(test_ground_determinism),
+        cmocka_unit_test(test_rows_determinism),
+        cmocka_unit_test(test_no_alloc_and_oom),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
