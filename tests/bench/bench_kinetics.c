@@ -528,26 +528,6 @@ static void sweep(const problem *p, const double *tols, size_t ntol, int runs)
     free(ref), free(ref2), free(y);
 }
 
-static void print_machine(void)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[256];
-    if (f) {
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0) {
-                printf("cpu: %s", strchr(line, ':') ? strchr(line, ':') + 2 : line);
-                break;
-            }
-        fclose(f);
-    }
-    f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fgets(line, sizeof line, f))
-            printf("load average (1, 5, 15 min): %s", line);
-        fclose(f);
-    }
-}
-
 int main(int argc, char **argv)
 {
     int full = 0, runs = 0;
@@ -574,7 +554,7 @@ int main(int argc, char **argv)
     size_t ntol = 0;
     for (double t = 1e-4; t >= (full ? 0.9e-10 : 0.9e-8); t /= 10)
         tols[ntol++] = t;
-    print_machine();
+    bench_print_machine("start");
     printf("build: cdyn %s; CVODE %s\n", cdyn_version_string(),
            HAVE_CVODE_RUN ? "found" : "not found");
     printf("times: median over %d alternating runs; cpu = process CPU time\n", runs);

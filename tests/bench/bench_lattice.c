@@ -104,49 +104,6 @@ static void make_surface(double *h, size_t w, size_t ht, uint64_t seed)
     }
 }
 
-/* Cores online, counted from /proc/cpuinfo's processor lines (0 if unknown). */
-static long cores_online(void)
-{
-    char line[256];
-    long n = 0;
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof line, f))
-        n += strncmp(line, "processor", 9) == 0;
-    fclose(f);
-    return n;
-}
-
-/* The CPU model and the load average (Linux /proc; "unknown" elsewhere),
- * printed with the figures: they depend on both. */
-static void print_machine(const char *when)
-{
-    char line[256], model[160] = "unknown", load[64] = "unknown";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0) {
-                const char *v = strchr(line, ':');
-                if (v) {
-                    snprintf(model, sizeof model, "%s", v + 2);
-                    model[strcspn(model, "\n")] = 0;
-                }
-                break;
-            }
-        fclose(f);
-    }
-    f = fopen("/proc/loadavg", "r");
-    if (f) {
-        double l1, l5, l15;
-        if (fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
-            snprintf(load, sizeof load, "%.2f %.2f %.2f", l1, l5, l15);
-        fclose(f);
-    }
-    printf("%s: CPU %s, %ld cores online; load average (1, 5, 15 min) %s\n", when, model,
-           cores_online(), load);
-}
-
 static int check(cdyn_status st, const char *what)
 {
     if (st != CDYN_OK) {
@@ -502,7 +459,7 @@ int main(int argc, char **argv)
     }
     if (!full && runs > 3)
         runs = 3;
-    print_machine("start");
+    bench_print_machine("start");
     for (size_t k = 0; k < sizeof tables / sizeof *tables; k++) {
         if (only && strcmp(only, tables[k].name) != 0)
             continue;
@@ -511,6 +468,6 @@ int main(int argc, char **argv)
             return 1;
     }
     printf("\n");
-    print_machine("end");
+    bench_print_machine("end");
     return 0;
 }

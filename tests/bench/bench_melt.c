@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <cdyn/cdyn.h>
 
@@ -124,32 +123,6 @@ done:
     return r;
 }
 
-static void print_machine(const char *when)
-{
-    char model[256] = "unknown", load[256] = "unknown";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0) {
-                const char *c = strchr(line, ':');
-                if (c)
-                    snprintf(model, sizeof model, "%s", c + 2);
-                break;
-            }
-        fclose(f);
-    }
-    if ((f = fopen("/proc/loadavg", "r"))) {
-        if (!fgets(load, sizeof load, f))
-            snprintf(load, sizeof load, "unknown\n");
-        fclose(f);
-    }
-    model[strcspn(model, "\n")] = 0;
-    load[strcspn(load, "\n")] = 0;
-    printf("# %s: cpu \"%s\", %ld cores online, load average %s\n", when, model,
-           sysconf(_SC_NPROCESSORS_ONLN), load);
-}
-
 int main(int argc, char **argv)
 {
     int full = 0, reps = 3;
@@ -164,7 +137,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    print_machine("start");
+    bench_print_machine("start");
     printf("# bead-rod melt: chains of %d beads, rigid bonds (RATTLE), WCA between beads not "
            "bonded, density %.2f, periodic, dt %g; medians of %d runs\n",
            BEADS, RHO, DT, reps);
@@ -188,6 +161,6 @@ int main(int argc, char **argv)
                    bench_median(wall, (size_t)reps), r.builds, r.kT, r.rod_residual);
             fflush(stdout);
         }
-    print_machine("end");
+    bench_print_machine("end");
     return 0;
 }

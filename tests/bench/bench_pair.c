@@ -300,32 +300,6 @@ static result run_lammps(const char *lmp, const char *dir, int steps, size_t n)
     return r;
 }
 
-static void print_machine(const char *when)
-{
-    char model[256] = "unknown", load[256] = "unknown";
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f))
-            if (strncmp(line, "model name", 10) == 0) {
-                const char *c = strchr(line, ':');
-                if (c)
-                    snprintf(model, sizeof model, "%s", c + 2);
-                break;
-            }
-        fclose(f);
-    }
-    if ((f = fopen("/proc/loadavg", "r"))) {
-        if (!fgets(load, sizeof load, f))
-            snprintf(load, sizeof load, "unknown\n");
-        fclose(f);
-    }
-    model[strcspn(model, "\n")] = 0;
-    load[strcspn(load, "\n")] = 0;
-    printf("# %s: cpu \"%s\", %ld cores online, load average %s\n", when, model,
-           sysconf(_SC_NPROCESSORS_ONLN), load);
-}
-
 /* Least-squares slope of log(total time per step) on log N. */
 static double fit_exponent(const double *n, const double *ns_pp, int k)
 {
@@ -361,7 +335,7 @@ int main(int argc, char **argv)
     char dir[] = "/tmp/cdyn_bench_pair_XXXXXX";
     if (lmp && !mkdtemp(dir))
         lmp = NULL;
-    print_machine("start");
+    bench_print_machine("start");
     printf("# WCA liquid, density %.2f, T 1, velocity Verlet dt %g, periodic box; "
            "ns per particle per step, medians of %d interleaved runs; LAMMPS: %s\n",
            RHO, DT, reps, lmp ? lmp : "not found");
@@ -451,7 +425,7 @@ int main(int argc, char **argv)
         printf("\n");
     }
     task_pool_destroy(pool2);
-    print_machine("end");
+    bench_print_machine("end");
     if (lmp && !getenv("CDYN_BENCH_KEEP")) {
         char cmd[600];
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

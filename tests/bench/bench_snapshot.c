@@ -27,29 +27,6 @@
 #define DT 1e-3
 #define WARM_STEPS 100
 
-static void print_machine(const char *when)
-{
-    char model[128] = "unknown", line[256];
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "model name", 10) == 0) {
-            const char *colon = strchr(line, ':');
-            snprintf(model, sizeof model, "%.127s", colon ? colon + 2 : line);
-            model[strcspn(model, "\n")] = 0;
-            break;
-        }
-    if (f)
-        fclose(f);
-    double load[3] = {0, 0, 0};
-    f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
-            load[0] = load[1] = load[2] = 0;
-        fclose(f);
-    }
-    printf("# %s: %s, load average %.2f %.2f %.2f\n", when, model, load[0], load[1], load[2]);
-}
-
 static uint32_t get_u32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -165,7 +142,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    print_machine("before");
+    bench_print_machine("before");
     printf("# the standard chain after %d steps; times are medians of %d interleaved rounds "
            "(ms); the last columns are save, load and clone over one step\n",
            WARM_STEPS, repeat);
@@ -178,6 +155,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_snapshot: N = %ld failed\n", sizes[i]);
             return 1;
         }
-    print_machine("after");
+    bench_print_machine("after");
     return 0;
 }
