@@ -54,6 +54,36 @@ def closed(what):
     raise ClosedError("this %s was closed" % what)
 
 
+class Owned:
+    """The lifetime of a Python object that owns one C object (a system, a
+    lattice, a reaction network): `closed`, `with`, and the pointer checked
+    before each call. The owner sets `_ptr`, names itself in `_what` and
+    defines close()."""
+
+    _what = "object"
+
+    @property
+    def closed(self):
+        return self._ptr is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _checked(self):
+        ptr = self._ptr
+        if ptr is None:
+            closed(self._what)
+        return ptr
+
+    def _call(self, fname, *args):
+        st = getattr(lib, fname)(self._checked(), *args)
+        if st:
+            fail(self, st, fname)
+
+
 # ---- which C function each Python name binds ----------------------------------
 
 BINDINGS = {}  # C function name -> [Python spellings]

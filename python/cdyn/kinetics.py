@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _callbacks, _structs
 from ._arrays import array_in, array_out
-from ._call import bound_property, binds, closed, fail
+from ._call import Owned, bound_property, binds, fail
 from ._callbacks import TRAMPOLINES, Callback
 from ._errors import STATUS_CLASSES
 from ._ffi import ffi, lib
@@ -25,8 +25,10 @@ def _destroy(ptr, _keep, _allocator):
     lib.cdyn_kinetics_destroy(ptr)
 
 
-class Kinetics:
+class Kinetics(Owned):
     """A reaction network and its state (cdyn_kinetics)."""
+
+    _what = "Kinetics"
 
     @binds("cdyn_kinetics_create", "cdyn_kinetics_create_with_allocator")
     def __init__(self, allocator=None):
@@ -52,26 +54,6 @@ class Kinetics:
         if self._ptr is not None:
             self._ptr = None
             self._finalizer()
-
-    @property
-    def closed(self):
-        return self._ptr is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _checked(self):
-        if self._ptr is None:
-            closed("Kinetics")
-        return self._ptr
-
-    def _call(self, fname, *args):
-        st = getattr(lib, fname)(self._checked(), *args)
-        if st:
-            fail(self, st, fname)
 
     def _size(self, fname, *args):
         out = ffi.new("size_t *")

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _enums, _structs
 from ._arrays import array_in, array_out
-from ._call import bound_property, binds, closed, fail
+from ._call import Owned, bound_property, binds, fail
 from ._ffi import ffi, lib
 from .tasks import pool_workers, set_pool
 
@@ -45,10 +45,12 @@ def _edge_bits(edges):
     return bits
 
 
-class Lattice:
+class Lattice(Owned):
     """A W x H erosion lattice: Lattice(nx, ny, seed=1), then rain(),
     drainage(), stats(). Model parameters (E, D, M, S, R) as keyword
     arguments or with set_param."""
+
+    _what = "Lattice"
 
     @binds("cdyn_lattice_create")
     def __init__(self, nx, ny, seed=0, allocator=None, **params):
@@ -69,26 +71,6 @@ class Lattice:
         if self._ptr is not None:
             self._ptr = None
             self._finalizer()
-
-    @property
-    def closed(self):
-        return self._ptr is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _checked(self):
-        if self._ptr is None:
-            closed("Lattice")
-        return self._ptr
-
-    def _call(self, fname, *args):
-        st = getattr(lib, fname)(self._checked(), *args)
-        if st:
-            fail(self, st, fname)
 
     @binds("cdyn_lattice_set_task_system")
     def set_task_system(self, pool):

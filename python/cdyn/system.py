@@ -6,7 +6,7 @@ import numpy as np
 
 from . import _callbacks, _enums
 from ._arrays import array_in, out_into
-from ._call import bound_property, binds, closed, fail
+from ._call import Owned, bound_property, binds, closed, fail
 from ._errors import STATUS_CLASSES
 from ._ffi import ffi, lib
 from ._handle import system_property
@@ -39,7 +39,7 @@ def _destroy(ptr, _keep, _allocator):
 
 
 class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidMixin,
-             BoxMixin, OptionsMixin, SnapshotMixin, TasksMixin):
+             BoxMixin, OptionsMixin, SnapshotMixin, TasksMixin, Owned):
     """A simulation in `dim` = 2 or 3 dimensions.
 
         with cdyn.System(dim=2, integrator="rk4") as sys:
@@ -50,6 +50,8 @@ class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidM
     close() (or leaving the with block, or garbage collection) frees it;
     using it or any of its objects afterwards raises ClosedError.
     """
+
+    _what = "System"
 
     @binds("cdyn_system_create", "cdyn_system_create_with_allocator")
     def __init__(self, dim=2, integrator=None, allocator=None):
@@ -97,22 +99,6 @@ class System(ParticlesMixin, ForcesMixin, ConstraintsMixin, GroundsMixin, RigidM
             self._ptr = None
             self._finalizer()
             self._keep.clear()
-
-    @property
-    def closed(self):
-        return self._ptr is None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def _checked(self):
-        ptr = self._ptr
-        if ptr is None:
-            closed("System")
-        return ptr
 
     def _keep_for(self, handle, tag, obj):
         """Keeps `obj` (a callback or a description with one) alive while
