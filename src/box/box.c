@@ -56,22 +56,11 @@ cdyn_status cdyn_system_set_box(cdyn_system *sys, const double *origin, const do
         return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
     const int dim = sys->dim;
     for (int k = 0; k < dim; k++) {
-        if (!isfinite(origin[k]))
-            return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "%s: origin[%d] = %g is not finite",
-                              what, k, origin[k]);
-        if (!isfinite(lengths[k]) || !(lengths[k] > 0))
+        const char *why = cdyn__box_axis_problem(origin[k], lengths[k]);
+        if (why)
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                              "%s: lengths[%d] = %g must be finite and > 0", what, k, lengths[k]);
-        if (!isfinite(origin[k] + lengths[k]) || !(1.0 / lengths[k] > 0) ||
-            !isfinite(1.0 / lengths[k]))
-            return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                              "%s: box along axis %d is out of the range of doubles", what, k);
-        /* Too short against its distance from 0, a box holds too few
-         * distinct coordinates to wrap into (none at all once o + L == o). */
-        if (!(lengths[k] >= 0x1p-32 * fabs(origin[k])))
-            return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT,
-                              "%s: lengths[%d] = %g is below 2^-32 |origin[%d]| = %g", what, k,
-                              lengths[k], k, 0x1p-32 * fabs(origin[k]));
+                              "%s: axis %d (origin %g, length %g): %s", what, k, origin[k],
+                              lengths[k], why);
     }
     cdyn__box *b = sys->box;
     bool fresh = !b;

@@ -82,6 +82,24 @@ static inline void cdyn__box_min_image(const cdyn__box *b, int dim, double *d)
     }
 }
 
+/* What is wrong with a box's corner @p lo and edge @p len along one axis,
+ * NULL when nothing: both finite, len > 0, lo + len and 1 / len finite, and
+ * len >= 2^-32 |lo| (a box that short against its distance from 0 holds
+ * too few distinct coordinates to wrap into; none once lo + len == lo).
+ * cdyn_system_set_box and the snapshot loader accept the same boxes. */
+static inline const char *cdyn__box_axis_problem(double lo, double len)
+{
+    if (!isfinite(lo))
+        return "the origin is not finite";
+    if (!isfinite(len) || !(len > 0))
+        return "the length must be finite and > 0";
+    if (!isfinite(lo + len) || !isfinite(1.0 / len) || !(1.0 / len > 0))
+        return "the box is out of the range of doubles";
+    if (!(len >= 0x1p-32 * fabs(lo)))
+        return "the length is below 2^-32 of the origin's magnitude";
+    return NULL;
+}
+
 /* The number of box lengths to subtract from coordinate @p x along axis
  * @p k so that it lands in [lo, lo + len). Beyond 2^52 box lengths a count
  * no longer says which image a point is in (nor does n len say where the

@@ -55,8 +55,7 @@ static bool geometry_ok(const cdyn__box *b, int dim, unsigned flags)
         if (k >= dim) {
             if (lo != 0 || len != 1 || (flags & (unsigned)PERIODIC_X << k))
                 return false;
-        } else if (!isfinite(lo) || !isfinite(len) || !(len > 0) || !isfinite(lo + len) ||
-                   !(1.0 / len > 0) || !isfinite(1.0 / len) || !(len >= 0x1p-32 * fabs(lo))) {
+        } else if (cdyn__box_axis_problem(lo, len)) {
             return false;
         }
     }
