@@ -87,6 +87,7 @@ typedef struct cdyn__chain_block {
 typedef struct cdyn__chain {
     bool usable;                /* the current topology has the shape above */
     uint32_t planned_particles; /* the particle count the plan was made for */
+    bool planned_split;         /* whether it was made for a task system (paths cut) */
     uint32_t n_free, n_hubs, n_paths, n_rows;
     uint32_t *row_from, *row_to;
     uint32_t *row_of;         /* its constraint row, CDYN__CHAIN_FLIP set when row_from is

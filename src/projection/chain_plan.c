@@ -60,7 +60,7 @@ static cdyn_status partition(cdyn_system *sys, cdyn__chain *c, const uint8_t *hu
 {
     /* Cut for a task system of any worker count, so that the bits do not
      * depend on the workers; not without one. */
-    const bool split = sys->tasks.host.enqueue != NULL;
+    const bool split = c->planned_split;
     uint32_t n_segs = 0;
     for (uint32_t q = 0; q < c->n_paths; q++)
         n_segs += segments_of(c->path_start[q + 1] - c->path_start[q], split);
@@ -104,6 +104,7 @@ cdyn_status cdyn__projection_chain_plan(cdyn_system *sys)
     const uint32_t *e = pr->ends;
     ch->usable = false;
     ch->planned_particles = np;
+    ch->planned_split = sys->tasks.host.enqueue != NULL;
     if (!pr->rods || n == 0)
         return CDYN_OK;
     uint32_t *deg = (uint32_t *)(void *)pr->xs, *r1 = deg + np, *r2 = r1 + np;
@@ -189,7 +190,9 @@ cdyn_status cdyn__projection_chain_usable(cdyn_system *sys, bool *usable)
      * particle itself, takes systems without them. */
     if (pr->opt.method != CDYN_PROJECTION_NEWTON || !pr->rods || (sys->kin && sys->kin->count))
         return CDYN_OK;
-    bool replan = pr->chain.planned_particles != sys->particles.count;
+    /* A task system handed over or taken back cuts the paths or joins them. */
+    bool replan = pr->chain.planned_particles != sys->particles.count ||
+                  pr->chain.planned_split != (sys->tasks.host.enqueue != NULL);
     for (uint32_t i = 0; i < pr->chain.n_hubs && !replan; i++)
         replan = sys->inv_mass[pr->chain.fixed_hubs[i]] != 0;
     if (replan) {

@@ -5,7 +5,6 @@
 #include "core/sized.h"
 #include "core/system.h"
 #include "core/tasks.h"
-#include "projection/projection.h"
 
 cdyn_status cdyn_system_set_task_system(cdyn_system *sys, const cdyn_task_system *tasks)
 {
@@ -18,9 +17,6 @@ cdyn_status cdyn_system_set_task_system(cdyn_system *sys, const cdyn_task_system
             return cdyn__fail(sys, CDYN_ERR_INVALID_ARGUMENT, "set_task_system: %s", why);
     }
     cdyn__tasks_set(&sys->tasks, tasks);
-    /* The chain kernel cuts long paths only for a task system: plan again. */
-    if (sys->proj)
-        sys->proj->chain.planned_particles = UINT32_MAX;
     return CDYN_OK;
 }
 
