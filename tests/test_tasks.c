@@ -332,7 +332,7 @@ static void test_spring_determinism(void **state)
 /* A WCA liquid (a repulsive Lennard-Jones pair set) at density 0.8 in a
  * periodic box: 2 * 100^2 members in 2-D, 4 * 17^3 in 3-D (velocity
  * Verlet), enough members for several blocks of the pair kernel. */
-static cdyn_status liquid(cdyn_system *sys, int n)
+static cdyn_status liquid_thinned(cdyn_system *sys, int n, bool thin)
 {
     const int dim = cdyn_system_get_dimension(sys);
     const size_t count = ts_fluid_count(dim, n);
@@ -340,11 +340,27 @@ static cdyn_status liquid(cdyn_system *sys, int n)
     if (!p)
         return CDYN_ERR_NO_MEMORY;
     cdyn_status st = CDYN_ERR_NO_MEMORY;
-    if (ts_make_fluid(sys, n, 0.8, 1.0, 0.05, 3, p) == count) {
+    size_t kept = ts_make_fluid(sys, n, 0.8, 1.0, 0.05, 3, p);
+    if (kept == count && thin) {
+        /* Every other member of the lower half removed: the upper half,
+         * twice as dense, has twice the pairs per member. */
+        double lo[3], len[3];
+        bool periodic[3], has_box;
+        cdyn_system_get_box(sys, lo, len, periodic, &has_box);
+        kept = 0;
+        for (size_t i = 0; i < count; i++) {
+            double x[3];
+            cdyn_particle_get_position(sys, p[i], x);
+            if (x[1] < lo[1] + 0.5 * len[1] && i % 2 && cdyn_particle_remove(sys, p[i]) == CDYN_OK)
+                continue;
+            p[kept++] = p[i];
+        }
+    }
+    if (kept > 0) {
         cdyn_pair_params pp;
         cdyn_force f;
         cdyn_pair_params_init(&pp, CDYN_PAIR_LJ_REPULSIVE);
-        st = cdyn_force_add_pair_set(sys, &pp, p, count, &f);
+        st = cdyn_force_add_pair_set(sys, &pp, p, kept, &f);
         if (!st)
             st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
     }
@@ -352,15 +368,29 @@ static cdyn_status liquid(cdyn_system *sys, int n)
     return st;
 }
 
+static cdyn_status liquid(cdyn_system *sys, int n)
+{
+    return liquid_thinned(sys, n, false);
+}
+
 static cdyn_status liquid_scene(cdyn_system *sys)
 {
     return liquid(sys, cdyn_system_get_dimension(sys) == 2 ? 100 : 17);
 }
 
-/* 2 * 190^2 = 72200 members: the neighbour list's gather in blocks too. */
+/* 2 * 190^2 = 72200 members in 2-D, 4 * 26^3 = 70304 in 3-D: the
+ * neighbour list's gather and its row-by-row build in blocks too. */
 static cdyn_status big_liquid_scene(cdyn_system *sys)
 {
-    return liquid(sys, 190);
+    return liquid(sys, cdyn_system_get_dimension(sys) == 2 ? 190 : 26);
+}
+
+/* The same, the lower half thinned: the blocks of the upper half find
+ * more rows than their share of the list's room, and the build falls back
+ * to the calling thread. */
+static cdyn_status uneven_liquid_scene(cdyn_system *sys)
+{
+    return liquid_thinned(sys, cdyn_system_get_dimension(sys) == 2 ? 190 : 26, true);
 }
 
 static void test_pair_determinism(void **state)
@@ -369,6 +399,9 @@ static void test_pair_determinism(void **state)
     check_scene(2, liquid_scene, 20, 2e-3);
     check_scene(3, liquid_scene, 10, 2e-3);
     check_scene(2, big_liquid_scene, 20, 2e-3);
+    check_scene(3, big_liquid_scene, 5, 2e-3);
+    check_scene(2, uneven_liquid_scene, 20, 2e-3);
+    check_scene(3, uneven_liquid_scene, 5, 2e-3);
 }
 
 /* 30000 particles thrown about just above a plane with friction, inside a

@@ -264,7 +264,7 @@ static void record(void *vctx, uint32_t p, uint32_t q, const double *d, double r
 
 bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *box, uint32_t n,
                        const uint32_t *slot, const double *rad, const double *x, double cutoff,
-                       const cdyn__exclusions *ex, uint64_t epoch)
+                       const cdyn__exclusions *ex, uint64_t epoch, const cdyn__tasks *tasks)
 {
     const size_t d = (size_t)nl->dim;
     nl->valid = false;
@@ -284,7 +284,7 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     const double reach = cutoff + nl->skin_used;
     cdyn__cell_list_build(cl, n, from, at, rad, rad ? cutoff : reach, nl->skin_used, pbox);
     if (cdyn__nlist_rows_apply(cl, reach)) { /* searched row by row (neighbor_rows.c) */
-        cdyn__nlist_rows(nl, cl, ex, reach, &c.len, &c.n_sh);
+        cdyn__nlist_rows(nl, cl, ex, reach, tasks, &c.len, &c.n_sh);
     } else {
         cdyn__cell_list_for_pairs(cl, record, &c);
         while (c.next_p <= n)

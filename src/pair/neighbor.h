@@ -81,10 +81,11 @@ bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch,
  * skin_used), not excluded by @p ex, through the faces of @p box (may be
  * NULL). Uses @p cl for the search. Returns false when the room reserved is
  * too small (need, need_sh and grow set, list not held). Then the list
- * holds; pos equals pos0. */
+ * holds; pos equals pos0. The row-by-row search runs on @p tasks (may be
+ * NULL) when worth it. */
 bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *box, uint32_t n,
                        const uint32_t *slot, const double *rad, const double *x, double cutoff,
-                       const cdyn__exclusions *ex, uint64_t epoch);
+                       const cdyn__exclusions *ex, uint64_t epoch, const cdyn__tasks *tasks);
 
 /* The kernel's ring (ring_mask) and the members in pairs through faces
  * (has_sh) from the held pairs (n, start, nbr, n_sh, sh): the end of a
@@ -98,9 +99,10 @@ bool cdyn__nlist_rows_apply(const cdyn__cell_list *cl, double reach);
 
 /* The list from that build (neighbor_rows.c): pairs closer than @p reach
  * not excluded by @p ex, stored as far as the room goes; *len_out and
- * *sh_out receive the counts found. */
+ * *sh_out receive the counts found. In blocks on the host's threads when
+ * @p tasks (may be NULL) is parallel and the members many; the same list. */
 void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
-                      double reach, size_t *len_out, size_t *sh_out);
+                      double reach, const cdyn__tasks *tasks, size_t *len_out, size_t *sh_out);
 
 /* Wraps the positions of the @p n members into the box: out[k] = x[slot[k]]
  * + off[k], off[k] (may be NULL) the box lengths added. */

@@ -7,7 +7,14 @@
  * each a run of memory in order, with no per-cell lookups and no call per
  * pair. Rows through a periodic face are split where they wrap and carry
  * the shift of that face. Cells narrower than the reach would mean fewer
- * candidates but many more, mostly empty, runs: slower here. */
+ * candidates but many more, mostly empty, runs: slower here.
+ *
+ * On the host's threads the cells are cut into blocks of consecutive
+ * cells. Each block writes its members' rows into its own region of the
+ * list's room (a share of the room in proportion to its members), then the
+ * calling thread closes the gaps in block order, and finds the pairs
+ * through the faces in a pass of its own over the cells at the faces. The
+ * list is the serial build's, entry for entry, whatever the blocks. */
 #include <string.h>
 
 #include "pair/neighbor.h"
@@ -112,11 +119,14 @@ bool cdyn__nlist_rows_apply(const cdyn__cell_list *cl, double reach)
     return true;
 }
 
-/* Where the candidates found go: the list's room, and what was found. */
+/* Where the candidates found go: the room (a region of the list's, from
+ * nbr, cap entries), and what was found. */
 typedef struct sink {
     cdyn__nlist *nl;
     const cdyn__cell_list *cl;
     const cdyn__exclusions *ex; /* NULL when none is active */
+    uint32_t *nbr;
+    size_t cap, base; /* the region: cap entries from base */
     size_t len, n_sh;
 } sink;
 
@@ -138,14 +148,13 @@ static void keep_shifted(sink *k, uint32_t p, uint32_t q, int code)
 static void plain3(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t q1, double r2max)
 {
     const double xp = pos[3 * p], yp = pos[3 * p + 1], zp = pos[3 * p + 2];
-    cdyn__nlist *nl = k->nl;
     for (uint32_t q = q0; q < q1; q++) {
         const double dx = pos[3 * q] - xp, dy = pos[3 * q + 1] - yp, dz = pos[3 * q + 2] - zp;
         if (dx * dx + dy * dy + dz * dz < r2max) {
             if (k->ex && cdyn__excluded(k->ex, k->cl->order[p], k->cl->order[q]))
                 continue;
-            if (k->len < nl->nbr_cap)
-                nl->nbr[k->len] = q;
+            if (k->len < k->cap)
+                k->nbr[k->len] = q;
             k->len++;
         }
     }
@@ -154,14 +163,13 @@ static void plain3(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t
 static void plain2(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t q1, double r2max)
 {
     const double xp = pos[2 * p], yp = pos[2 * p + 1];
-    cdyn__nlist *nl = k->nl;
     for (uint32_t q = q0; q < q1; q++) {
         const double dx = pos[2 * q] - xp, dy = pos[2 * q + 1] - yp;
         if (dx * dx + dy * dy < r2max) {
             if (k->ex && cdyn__excluded(k->ex, k->cl->order[p], k->cl->order[q]))
                 continue;
-            if (k->len < nl->nbr_cap)
-                nl->nbr[k->len] = q;
+            if (k->len < k->cap)
+                k->nbr[k->len] = q;
             k->len++;
         }
     }
@@ -180,45 +188,198 @@ static void through_faces(sink *k, const double *pos, size_t d, uint32_t p, cons
     }
 }
 
-void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
-                      double reach, size_t *len_out, size_t *sh_out)
+/* Which runs a pass takes: all, those inside the box, those through its
+ * faces. */
+enum { RUNS_ALL, RUNS_INSIDE, RUNS_FACES };
+
+typedef struct grid {
+    int64_t nx, ny, nz;
+    double r2max;
+} grid;
+
+static grid grid_of(const cdyn__cell_list *cl, double reach)
 {
+    grid g = {cl->cmax[0] - cl->cmin[0] + 1, cl->cmax[1] - cl->cmin[1] + 1,
+              cl->dim == 3 ? cl->cmax[2] - cl->cmin[2] + 1 : 1, reach * reach};
+    return g;
+}
+
+/* Whether cell (cx, cy, cz) has a neighbour through a periodic face. */
+static bool at_face(const cdyn__cell_list *cl, const grid *g, int64_t cx, int64_t cy, int64_t cz)
+{
+    const int64_t c[3] = {cx, cy, cz}, n[3] = {g->nx, g->ny, g->nz};
+    for (int k = 0; k < cl->dim; k++)
+        if (cl->periodic[k] && (c[k] < REACH || c[k] >= n[k] - REACH))
+            return true;
+    return false;
+}
+
+/* The rows of the members of cells [b0, b1), the runs @p which takes;
+ * with RUNS_FACES nothing but the pairs through faces is written, else
+ * start[] of those members too (offsets from the sink's base). */
+static void cell_rows(sink *k, const grid *g, uint64_t b0, uint64_t b1, int which)
+{
+    const cdyn__cell_list *cl = k->cl;
     const size_t d = (size_t)cl->dim;
-    const double *pos = cl->pos;
-    const double r2max = reach * reach;
-    const int64_t nx = cl->cmax[0] - cl->cmin[0] + 1, ny = cl->cmax[1] - cl->cmin[1] + 1;
-    const int64_t nz = cl->dim == 3 ? cl->cmax[2] - cl->cmin[2] + 1 : 1;
-    sink k = {.nl = nl, .cl = cl, .ex = ex && ex->active ? ex : NULL};
-    uint32_t next_p = 0;
+    const double *pos = cl->pos, r2max = g->r2max;
+    uint32_t *start = k->nl->start;
+    uint32_t next_p = cl->start[b0];
     run runs[MAX_RUNS];
-    uint64_t b = 0;
-    for (int64_t cz = 0; cz < nz; cz++)
-        for (int64_t cy = 0; cy < ny; cy++)
-            for (int64_t cx = 0; cx < nx; cx++, b++) {
-                const uint32_t p0 = cl->start[b], p1 = cl->start[b + 1];
-                if (p0 == p1)
-                    continue;
-                const int m = cell_runs(cl, cx, cy, cz, runs);
-                for (uint32_t p = p0; p < p1; p++) {
-                    while (next_p <= p)
-                        nl->start[next_p++] = (uint32_t)(k.len < UINT32_MAX ? k.len : UINT32_MAX);
-                    /* the own cell's later members, then the runs */
+    int64_t cx = (int64_t)(b0 % (uint64_t)g->nx), cy = (int64_t)(b0 / (uint64_t)g->nx % (uint64_t)g->ny),
+            cz = (int64_t)(b0 / ((uint64_t)g->nx * (uint64_t)g->ny));
+    for (uint64_t b = b0; b < b1; b++) {
+        const uint32_t p0 = cl->start[b], p1 = cl->start[b + 1];
+        if (p0 != p1 && (which != RUNS_FACES || at_face(cl, g, cx, cy, cz))) {
+            const int m = cell_runs(cl, cx, cy, cz, runs);
+            for (uint32_t p = p0; p < p1; p++) {
+                if (which != RUNS_FACES) {
+                    while (next_p <= p) {
+                        const size_t at = k->base + k->len;
+                        start[next_p++] = (uint32_t)(at < UINT32_MAX ? at : UINT32_MAX);
+                    }
+                    /* the own cell's later members */
                     if (d == 3)
-                        plain3(&k, pos, p, p + 1, p1, r2max);
+                        plain3(k, pos, p, p + 1, p1, r2max);
                     else
-                        plain2(&k, pos, p, p + 1, p1, r2max);
-                    for (int j = 0; j < m; j++) {
-                        if (runs[j].code != CDYN__NO_SHIFT)
-                            through_faces(&k, pos, d, p, &runs[j], r2max);
-                        else if (d == 3)
-                            plain3(&k, pos, p, runs[j].q0, runs[j].q1, r2max);
-                        else
-                            plain2(&k, pos, p, runs[j].q0, runs[j].q1, r2max);
+                        plain2(k, pos, p, p + 1, p1, r2max);
+                }
+                for (int j = 0; j < m; j++) {
+                    if (runs[j].code != CDYN__NO_SHIFT) {
+                        if (which != RUNS_INSIDE)
+                            through_faces(k, pos, d, p, &runs[j], r2max);
+                    } else if (which == RUNS_FACES) {
+                        continue;
+                    } else if (d == 3) {
+                        plain3(k, pos, p, runs[j].q0, runs[j].q1, r2max);
+                    } else {
+                        plain2(k, pos, p, runs[j].q0, runs[j].q1, r2max);
                     }
                 }
             }
-    while (next_p <= cl->n)
-        nl->start[next_p++] = (uint32_t)(k.len < UINT32_MAX ? k.len : UINT32_MAX);
+        }
+        if (++cx == g->nx) {
+            cx = 0;
+            if (++cy == g->ny) {
+                cy = 0;
+                cz++;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Blocks of cells on the host's threads
+ * ------------------------------------------------------------------------ */
+
+/* Members per block at least, blocks at most, and the members from which
+ * a build goes to the host's threads. */
+#define ROWS_BLOCK 8192u
+#define ROWS_MAX_BLOCKS 64u
+#define PARALLEL_ROWS 32768.0
+
+typedef struct rows_job {
+    cdyn__nlist *nl;
+    const cdyn__cell_list *cl;
+    const cdyn__exclusions *ex;
+    grid g;
+    uint64_t cell[ROWS_MAX_BLOCKS + 1]; /* block b: cells [cell[b], cell[b + 1]) */
+    size_t base[ROWS_MAX_BLOCKS + 1];   /* and its region of the room */
+    size_t len[ROWS_MAX_BLOCKS];        /* the entries it found */
+} rows_job;
+
+static void rows_task(uint32_t begin, uint32_t end, void *context)
+{
+    rows_job *j = context;
+    for (uint32_t b = begin; b < end; b++) {
+        sink k = {.nl = j->nl,
+                  .cl = j->cl,
+                  .ex = j->ex,
+                  .nbr = j->nl->nbr + j->base[b],
+                  .cap = j->base[b + 1] - j->base[b],
+                  .base = j->base[b]};
+        cell_rows(&k, &j->g, j->cell[b], j->cell[b + 1], RUNS_INSIDE);
+        j->len[b] = k.len;
+    }
+}
+
+/* The first cell whose members start at or after member @p m. */
+static uint64_t cell_from(const cdyn__cell_list *cl, uint64_t cells, uint32_t m)
+{
+    uint64_t lo = 0, hi = cells;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (cl->start[mid] < m)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The build in blocks; false (the list unfinished) when a block's region
+ * was too small for its rows. */
+static bool rows_blocks(rows_job *j, const cdyn__tasks *tasks, uint32_t blocks, size_t *len_out,
+                        size_t *sh_out)
+{
+    cdyn__nlist *nl = j->nl;
+    const cdyn__cell_list *cl = j->cl;
+    const uint32_t n = cl->n;
+    const uint64_t cells = (uint64_t)(j->g.nx * j->g.ny * j->g.nz);
+    /* A block's share of the room: the share of the entries its members'
+     * sorted positions held in the last build (cell order changes little
+     * between builds), else its share of the members. */
+    const bool last = nl->n == n && nl->start[n] > 0 && nl->start[n] != UINT32_MAX;
+    for (uint32_t b = 0; b <= blocks; b++) {
+        const uint32_t m = (uint32_t)((uint64_t)n * b / blocks);
+        j->cell[b] = b == blocks ? cells : cell_from(cl, cells, m);
+        const uint32_t first = cl->start[j->cell[b]];
+        const double share = last ? (double)nl->start[first] / (double)nl->start[n]
+                                  : (double)first / (double)n;
+        j->base[b] = (size_t)((double)nl->nbr_cap * share);
+    }
+    j->base[blocks] = nl->nbr_cap;
+    cdyn__tasks_run(tasks, blocks, 1, (double)n, 0.0, rows_task, j);
+    for (uint32_t b = 0; b < blocks; b++)
+        if (j->len[b] > j->base[b + 1] - j->base[b])
+            return false;
+    /* Close the gaps, in block order (a block's entries only move down). */
+    size_t at = 0;
+    for (uint32_t b = 0; b < blocks; b++) {
+        const size_t from = j->base[b];
+        if (at != from && j->len[b])
+            memmove(nl->nbr + at, nl->nbr + from, j->len[b] * sizeof *nl->nbr);
+        for (uint32_t p = cl->start[j->cell[b]], p1 = cl->start[j->cell[b + 1]]; p < p1; p++)
+            nl->start[p] -= (uint32_t)(from - at);
+        at += j->len[b];
+    }
+    nl->start[n] = (uint32_t)at;
+    sink k = {.nl = nl, .cl = cl, .ex = j->ex};
+    cell_rows(&k, &j->g, 0, cells, RUNS_FACES);
+    *len_out = at;
+    *sh_out = k.n_sh;
+    return true;
+}
+
+void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
+                      double reach, const cdyn__tasks *tasks, size_t *len_out, size_t *sh_out)
+{
+    const cdyn__exclusions *active = ex && ex->active ? ex : NULL;
+    const grid g = grid_of(cl, reach);
+    const uint32_t n = cl->n;
+    uint32_t blocks = n / ROWS_BLOCK;
+    blocks = blocks < ROWS_MAX_BLOCKS ? blocks : ROWS_MAX_BLOCKS;
+    if (tasks && nl->nbr_cap > 0 && nl->nbr_cap < UINT32_MAX &&
+        cdyn__tasks_would_split(tasks, blocks, (double)n, PARALLEL_ROWS)) {
+        rows_job j = {.nl = nl, .cl = cl, .ex = active, .g = g};
+        if (rows_blocks(&j, tasks, blocks, len_out, sh_out))
+            return;
+        /* A region was too small (members crowded into some blocks): the
+         * calling thread builds it again, whole. */
+    }
+    sink k = {.nl = nl, .cl = cl, .ex = active, .nbr = nl->nbr, .cap = nl->nbr_cap};
+    cell_rows(&k, &g, 0, (uint64_t)(g.nx * g.ny * g.nz), RUNS_ALL);
+    for (uint32_t p = cl->start[g.nx * g.ny * g.nz]; p <= n; p++)
+        nl->start[p] = (uint32_t)(k.len < UINT32_MAX ? k.len : UINT32_MAX);
     *len_out = k.len;
     *sh_out = k.n_sh;
 }

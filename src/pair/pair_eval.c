@@ -245,7 +245,7 @@ static bool list_covers(const cdyn_system *sys, cdyn__pair *p, const double *x, 
     if (!(nl->skin_used > 0))
         return false;
     return cdyn__nlist_build(nl, &p->cells, periodic_box(sys), p->n, p->slot, p->rad, x, p->rc,
-                             &p->excl, epoch);
+                             &p->excl, epoch, &sys->tasks);
 }
 
 /* Calls on_pair for every pair within its cutoff at c->x; returns whether

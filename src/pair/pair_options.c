@@ -216,7 +216,7 @@ cdyn_status cdyn__pair_prepare(cdyn_system *sys, cdyn__pair *p)
         if (!(nl->skin_used > 0))
             return CDYN_OK;
         cdyn__nlist_build(nl, &p->cells, b, p->n, p->slot, p->rad, sys->x, p->rc, &p->excl,
-                          b ? b->epoch : 0);
+                          b ? b->epoch : 0, &sys->tasks);
     }
     size_t entries = nl->need + nl->need / 4 + (size_t)p->n / 8 + 64;
     size_t shifted = nl->need_sh + nl->need_sh / 4 + 64;
