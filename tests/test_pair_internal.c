@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -17,6 +18,9 @@
 #include "pair/pair.h"
 #include "support.h"
 #include "core/system.h"
+#include "core/alloc.h"
+#include "core/tasks.h"
+#include "pair/neighbor.h"
 
 #define MAXN 16
 #define MAXD (3 * MAXN)
@@ -280,12 +284,140 @@ static void test_jacobian_clamped(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* ------------------------------------------------------------------------
+ * The row-by-row list build in blocks
+ * ------------------------------------------------------------------------ */
+
+/* A host that runs the items one at a time, last first. */
+static void *reverse_enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range,
+                             void *context, void *user)
+{
+    (void)min_range;
+    ++*(unsigned *)user;
+    for (uint32_t i = count; i-- > 0;)
+        task(i, i + 1, context);
+    return NULL;
+}
+
+static void reverse_finish(void *handle, void *user)
+{
+    (void)handle, (void)user;
+}
+
+typedef struct built {
+    uint32_t *start, *nbr;
+    size_t len;
+} built;
+
+/* Builds the list of @p x (n members, 2-D, open) with @p tasks (may be
+ * NULL) into @p nl, growing its room when it is too small; copies the
+ * result to @p out. */
+static void build_list(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn_allocator *a,
+                       uint32_t n, const uint32_t *slot, const double *x,
+                       const cdyn__tasks *tasks, built *out)
+{
+    if (!cdyn__nlist_build(nl, cl, NULL, n, slot, NULL, x, 0.5, NULL, 0, tasks)) {
+        assert_int_equal(cdyn__nlist_reserve(nl, a, nl->need, nl->need_sh + 1), CDYN_OK);
+        assert_true(cdyn__nlist_build(nl, cl, NULL, n, slot, NULL, x, 0.5, NULL, 0, tasks));
+    }
+    out->len = nl->start[n];
+    out->start = malloc(((size_t)n + 1) * sizeof *out->start);
+    out->nbr = malloc((out->len ? out->len : 1) * sizeof *out->nbr);
+    assert_non_null(out->start);
+    assert_non_null(out->nbr);
+    memcpy(out->start, nl->start, ((size_t)n + 1) * sizeof *out->start);
+    memcpy(out->nbr, nl->nbr, out->len * sizeof *out->nbr);
+}
+
+static void assert_same_list(const built *a, const built *b, uint32_t n)
+{
+    assert_int_equal(a->len, b->len);
+    assert_memory_equal(a->start, b->start, ((size_t)n + 1) * sizeof *a->start);
+    assert_memory_equal(a->nbr, b->nbr, a->len * sizeof *a->nbr);
+}
+
+static void free_built(built *b)
+{
+    free(b->start);
+    free(b->nbr);
+}
+
+/* The list built in blocks equals the serial build entry for entry: on
+ * uniform members, and on members crowded into one corner after a build of
+ * uniform ones, whose shares of the room (from that build) the crowded
+ * blocks overflow, so that the build falls back to the calling thread. */
+static void test_rows_in_blocks(void **state)
+{
+    (void)state;
+    const uint32_t n = 60000;
+    cdyn_allocator a;
+    assert_true(cdyn__allocator_init(&a, NULL));
+    double *x = malloc(2 * (size_t)n * sizeof *x);
+    uint32_t *slot = malloc((size_t)n * sizeof *slot);
+    assert_non_null(x);
+    assert_non_null(slot);
+    uint64_t seed = 5;
+    for (uint32_t i = 0; i < n; i++) {
+        slot[i] = i;
+        x[2 * i] = 120.0 * (0.5 + 0.5 * ts_rand_sym(&seed));
+        x[2 * i + 1] = 120.0 * (0.5 + 0.5 * ts_rand_sym(&seed));
+    }
+    unsigned loops = 0;
+    cdyn_task_system ts;
+    cdyn_task_system_init(&ts);
+    ts.worker_count = 2;
+    ts.enqueue = reverse_enqueue;
+    ts.finish = reverse_finish;
+    ts.user = &loops;
+    cdyn__tasks tasks;
+    cdyn__tasks_set(&tasks, &ts);
+
+    for (int crowd = 0; crowd < 2; crowd++) {
+        if (crowd) /* a third of the members into a corner, ten times as dense */
+            for (uint32_t i = 0; i < n; i += 3) {
+                x[2 * i] = 12.0 * (0.5 + 0.5 * ts_rand_sym(&seed));
+                x[2 * i + 1] = 12.0 * (0.5 + 0.5 * ts_rand_sym(&seed));
+            }
+        cdyn__cell_list cl;
+        cdyn__nlist nl;
+        assert_int_equal(cdyn__cell_list_init(&cl, &a, 2, n, 0), CDYN_OK);
+        assert_int_equal(cdyn__nlist_init(&nl, &a, 2, n, false), CDYN_OK);
+        nl.skin = nl.skin_used = 0.25;
+        built serial, blocks;
+        build_list(&nl, &cl, &a, n, slot, x, NULL, &serial);
+        if (crowd) {
+            /* The last build, of uniform members, sets the blocks' shares. */
+            double *u = malloc(2 * (size_t)n * sizeof *u);
+            assert_non_null(u);
+            uint64_t s2 = 5;
+            for (uint32_t i = 0; i < 2 * n; i++)
+                u[i] = 120.0 * (0.5 + 0.5 * ts_rand_sym(&s2));
+            built uniform;
+            build_list(&nl, &cl, &a, n, slot, u, NULL, &uniform);
+            free_built(&uniform);
+            free(u);
+        }
+        const unsigned before = loops;
+        build_list(&nl, &cl, &a, n, slot, x, &tasks, &blocks);
+        assert_true(loops > before); /* the blocks ran */
+        assert_same_list(&serial, &blocks, n);
+        assert_true(serial.len > n);
+        free_built(&serial);
+        free_built(&blocks);
+        cdyn__nlist_free(&nl, &a);
+        cdyn__cell_list_free(&cl, &a);
+    }
+    free(x);
+    free(slot);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jacobian_matches_finite_differences),
         cmocka_unit_test(test_jacobian_structure),
         cmocka_unit_test(test_jacobian_clamped),
+        cmocka_unit_test(test_rows_in_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
