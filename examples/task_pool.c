@@ -43,7 +43,7 @@ struct task_pool {
      * then fails its claim. */
     _Atomic(cdyn_task_fn) task;
     _Atomic(void *) context;
-    atomic_uint count, range, n_ranges;
+    atomic_uint count, n_ranges;
     atomic_uint generation;
     /* generation << 32 | ranges << 16 | the next range to claim: a thread
      * claims a range of the loop it woke for while one is left, or nothing
@@ -94,10 +94,10 @@ static unsigned run_ranges(task_pool *p, unsigned gen, unsigned id)
             continue;
         if (fixed)
             k = id; /* in a fixed loop range id is thread id's, whenever it comes */
-        uint32_t range = atomic_load_explicit(&p->range, memory_order_relaxed);
-        uint32_t begin = k * range;
-        uint32_t end = k + 1 == n ? atomic_load_explicit(&p->count, memory_order_relaxed)
-                                  : begin + range;
+        /* Range k of n: the items spread evenly, so that no range holds
+         * the remainder of the division alone. */
+        const uint64_t count = atomic_load_explicit(&p->count, memory_order_relaxed);
+        const uint32_t begin = (uint32_t)(count * k / n), end = (uint32_t)(count * (k + 1) / n);
         cdyn_task_fn task = atomic_load_explicit(&p->task, memory_order_relaxed);
         task(begin, end, atomic_load_explicit(&p->context, memory_order_relaxed));
         ran++;
@@ -163,7 +163,6 @@ static void *enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range, void
     atomic_store_explicit(&p->task, task, memory_order_relaxed);
     atomic_store_explicit(&p->context, context, memory_order_relaxed);
     atomic_store_explicit(&p->count, count, memory_order_relaxed);
-    atomic_store_explicit(&p->range, count / n, memory_order_relaxed);
     atomic_store_explicit(&p->n_ranges, n, memory_order_relaxed);
     atomic_store_explicit(&p->finished, 0, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->loops, 1, memory_order_relaxed);
@@ -225,7 +224,6 @@ int task_pool_create(unsigned workers, task_pool **out)
     atomic_init(&p->task, NULL);
     atomic_init(&p->context, NULL);
     atomic_init(&p->count, 0);
-    atomic_init(&p->range, 0);
     atomic_init(&p->n_ranges, 0);
     atomic_init(&p->generation, 0);
     atomic_init(&p->claim, 0);
