@@ -225,6 +225,7 @@ void cdyn__nlist_index(cdyn__nlist *nl)
     while (ring <= span && ring < (UINT32_C(1) << 31))
         ring *= 2;
     nl->ring_mask = ring <= nl->cap ? ring - 1 : UINT32_MAX;
+    nl->span = span;
     memset(nl->has_sh, 0, n * sizeof *nl->has_sh);
     for (size_t i = 0; i < 2 * nl->n_sh; i++)
         nl->has_sh[nl->sh[i]] = 1;

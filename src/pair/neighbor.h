@@ -44,6 +44,7 @@ typedef struct cdyn__nlist {
     uint8_t *has_sh;   /* cap: the member is in a pair through a face */
     uint32_t ring_mask; /* the kernel's accumulators are a ring: q & ring_mask (all ones:
                          * a full array) */
+    uint32_t span;      /* the farthest reach q - p of an unshifted entry */
     double *srad;      /* radii (sorted); NULL without radii */
     double len[3];     /* the box lengths of the build's shifts */
     uint32_t *start;   /* cap + 1: member p meets nbr[start[p] .. start[p + 1]) unshifted */

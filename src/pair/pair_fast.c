@@ -154,7 +154,7 @@ static void kernel2(const cdyn__nlist *nl, double rc2, double s2, double c24, do
  * block receives, in the serial kernel, the shares of the members p < q
  * that meet it, in ascending p, then its own sum. The block first replays
  * the shares that come from members before b0 (no farther back than the
- * ring's length, which exceeds every entry's reach), in the same order and
+ * list's span, the farthest reach of an entry), in the same order and
  * with the same arithmetic, then runs the serial loop over its members: so
  * each member's force is the serial kernel's to the bit, whatever the
  * number of workers. Only the members of its own block are written out.
@@ -184,7 +184,7 @@ static void block_task(uint32_t begin, uint32_t end, void *context)
     for (uint32_t b = begin; b < end; b++) {
         const uint32_t b0 = b * j->block;
         const uint32_t b1 = nl->n - b0 > j->block ? b0 + j->block : nl->n;
-        const uint32_t h0 = b0 > j->ring - 1 ? b0 - (j->ring - 1) : 0;
+        const uint32_t h0 = b0 > nl->span ? b0 - nl->span : 0;
         double *acc = nl->fs + (size_t)b * j->ring * d;
         memset(acc, 0, (size_t)j->ring * d * sizeof *acc);
         /* The shares of the members before the block. */
