@@ -71,16 +71,14 @@ struct cdyn_system {
     cdyn__slots forces;
     struct cdyn__force *force;
     uint32_t n_velocity_dependent;
-    /* Split evaluations on the host's threads (force/force_split.c):
-     * CDYN__FORCE_SPLIT doubles per generator slot (force_split_cap
-     * doubles); per particle slot below split_particles, the generators
-     * that split and act on it, split_inc[split_start[p] ..
-     * split_start[p + 1]) as slot << 1 | (1 for the second end), in slot
-     * order; valid while the system's revision is split_revision. The caps
-     * count elements. */
-    double *force_split;
-    uint32_t force_split_cap;
+    /* Split evaluations on the host's threads (force/force_split.c): per
+     * block of the particle slots below split_particles, the generators
+     * that split and act on it, split_inc[split_start[b] ..
+     * split_start[b + 1]) as slot << 2 | (2: it holds the first end) |
+     * (1: the second), in slot order; valid while the system's revision is
+     * split_revision. The caps count elements. */
     uint32_t *split_start, *split_inc;
+    uint32_t split_run[3]; /* the first run of such generators: first, end, live */
     uint32_t split_particles, split_inc_cap, split_start_cap;
     uint64_t split_revision;
     bool split_valid;

@@ -98,7 +98,7 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
         if (!alive[i])
             continue;
         cdyn_status st;
-        if (sys->tasks.parallel && g[i].ops->measure) {
+        if (sys->tasks.parallel && g[i].ops->apply_ends) {
             uint32_t next;
             if ((st = cdyn__forces_apply_run(sys, i, t, x, v, f, &next)))
                 return st;

@@ -71,21 +71,17 @@ typedef struct cdyn__force_ops {
     bool (*detach)(const cdyn_system *sys, cdyn__force *g, uint32_t slot);
     /* Frees what the generator owns. NULL: nothing. */
     void (*release)(const cdyn_system *sys, cdyn__force *g);
-    /* apply cut in two for the host's threads (core/tasks.h), for pair
-     * forces of which a system may hold thousands (springs): measure writes
-     * the force F on the first end into @p out (dim doubles, then at
-     * CDYN__FORCE_SPLIT - 1 a 1, or a 0 when there is no force), writing
-     * nothing else, so that generators may be measured on any threads at
-     * once; ends names the two particle slots, the first receiving +F and
-     * the second -F, as apply adds them (f_a += F, then f_b -= F). Both
-     * NULL: the kind is applied whole. */
-    void (*measure)(const cdyn_system *sys, const cdyn__force *g, double t, const double *x,
-                    const double *v, double *out);
+    /* apply for the host's threads (core/tasks.h), for pair forces of
+     * which a system may hold thousands (springs): adds to the first end
+     * (@p own & 2) and to the second (@p own & 1) what apply adds to them,
+     * with apply's arithmetic, and writes nothing else, so that generators
+     * may be applied on any threads at once to ends no other thread
+     * writes; ends names the two particle slots. Both NULL: the kind is
+     * applied whole. */
+    void (*apply_ends)(const cdyn_system *sys, const cdyn__force *g, double t, const double *x,
+                       const double *v, double *f, unsigned own);
     void (*ends)(const cdyn__force *g, uint32_t ends[2]);
 } cdyn__force_ops;
-
-/* Doubles per generator of a split evaluation (force/force_split.c). */
-#define CDYN__FORCE_SPLIT 4
 
 struct cdyn__force {
     const cdyn__force_ops *ops;
@@ -125,23 +121,22 @@ cdyn_status cdyn__forces_prepare(cdyn_system *sys);
 
 /* Applies the run of generators that starts at live slot @p first: the
  * slots from there on whose generators are dead or of the same kind, up to
- * *next. For a kind that splits (ops measure and ends), with a parallel
- * task system, generators enough and the incidence lists of
- * cdyn__forces_split_reserve current, the forces are measured on the
- * host's threads in blocks of slots, then each particle gathers those of
- * its generators in slot order, in blocks of particles; else each
- * generator is applied in turn. Either way apply's bits. Fails as apply
- * does. */
+ * *next. For a kind that splits (ops apply_ends and ends), with a
+ * parallel task system, generators enough and the block lists of
+ * cdyn__forces_split_reserve current, the generators are applied on the
+ * host's threads in blocks of particles, each block to its own particles
+ * in slot order; else each generator is applied in turn. Either way
+ * apply's bits. Fails as apply does. */
 cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, double t,
                                    const double *x, const double *v, double *f, uint32_t *next);
 
-/* With a parallel task system and enough generators that split: sizes the
- * scratch of their forces and (re)builds, when the system changed since,
- * each particle's list of them in slot order (force_split.c). Nothing is
- * allocated while the system keeps its shape. CDYN_ERR_NO_MEMORY (message
- * set): nothing else changed, the lists are rebuilt at the next call. */
+/* With a parallel task system and enough generators that split:
+ * (re)builds, when the system changed since, each block of particles'
+ * list of them in slot order (force_split.c). Nothing is allocated while
+ * the system keeps its shape. CDYN_ERR_NO_MEMORY (message set): nothing
+ * else changed, the lists are rebuilt at the next call. */
 cdyn_status cdyn__forces_split_reserve(cdyn_system *sys);
-/* Frees the split scratch (system destruction). */
+/* Frees the block lists (system destruction). */
 void cdyn__forces_split_free(cdyn_system *sys);
 
 /* Potential energy of one generator at state x into *out; CDYN_ERR_CALLBACK

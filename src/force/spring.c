@@ -33,40 +33,39 @@ static double tension(const cdyn__force *s, int dim, const double *v, const doub
     return s->p[0] * (l - s->p[2]) + s->p[1] * rate / l;
 }
 
-static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t slot, double t,
-                         const double *x, const double *v, double *f)
+/* Adds F_a to the first end (@p own & 2) and F_b to the second (& 1). */
+static inline void add_force(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                             const double *v, double *f, unsigned own)
 {
-    (void)slot, (void)t;
     const int dim = sys->dim;
     double d[3];
     double l = separation(sys, s, x, d);
     if (!(l > 0))
-        return CDYN_OK; /* coincident ends: no direction, no force */
+        return; /* coincident ends: no direction, no force */
     double t_over_l = tension(s, dim, v, d, l) / l;
     double *fa = f + (size_t)s->a * (size_t)dim, *fb = f + (size_t)s->b * (size_t)dim;
     for (int k = 0; k < dim; k++) {
         double fk = t_over_l * d[k];
-        fa[k] += fk;
-        fb[k] -= fk;
+        if (own & 2u)
+            fa[k] += fk;
+        if (own & 1u)
+            fb[k] -= fk;
     }
+}
+
+static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t slot, double t,
+                         const double *x, const double *v, double *f)
+{
+    (void)slot, (void)t;
+    add_force(sys, s, x, v, f, 3u);
     return CDYN_OK;
 }
 
-/* apply in two (force/force.h): F_a and whether it acts; the ends. */
-static void measure_force(const cdyn_system *sys, const cdyn__force *s, double t,
-                          const double *x, const double *v, double *out)
+static void apply_ends(const cdyn_system *sys, const cdyn__force *s, double t, const double *x,
+                       const double *v, double *f, unsigned own)
 {
     (void)t;
-    const int dim = sys->dim;
-    double d[3];
-    double l = separation(sys, s, x, d);
-    out[CDYN__FORCE_SPLIT - 1] = 0;
-    if (!(l > 0))
-        return;
-    double t_over_l = tension(s, dim, v, d, l) / l;
-    for (int k = 0; k < dim; k++)
-        out[k] = t_over_l * d[k];
-    out[CDYN__FORCE_SPLIT - 1] = 1;
+    add_force(sys, s, x, v, f, own);
 }
 
 static void spring_ends(const cdyn__force *s, uint32_t ends[2])
@@ -161,7 +160,7 @@ const cdyn__force_ops cdyn__spring_ops = {.kind = CDYN_FORCE_SPRING,
                                           .jacobian = jacobian,
                                           .coupled_pairs = coupled_pairs,
                                           .detach = detach,
-                                          .measure = measure_force,
+                                          .apply_ends = apply_ends,
                                           .ends = spring_ends};
 
 cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_particle b,

@@ -79,7 +79,7 @@ cdyn_status cdyn__schedule_state(const cdyn_system *sys, const cdyn_schedule_des
 cdyn_status cdyn__schedule_attach(const cdyn_system *sys, cdyn__schedule *s,
                                   const cdyn_schedule_desc *desc, double t_s, double value)
 {
-    double v[3];
+    double v[3] = {0, 0, 0};
     cdyn_status st = cdyn__schedule_state(sys, desc, t_s, v);
     if (st)
         return st;
