@@ -75,7 +75,9 @@ cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, doubl
             live += alive[end];
     }
     *next = end;
-    if (!ready || !cdyn__tasks_would_split(&sys->tasks, 2, (double)live, PARALLEL_GENERATORS)) {
+    const uint32_t blocks = (sys->split_particles + BLOCK_PARTICLES - 1) / BLOCK_PARTICLES;
+    if (!ready ||
+        !cdyn__tasks_would_split(&sys->tasks, blocks, (double)live, PARALLEL_GENERATORS)) {
         for (uint32_t s = first; s < end; s++) {
             cdyn_status st;
             if (alive[s] && (st = ops->apply(sys, &g[s], s, t, x, v, f)))
@@ -84,7 +86,6 @@ cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, doubl
         return CDYN_OK;
     }
     split_job job = {sys, first, end, t, x, v, f};
-    const uint32_t blocks = (sys->split_particles + BLOCK_PARTICLES - 1) / BLOCK_PARTICLES;
     cdyn__tasks_run(&sys->tasks, blocks, 1, (double)live, 0.0, block_task, &job);
     return CDYN_OK;
 }
