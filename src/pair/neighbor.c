@@ -212,15 +212,17 @@ void cdyn__shift_of(int code, const double *len, double *sh)
         sh[i] = (double)(code % 3 - 1) * len[i];
 }
 
-void cdyn__nlist_index(cdyn__nlist *nl)
+void cdyn__nlist_index(cdyn__nlist *nl, uint32_t span)
 {
     const uint32_t n = nl->n;
     /* The ring of the fast kernel (pair_fast.c): longer than the farthest
      * reach of an unshifted entry past its member. */
-    uint32_t span = 0;
-    for (uint32_t p = 0; p < n; p++)
-        for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++)
-            span = nl->nbr[e] - p > span ? nl->nbr[e] - p : span;
+    if (span == UINT32_MAX) {
+        span = 0;
+        for (uint32_t p = 0; p < n; p++)
+            for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++)
+                span = nl->nbr[e] - p > span ? nl->nbr[e] - p : span;
+    }
     uint32_t ring = 64;
     while (ring <= span && ring < (UINT32_C(1) << 31))
         ring *= 2;
@@ -284,8 +286,9 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     build_ctx c = {.nl = nl, .cl = cl, .ex = ex};
     const double reach = cutoff + nl->skin_used;
     cdyn__cell_list_build(cl, n, from, at, rad, rad ? cutoff : reach, nl->skin_used, pbox);
+    uint32_t span = UINT32_MAX;
     if (cdyn__nlist_rows_apply(cl, reach)) { /* searched row by row (neighbor_rows.c) */
-        cdyn__nlist_rows(nl, cl, ex, reach, tasks, &c.len, &c.n_sh);
+        cdyn__nlist_rows(nl, cl, ex, reach, tasks, &c.len, &c.n_sh, &span);
     } else {
         cdyn__cell_list_for_pairs(cl, record, &c);
         while (c.next_p <= n)
@@ -300,7 +303,7 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     nl->n = n;
     nl->n_sh = c.n_sh;
     nl->ascending = cl->dense || cl->all_pairs;
-    cdyn__nlist_index(nl);
+    cdyn__nlist_index(nl, span);
     for (uint32_t q = 0; q < n; q++) {
         uint32_t k = cl->order[q];
         nl->order[q] = k;

@@ -88,10 +88,11 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
                        const uint32_t *slot, const double *rad, const double *x, double cutoff,
                        const cdyn__exclusions *ex, uint64_t epoch, const cdyn__tasks *tasks);
 
-/* The kernel's ring (ring_mask) and the members in pairs through faces
- * (has_sh) from the held pairs (n, start, nbr, n_sh, sh): the end of a
- * build, and of a list restored from a snapshot. */
-void cdyn__nlist_index(cdyn__nlist *nl);
+/* The kernel's ring (ring_mask), the span and the members in pairs
+ * through faces (has_sh) from the held pairs (n, start, nbr, n_sh, sh):
+ * the end of a build, and of a list restored from a snapshot. @p span: the
+ * span when known (a row-by-row build), else UINT32_MAX (found here). */
+void cdyn__nlist_index(cdyn__nlist *nl, uint32_t span);
 
 /* Whether the last build of @p cl (uniform cutoff, cells of at least half
  * of @p reach, dense, at least 5 cells along each periodic axis) can be
@@ -100,10 +101,12 @@ bool cdyn__nlist_rows_apply(const cdyn__cell_list *cl, double reach);
 
 /* The list from that build (neighbor_rows.c): pairs closer than @p reach
  * not excluded by @p ex, stored as far as the room goes; *len_out and
- * *sh_out receive the counts found. In blocks on the host's threads when
- * @p tasks (may be NULL) is parallel and the members many; the same list. */
+ * *sh_out receive the counts found, *span_out the farthest reach q - p of
+ * an unshifted entry. In blocks on the host's threads when @p tasks (may
+ * be NULL) is parallel and the members many; the same list. */
 void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
-                      double reach, const cdyn__tasks *tasks, size_t *len_out, size_t *sh_out);
+                      double reach, const cdyn__tasks *tasks, size_t *len_out, size_t *sh_out,
+                      uint32_t *span_out);
 
 /* Wraps the positions of the @p n members into the box: out[k] = x[slot[k]]
  * + off[k], off[k] (may be NULL) the box lengths added. */

@@ -12,9 +12,10 @@
  * On the host's threads the cells are cut into blocks of consecutive
  * cells. Each block writes its members' rows into its own region of the
  * list's room (a share of the room in proportion to its members), then the
- * calling thread closes the gaps in block order, and finds the pairs
- * through the faces in a pass of its own over the cells at the faces. The
- * list is the serial build's, entry for entry, whatever the blocks. */
+ * calling thread closes the gaps in block order. One more item finds the
+ * pairs through the faces meanwhile, in a pass of its own over the cells at
+ * the faces. The list is the serial build's, entry for entry, whatever the
+ * blocks. */
 #include <string.h>
 
 #include "pair/neighbor.h"
@@ -128,6 +129,7 @@ typedef struct sink {
     uint32_t *nbr;
     size_t cap, base; /* the region: cap entries from base */
     size_t len, n_sh;
+    uint32_t span; /* the farthest reach q - p of an entry kept */
 } sink;
 
 static void keep_shifted(sink *k, uint32_t p, uint32_t q, int code)
@@ -156,6 +158,7 @@ static void plain3(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t
             if (k->len < k->cap)
                 k->nbr[k->len] = q;
             k->len++;
+            k->span = q - p > k->span ? q - p : k->span;
         }
     }
 }
@@ -171,6 +174,7 @@ static void plain2(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t
             if (k->len < k->cap)
                 k->nbr[k->len] = q;
             k->len++;
+            k->span = q - p > k->span ? q - p : k->span;
         }
     }
 }
@@ -285,20 +289,28 @@ typedef struct rows_job {
     uint64_t cell[ROWS_MAX_BLOCKS + 1]; /* block b: cells [cell[b], cell[b + 1]) */
     size_t base[ROWS_MAX_BLOCKS + 1];   /* and its region of the room */
     size_t len[ROWS_MAX_BLOCKS];        /* the entries it found */
+    uint32_t span[ROWS_MAX_BLOCKS];     /* their farthest reach */
+    uint32_t blocks;                    /* item blocks: the pairs through faces */
+    size_t n_sh;
 } rows_job;
 
 static void rows_task(uint32_t begin, uint32_t end, void *context)
 {
     rows_job *j = context;
     for (uint32_t b = begin; b < end; b++) {
-        sink k = {.nl = j->nl,
-                  .cl = j->cl,
-                  .ex = j->ex,
-                  .nbr = j->nl->nbr + j->base[b],
-                  .cap = j->base[b + 1] - j->base[b],
-                  .base = j->base[b]};
+        sink k = {.nl = j->nl, .cl = j->cl, .ex = j->ex};
+        if (b == j->blocks) {
+            /* The last item: the pairs through the faces, in cell order. */
+            cell_rows(&k, &j->g, 0, j->cell[j->blocks], RUNS_FACES);
+            j->n_sh = k.n_sh;
+            continue;
+        }
+        k.nbr = j->nl->nbr + j->base[b];
+        k.cap = j->base[b + 1] - j->base[b];
+        k.base = j->base[b];
         cell_rows(&k, &j->g, j->cell[b], j->cell[b + 1], RUNS_INSIDE);
         j->len[b] = k.len;
+        j->span[b] = k.span;
     }
 }
 
@@ -319,7 +331,7 @@ static uint64_t cell_from(const cdyn__cell_list *cl, uint64_t cells, uint32_t m)
 /* The build in blocks; false (the list unfinished) when a block's region
  * was too small for its rows. */
 static bool rows_blocks(rows_job *j, const cdyn__tasks *tasks, uint32_t blocks, size_t *len_out,
-                        size_t *sh_out)
+                        size_t *sh_out, uint32_t *span_out)
 {
     cdyn__nlist *nl = j->nl;
     const cdyn__cell_list *cl = j->cl;
@@ -338,12 +350,14 @@ static bool rows_blocks(rows_job *j, const cdyn__tasks *tasks, uint32_t blocks, 
         j->base[b] = (size_t)((double)nl->nbr_cap * share);
     }
     j->base[blocks] = nl->nbr_cap;
-    cdyn__tasks_run(tasks, blocks, 1, (double)n, 0.0, rows_task, j);
+    j->blocks = blocks;
+    cdyn__tasks_run(tasks, blocks + 1, 1, (double)n, 0.0, rows_task, j);
     for (uint32_t b = 0; b < blocks; b++)
         if (j->len[b] > j->base[b + 1] - j->base[b])
             return false;
     /* Close the gaps, in block order (a block's entries only move down). */
     size_t at = 0;
+    uint32_t span = 0;
     for (uint32_t b = 0; b < blocks; b++) {
         const size_t from = j->base[b];
         if (at != from && j->len[b])
@@ -351,17 +365,18 @@ static bool rows_blocks(rows_job *j, const cdyn__tasks *tasks, uint32_t blocks, 
         for (uint32_t p = cl->start[j->cell[b]], p1 = cl->start[j->cell[b + 1]]; p < p1; p++)
             nl->start[p] -= (uint32_t)(from - at);
         at += j->len[b];
+        span = j->span[b] > span ? j->span[b] : span;
     }
     nl->start[n] = (uint32_t)at;
-    sink k = {.nl = nl, .cl = cl, .ex = j->ex};
-    cell_rows(&k, &j->g, 0, cells, RUNS_FACES);
     *len_out = at;
-    *sh_out = k.n_sh;
+    *sh_out = j->n_sh;
+    *span_out = span;
     return true;
 }
 
 void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
-                      double reach, const cdyn__tasks *tasks, size_t *len_out, size_t *sh_out)
+                      double reach, const cdyn__tasks *tasks, size_t *len_out, size_t *sh_out,
+                      uint32_t *span_out)
 {
     const cdyn__exclusions *active = ex && ex->active ? ex : NULL;
     const grid g = grid_of(cl, reach);
@@ -371,7 +386,7 @@ void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__ex
     if (tasks && nl->nbr_cap > 0 && nl->nbr_cap < UINT32_MAX &&
         cdyn__tasks_would_split(tasks, blocks, (double)n, PARALLEL_ROWS)) {
         rows_job j = {.nl = nl, .cl = cl, .ex = active, .g = g};
-        if (rows_blocks(&j, tasks, blocks, len_out, sh_out))
+        if (rows_blocks(&j, tasks, blocks, len_out, sh_out, span_out))
             return;
         /* A region was too small (members crowded into some blocks): the
          * calling thread builds it again, whole. */
@@ -382,4 +397,5 @@ void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__ex
         nl->start[p] = (uint32_t)(k.len < UINT32_MAX ? k.len : UINT32_MAX);
     *len_out = k.len;
     *sh_out = k.n_sh;
+    *span_out = k.span;
 }
