@@ -3,7 +3,7 @@
  * One loop at a time: enqueue publishes it under a new generation number
  * and wakes the threads; everyone, the enqueueing thread included (in
  * finish), claims ranges from an atomic counter until none is left; the
- * last range to finish tells finish. The loop is cut into up to four
+ * last range to finish tells finish. The loop is cut into up to eight
  * ranges per worker (at least min_range items each) so that a thread the
  * machine's other jobs hold back leaves its share to the others. Idle
  * threads spin briefly before they sleep on a condition variable: the
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 
 #define MAX_WORKERS 256u
-#define RANGES_PER_WORKER 4u
+#define RANGES_PER_WORKER 8u
 #define SPINS 20000
 
 struct task_pool {

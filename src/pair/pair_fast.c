@@ -259,9 +259,12 @@ static bool run_blocks(const cdyn_system *sys, const cdyn__nlist *nl, double rc2
 {
     if (!sys->tasks.parallel || !nl->ascending || nl->ring_mask == UINT32_MAX)
         return false;
+    /* Blocks of equal size, about the least size each (a list shorter than
+     * one and a half is one block). */
     const uint32_t ring = nl->ring_mask + 1;
-    const uint32_t block = ring > BLOCK_MEMBERS / 4 ? 4 * ring : BLOCK_MEMBERS;
-    const uint32_t blocks = (uint32_t)(((size_t)nl->n + block - 1) / block);
+    const uint32_t least = ring > BLOCK_MEMBERS / 4 ? 4 * ring : BLOCK_MEMBERS;
+    const uint32_t blocks = (nl->n + least / 2) / least > 0 ? (nl->n + least / 2) / least : 1;
+    const uint32_t block = (uint32_t)(((size_t)nl->n + blocks - 1) / blocks);
     const double entries = (double)nl->start[nl->n];
     if ((size_t)blocks * ring > nl->cap ||
         !cdyn__tasks_would_split(&sys->tasks, blocks, entries, PARALLEL_ENTRIES))
