@@ -3,8 +3,9 @@
  * One loop at a time: enqueue publishes it under a new generation number
  * and wakes the threads; everyone, the enqueueing thread included (in
  * finish), claims ranges from an atomic counter until none is left; the
- * last range to finish tells finish. The loop is cut into up to eight
- * ranges per worker (at least min_range items each) so that a thread the
+ * last range to finish tells finish. The loop is cut into up to four
+ * ranges per worker (at least min_range items each, of equal size when a
+ * count of two to four per worker divides the items) so that a thread the
  * machine's other jobs hold back leaves its share to the others. Idle
  * threads spin briefly before they sleep on a condition variable: the
  * library hands over loops of tens of microseconds, which a sleep and a
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 
 #define MAX_WORKERS 256u
-#define RANGES_PER_WORKER 8u
+#define RANGES_PER_WORKER 4u
 #define SPINS 20000
 
 struct task_pool {
@@ -160,6 +161,13 @@ static void *enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range, void
         n = count / min_range;
     if (n < 1)
         n = 1;
+    /* Rather ranges of equal size: the most ranges, down to two per worker,
+     * that divide the items evenly. */
+    for (uint32_t m = n; m >= 2 * p->workers && m > 1; m--)
+        if (count % m == 0) {
+            n = m;
+            break;
+        }
     atomic_store_explicit(&p->task, task, memory_order_relaxed);
     atomic_store_explicit(&p->context, context, memory_order_relaxed);
     atomic_store_explicit(&p->count, count, memory_order_relaxed);
