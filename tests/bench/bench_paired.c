@@ -19,7 +19,11 @@
  *                 pair: N particles of a WCA cluster at density 0.8 with
  *                   velocity Verlet, dt = 0.005 (as bench_pair);
  *                 lattice: rain on an N x N erosion lattice, then its
- *                   drainage (chunks of N drops plus one drainage).
+ *                   drainage (chunks of N drops plus one drainage);
+ *                 cloth: an N x N cloth of rods in 3-D (grid edges of 5 cm,
+ *                   10 g masses, two opposite corners fixed, gravity) with
+ *                   the default integrator and solver (as bench_cloth), per
+ *                   rod.
  *   N             size (default 1000; lattice 256); PAIRS pairs of chunks
  *                 (default 40)
  * Chain chunks hold about 2e5 link-steps, at most 1000 / PAIRS steps, so
@@ -116,7 +120,7 @@ static int load(api *a, const char *path)
                         &a->drainage);
 }
 
-typedef enum scene_kind { CHAIN, CHAIN_EULER, SPRINGS, PAIR, LATTICE } scene_kind;
+typedef enum scene_kind { CHAIN, CHAIN_EULER, SPRINGS, PAIR, LATTICE, CLOTH } scene_kind;
 
 /* One build's instance of the scene. */
 typedef struct scene {
@@ -220,6 +224,36 @@ static int build_pair(scene *s)
     return bad;
 }
 
+/* The cloth of bench_cloth: N x N masses of 10 g 5 cm apart, rods along the
+ * grid edges, corners (0, 0) and (N - 1, N - 1) fixed, gravity along -z;
+ * s->n becomes the rod count. */
+static int build_cloth(scene *s)
+{
+    const api *a = s->a;
+    const long n = s->n;
+    const double h = 0.05;
+    cdyn_particle *p = malloc((size_t)(n * n) * sizeof *p);
+    int bad = !p;
+    for (long j = 0; j < n && !bad; j++)
+        for (long i = 0; i < n && !bad; i++)
+            bad = a->particle_add(s->sys, 0.01, (double[]){h * (double)i, 0, -h * (double)j},
+                                  NULL, &p[j * n + i]);
+    bad = bad || a->set_fixed(s->sys, p[0], true) || a->set_fixed(s->sys, p[n * n - 1], true);
+    long rods = 0;
+    for (long j = 0; j < n && !bad; j++)
+        for (long i = 0; i < n && !bad; i++) {
+            cdyn_constraint c;
+            if (i + 1 < n)
+                bad |= a->add_distance(s->sys, p[j * n + i], p[j * n + i + 1], h, &c), rods++;
+            if (j + 1 < n)
+                bad |= a->add_distance(s->sys, p[j * n + i], p[(j + 1) * n + i], h, &c), rods++;
+        }
+    cdyn_force g;
+    free(p);
+    s->n = rods;
+    return bad || a->add_gravity(s->sys, (double[]){0, 0, -9.81}, &g);
+}
+
 static int build(scene *s, const api *a, scene_kind kind, long n)
 {
     memset(s, 0, sizeof *s);
@@ -231,11 +265,12 @@ static int build(scene *s, const api *a, scene_kind kind, long n)
         s->units = (double)n; /* drops per chunk */
         return !s->drain || a->lattice_create((size_t)n, (size_t)n, 1, NULL, &s->lat);
     }
-    if (a->create(kind == PAIR ? 3 : 2, &s->sys))
+    if (a->create(kind == PAIR || kind == CLOTH ? 3 : 2, &s->sys))
         return 1;
     int bad = kind == CHAIN         ? build_chain(s, CDYN_INTEGRATOR_RATTLE)
               : kind == CHAIN_EULER ? build_chain(s, CDYN_INTEGRATOR_SYMPLECTIC_EULER)
               : kind == SPRINGS     ? build_springs(s)
+              : kind == CLOTH       ? build_cloth(s)
                                     : build_pair(s);
     return bad;
 }
@@ -272,8 +307,8 @@ static double chunk(scene *s, int steps)
 
 static int parse_scene(const char *name, scene_kind *out)
 {
-    static const char *names[] = {"chain", "chain-euler", "springs", "pair", "lattice"};
-    for (int k = 0; k < 5; k++)
+    static const char *names[] = {"chain", "chain-euler", "springs", "pair", "lattice", "cloth"};
+    for (int k = 0; k < 6; k++)
         if (strcmp(name, names[k]) == 0) {
             *out = (scene_kind)k;
             return 0;
@@ -285,7 +320,7 @@ int main(int argc, char **argv)
 {
     scene_kind kind = CHAIN;
     if (argc < 3 || (argc > 3 && parse_scene(argv[3], &kind))) {
-        printf("usage: bench_paired LIB_A LIB_B [chain|chain-euler|springs|pair|lattice "
+        printf("usage: bench_paired LIB_A LIB_B [chain|chain-euler|springs|pair|lattice|cloth "
                "[N [PAIRS]]]\n");
         return 2;
     }
