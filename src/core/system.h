@@ -72,13 +72,14 @@ struct cdyn_system {
     struct cdyn__force *force;
     uint32_t n_velocity_dependent;
     /* Split evaluations on the host's threads (force/force_split.c): per
-     * block of the particle slots below split_particles, the generators
+     * block of split_block particle slots below split_particles, the generators
      * that split and act on it, split_inc[split_start[b] ..
      * split_start[b + 1]) as slot << 2 | (2: it holds the first end) |
      * (1: the second), in slot order; valid while the system's revision is
      * split_revision. The caps count elements. */
     uint32_t *split_start, *split_inc;
     uint32_t split_run[3]; /* the first run of such generators: first, end, live */
+    uint32_t split_block;  /* particles per block */
     uint32_t split_particles, split_inc_cap, split_start_cap;
     uint64_t split_revision;
     bool split_valid;

@@ -19,12 +19,14 @@
 #include "core/system.h"
 #include "core/tasks.h"
 
-/* Particles per item (the springs across a block's boundary, applied by
- * both blocks, are some ten per cent of a 3-D net's at this size), and the
- * count of generators from which a run goes to the host's threads: a
- * spring costs about ten nanoseconds, a run below the threshold tens of
- * microseconds. */
+/* Particles per item at least, and the count of generators from which a
+ * run goes to the host's threads: a spring costs about ten nanoseconds, a
+ * run below the threshold tens of microseconds. A block is also at least
+ * SPAN_BLOCKS times the farthest reach |a - b| of a spring's slots, so
+ * that the springs across its boundary (applied by both blocks) stay a
+ * small part of its own: a 3-D grid numbered row by row reaches a layer. */
 #define BLOCK_PARTICLES 4096u
+#define SPAN_BLOCKS 4u
 #define PARALLEL_GENERATORS 4096.0
 
 /* An entry of a block's list: the slot, and which of its ends the block
@@ -75,7 +77,8 @@ cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, doubl
             live += alive[end];
     }
     *next = end;
-    const uint32_t blocks = (sys->split_particles + BLOCK_PARTICLES - 1) / BLOCK_PARTICLES;
+    const uint32_t block = sys->split_block;
+    const uint32_t blocks = (uint32_t)(((size_t)sys->split_particles + block - 1) / block);
     if (!ready ||
         !cdyn__tasks_would_split(&sys->tasks, blocks, (double)live, PARALLEL_GENERATORS)) {
         for (uint32_t s = first; s < end; s++) {
@@ -130,7 +133,17 @@ cdyn_status cdyn__forces_split_reserve(cdyn_system *sys)
         splits += sys->forces.alive[i] && sys->force[i].ops->apply_ends;
     if ((double)splits < PARALLEL_GENERATORS || nf > UINT32_MAX / 4)
         return CDYN_OK;
-    const uint32_t blocks = (np + BLOCK_PARTICLES - 1) / BLOCK_PARTICLES;
+    uint32_t e[2], span = 0;
+    for (uint32_t i = 0; i < nf; i++)
+        if (split_ends(sys, i, e)) {
+            const uint32_t reach = e[0] > e[1] ? e[0] - e[1] : e[1] - e[0];
+            span = reach > span ? reach : span;
+        }
+    const uint32_t block = span > BLOCK_PARTICLES / SPAN_BLOCKS
+                               ? (span < UINT32_MAX / SPAN_BLOCKS ? SPAN_BLOCKS * span
+                                                                   : UINT32_MAX)
+                               : BLOCK_PARTICLES;
+    const uint32_t blocks = (uint32_t)(((size_t)np + block - 1) / block);
     if (!grow(sys, (void **)&sys->split_inc, &sys->split_inc_cap, 2 * (size_t)splits,
               sizeof(uint32_t)) ||
         !grow(sys, (void **)&sys->split_start, &sys->split_start_cap, (size_t)blocks + 1,
@@ -139,10 +152,9 @@ cdyn_status cdyn__forces_split_reserve(cdyn_system *sys)
     /* Counts per block, starts, then the entries in slot order. */
     uint32_t *start = sys->split_start, *entry = sys->split_inc;
     memset(start, 0, ((size_t)blocks + 1) * sizeof *start);
-    uint32_t e[2];
     for (uint32_t i = 0; i < nf; i++)
         if (split_ends(sys, i, e)) {
-            const uint32_t ba = e[0] / BLOCK_PARTICLES, bb = e[1] / BLOCK_PARTICLES;
+            const uint32_t ba = e[0] / block, bb = e[1] / block;
             start[ba + 1]++;
             if (bb != ba)
                 start[bb + 1]++;
@@ -151,7 +163,7 @@ cdyn_status cdyn__forces_split_reserve(cdyn_system *sys)
         start[b + 1] += start[b];
     for (uint32_t i = 0; i < nf; i++)
         if (split_ends(sys, i, e)) {
-            const uint32_t ba = e[0] / BLOCK_PARTICLES, bb = e[1] / BLOCK_PARTICLES;
+            const uint32_t ba = e[0] / block, bb = e[1] / block;
             if (bb == ba) {
                 entry[start[ba]++] = i << 2 | OWN_FIRST | OWN_SECOND;
             } else {
@@ -174,6 +186,7 @@ cdyn_status cdyn__forces_split_reserve(cdyn_system *sys)
     sys->split_run[0] = first;
     sys->split_run[1] = end;
     sys->split_run[2] = live;
+    sys->split_block = block;
     sys->split_particles = np;
     sys->split_revision = sys->revision;
     sys->split_valid = true;
