@@ -105,17 +105,19 @@ static CDYN__ALWAYS_INLINE void start(const ctx *c, fstate *s, const cdyn__chain
 /* Row r of segment g. @p first: the segment's first row; @p next: where
  * delta of the next row comes from (the back substitution, the segment's
  * bottom, the next segment's t). @p tn: t of the next segment (0 past a
- * path's end). */
+ * path's end). @p pf, @p pl: g starts / ends its path (fixed at compile
+ * time, so that an uncut path's rows test neither). */
 static CDYN__ALWAYS_INLINE void row(const ctx *c, fstate *s, cdyn__pass *p, uint32_t r,
                                     const cdyn__chain_seg *g, double tn, const int first,
-                                    const int next, const int mode, size_t D)
+                                    const int next, const int mode, size_t D, const int pf,
+                                    const int pl)
 {
     const int back = (mode & CDYN__SWEEP_BACK) != 0;
     const size_t ib = c->to[r];
     const double wb = c->w[ib];
     /* The next row's particle, e0 and delta (past a path's end: particle b
      * itself, e0 = 0). */
-    const int more = next != NEXT_SEGMENT || !g->path_last;
+    const int more = next != NEXT_SEGMENT || !pl;
     const size_t ic = more ? c->to[r + 1] : ib;
     const cdyn__r3 x0c = cdyn__r3_load(c->x0 + ic * D, D);
     const cdyn__r3 e0n = cdyn__r3_sub(x0c, s->x0b, D);
@@ -124,9 +126,9 @@ static CDYN__ALWAYS_INLINE void row(const ctx *c, fstate *s, cdyn__pass *p, uint
         /* The last row's delta is the boundary system's bottom when the
          * next segment reads it too; a path's last segment has no spike and
          * no bottom, and substitutes back to its end. */
-        if (next == NEXT_INTERIOR || (next == NEXT_BOTTOM && g->path_last)) {
+        if (next == NEXT_INTERIOR || (next == NEXT_BOTTOM && pl)) {
             dn = c->ny[r + 1] - c->nc[r + 1] * s->dk;
-            if (!g->path_last)
+            if (!pl)
                 dn -= c->ns[r + 1] * tn;
         } else {
             dn = next == NEXT_BOTTOM ? g->bottom : tn;
@@ -167,7 +169,7 @@ static CDYN__ALWAYS_INLINE void row(const ctx *c, fstate *s, cdyn__pass *p, uint
     /* The unit spike e_a of that coupling: h = L^-1 e_a, f = D^-1 h (none
      * at a path's start). */
     double h = 0, f = 0;
-    if (!g->path_first) {
+    if (!pf) {
         h = first ? 1.0 : -(lk * s->hp);
         f = h * pinv;
         c->af[r] = f;
@@ -195,34 +197,47 @@ static CDYN__ALWAYS_INLINE void set3(double *out, cdyn__r3 v, size_t D)
         out[2] = 0.0;
 }
 
-static CDYN__ALWAYS_INLINE void segment(const ctx *c, cdyn__chain_seg *g, cdyn__pass *p,
-                                        const int mode, size_t D)
+static CDYN__ALWAYS_INLINE void segment_as(const ctx *c, cdyn__chain_seg *g, cdyn__pass *p,
+                                           const int mode, size_t D, const int pf, const int pl)
 {
     fstate s;
     start(c, &s, g, mode, D);
     g->w_first = s.wa;
-    const double tn = g->path_last ? 0.0 : (g + 1)->t;
+    const double tn = pl ? 0.0 : (g + 1)->t;
     const uint32_t a = g->start, n = g->end - a;
     if (n == 1) {
-        row(c, &s, p, a, g, tn, 1, NEXT_SEGMENT, mode, D);
+        row(c, &s, p, a, g, tn, 1, NEXT_SEGMENT, mode, D, pf, pl);
     } else if (n == 2) {
-        row(c, &s, p, a, g, tn, 1, NEXT_BOTTOM, mode, D);
+        row(c, &s, p, a, g, tn, 1, NEXT_BOTTOM, mode, D, pf, pl);
         set3(g->e1_first, s.e1p, D);
-        row(c, &s, p, a + 1, g, tn, 0, NEXT_SEGMENT, mode, D);
+        row(c, &s, p, a + 1, g, tn, 0, NEXT_SEGMENT, mode, D, pf, pl);
     } else {
-        row(c, &s, p, a, g, tn, 1, NEXT_INTERIOR, mode, D);
+        row(c, &s, p, a, g, tn, 1, NEXT_INTERIOR, mode, D, pf, pl);
         set3(g->e1_first, s.e1p, D);
         const uint32_t b = g->end - 1;
         for (uint32_t r = a + 1; r + 1 < b; r++)
-            row(c, &s, p, r, g, tn, 0, NEXT_INTERIOR, mode, D);
-        row(c, &s, p, b - 1, g, tn, 0, NEXT_BOTTOM, mode, D);
-        row(c, &s, p, b, g, tn, 0, NEXT_SEGMENT, mode, D);
+            row(c, &s, p, r, g, tn, 0, NEXT_INTERIOR, mode, D, pf, pl);
+        row(c, &s, p, b - 1, g, tn, 0, NEXT_BOTTOM, mode, D, pf, pl);
+        row(c, &s, p, b, g, tn, 0, NEXT_SEGMENT, mode, D, pf, pl);
     }
     if (n == 1)
         set3(g->e1_first, s.e1p, D);
     set3(g->e1_last, s.e1p, D);
     g->pinv_last = s.pp;
     g->f_last = s.fp;
+}
+
+static CDYN__ALWAYS_INLINE void segment(const ctx *c, cdyn__chain_seg *g, cdyn__pass *p,
+                                        const int mode, size_t D)
+{
+    if (g->path_first && g->path_last)
+        segment_as(c, g, p, mode, D, 1, 1);
+    else if (g->path_first)
+        segment_as(c, g, p, mode, D, 1, 0);
+    else if (g->path_last)
+        segment_as(c, g, p, mode, D, 0, 1);
+    else
+        segment_as(c, g, p, mode, D, 0, 0);
 }
 
 static CDYN__ALWAYS_INLINE void blocks(cdyn_system *sys, const cdyn__chain_in *in,

@@ -48,8 +48,10 @@ static CDYN__ALWAYS_INLINE cdyn__r3 kicked(const ctx *c, size_t i, const int kic
                 : v;
 }
 
-static CDYN__ALWAYS_INLINE void forward_segment(const ctx *c, cdyn__chain_seg *g, const int kick,
-                                                size_t D)
+/* @p pf: g starts its path (fixed at compile time, so that an uncut
+ * path's rows test nothing). */
+static CDYN__ALWAYS_INLINE void forward_as(const ctx *c, cdyn__chain_seg *g, const int kick,
+                                           size_t D, const int pf)
 {
     const size_t ia = c->from[g->start];
     cdyn__r3 x1a = cdyn__r3_load(c->xn + ia * D, D), va = kicked(c, ia, kick, D);
@@ -65,7 +67,7 @@ static CDYN__ALWAYS_INLINE void forward_segment(const ctx *c, cdyn__chain_seg *g
         /* Row r - 1 into the transfer, now that cp = L(r, r - 1) is known:
          * nu_(r-1) = y - cp nu_r - f o nu_prev, y = z / p (a path's first
          * segment needs no transfer). */
-        if (r > a && !g->path_first) {
+        if (r > a && !pf) {
             alpha += beta * y;
             if (kick)
                 alpha2 += beta * y2;
@@ -80,7 +82,7 @@ static CDYN__ALWAYS_INLINE void forward_segment(const ctx *c, cdyn__chain_seg *g
             z2 = (rhs + c->dres[r] * c->inv_h) - lk * z2;
             c->vz2[r] = z2;
         }
-        if (!g->path_first || r == b) {
+        if (!pf || r == b) {
             y = z * c->pinv[r];
             y2 = z2 * c->pinv[r];
         }
@@ -95,6 +97,15 @@ static CDYN__ALWAYS_INLINE void forward_segment(const ctx *c, cdyn__chain_seg *g
     g->y_last[1] = y2;
     g->beta = beta;
     g->gamma = gamma;
+}
+
+static CDYN__ALWAYS_INLINE void forward_segment(const ctx *c, cdyn__chain_seg *g, const int kick,
+                                                size_t D)
+{
+    if (g->path_first)
+        forward_as(c, g, kick, D, 1);
+    else
+        forward_as(c, g, kick, D, 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -137,14 +148,14 @@ typedef struct bstate {
 
 static CDYN__ALWAYS_INLINE void brow(const ctx *c, bstate *s, vtest *t, uint32_t r,
                                      const cdyn__chain_seg *g, double os, double os2,
-                                     const int kind, const int refine, size_t D)
+                                     const int kind, const int refine, size_t D, const int pf)
 {
     const int kick = !refine;
     double nu, nu2 = s->nun2;
     if (kind == ROW_LAST || kind == ROW_ONLY) {
         nu = g->s[0];
         nu2 = g->s[1];
-    } else if (kind == ROW_FIRST && !g->path_first) {
+    } else if (kind == ROW_FIRST && !pf) {
         /* The boundary system's top, which the previous segment reads too
          * (a path's first segment has no transfer: it substitutes back to
          * its first row). */
@@ -155,7 +166,7 @@ static CDYN__ALWAYS_INLINE void brow(const ctx *c, bstate *s, vtest *t, uint32_t
         nu = c->vz[r] * pinv - s->lnext * s->nun;
         if (!refine)
             nu2 = c->vz2[r] * pinv - s->lnext * s->nun2;
-        if (!g->path_first) {
+        if (!pf) {
             const double f = c->af[r];
             nu -= f * os;
             if (!refine)
@@ -180,7 +191,7 @@ static CDYN__ALWAYS_INLINE void brow(const ctx *c, bstate *s, vtest *t, uint32_t
          * segment's first row tested. */
         const cdyn__r3 vta = cdyn__r3_load(g->vt_first, D);
         cdyn__r3 va;
-        if (g->path_first) {
+        if (pf) {
             va = cdyn__r3_sub(vta, cdyn__r3_scale(c->w[ia] * nu, e1, D), D);
         } else {
             const cdyn__r3 e1p =
@@ -202,8 +213,8 @@ static CDYN__ALWAYS_INLINE void brow(const ctx *c, bstate *s, vtest *t, uint32_t
     s->lnext = c->lower[r];
 }
 
-static CDYN__ALWAYS_INLINE void backward_segment(const ctx *c, const cdyn__chain_seg *g, vtest *t,
-                                                 const int refine, size_t D)
+static CDYN__ALWAYS_INLINE void backward_as(const ctx *c, const cdyn__chain_seg *g, vtest *t,
+                                            const int refine, size_t D, const int pf)
 {
     const uint32_t a = g->start, b = g->end - 1;
     const size_t ib = c->to[b];
@@ -222,13 +233,22 @@ static CDYN__ALWAYS_INLINE void backward_segment(const ctx *c, const cdyn__chain
     const double os = g->path_first ? 0.0 : g->o * (g - 1)->s[0];
     const double os2 = g->path_first ? 0.0 : g->o * (g - 1)->s[1];
     if (a == b) {
-        brow(c, &s, t, a, g, os, os2, ROW_ONLY, refine, D);
+        brow(c, &s, t, a, g, os, os2, ROW_ONLY, refine, D, pf);
         return;
     }
-    brow(c, &s, t, b, g, os, os2, ROW_LAST, refine, D);
+    brow(c, &s, t, b, g, os, os2, ROW_LAST, refine, D, pf);
     for (uint32_t r = b - 1; r > a; r--)
-        brow(c, &s, t, r, g, os, os2, ROW_INTERIOR, refine, D);
-    brow(c, &s, t, a, g, os, os2, ROW_FIRST, refine, D);
+        brow(c, &s, t, r, g, os, os2, ROW_INTERIOR, refine, D, pf);
+    brow(c, &s, t, a, g, os, os2, ROW_FIRST, refine, D, pf);
+}
+
+static CDYN__ALWAYS_INLINE void backward_segment(const ctx *c, const cdyn__chain_seg *g, vtest *t,
+                                                 const int refine, size_t D)
+{
+    if (g->path_first)
+        backward_as(c, g, t, refine, D, 1);
+    else
+        backward_as(c, g, t, refine, D, 0);
 }
 
 /* ------------------------------------------------------------------------
