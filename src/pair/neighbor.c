@@ -184,11 +184,13 @@ bool cdyn__nlist_gather(cdyn__nlist *nl, const double *x, uint64_t epoch,
     return worst <= thr;
 }
 
-void cdyn__nlist_wrap(const cdyn__box *box, int dim, uint32_t n, const uint32_t *slot,
-                      const double *x, double *out, double *off)
+/* The positions of members [k0, k1) wrapped into the box: out[k] = x[slot[k]]
+ * + off[k], off[k] (may be NULL) the box lengths added. */
+static void wrap_range(const cdyn__box *box, int dim, uint32_t k0, uint32_t k1,
+                       const uint32_t *slot, const double *x, double *out, double *off)
 {
     const size_t d = (size_t)dim;
-    for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t k = k0; k < k1; k++) {
         const double *xk = x + (size_t)slot[k] * d;
         for (size_t i = 0; i < d; i++) {
             double o = 0;
@@ -265,18 +267,82 @@ static void record(void *vctx, uint32_t p, uint32_t q, const double *d, double r
     c->len++;
 }
 
+void cdyn__nlist_wrap(const cdyn__box *box, int dim, uint32_t n, const uint32_t *slot,
+                      const double *x, double *out, double *off)
+{
+    wrap_range(box, dim, 0, n, slot, x, out, off);
+}
+
+/* The per-member passes of a build, in blocks of GATHER_BLOCK members on
+ * the host's threads when the members are many: the wrap into the box
+ * before the cell sort, and the sorted arrays after the search. Each
+ * member's values are written by its own block. */
+typedef struct build_job {
+    cdyn__nlist *nl;
+    const cdyn__cell_list *cl;
+    const cdyn__box *box;
+    const uint32_t *slot;
+    const double *x, *rad;
+    uint32_t n;
+    bool settle; /* the sorted arrays (else the wrap) */
+} build_job;
+
+/* Sorted positions [q0, q1): order, slot, radius, the box lengths moved by
+ * (wrapped at fs, by member) and the positions at the build. */
+static void settle_range(const build_job *j, uint32_t q0, uint32_t q1)
+{
+    cdyn__nlist *nl = j->nl;
+    const cdyn__cell_list *cl = j->cl;
+    const size_t d = (size_t)nl->dim;
+    for (uint32_t q = q0; q < q1; q++) {
+        uint32_t k = cl->order[q];
+        nl->order[q] = k;
+        nl->sslot[q] = j->slot[k];
+        if (j->rad)
+            nl->srad[q] = cl->rad[q];
+        if (nl->periodic)
+            for (size_t i = 0; i < d; i++)
+                nl->off[q * d + i] = nl->fs[(size_t)k * d + i];
+    }
+    const size_t a = (size_t)q0 * d, len = (size_t)(q1 - q0) * d * sizeof *nl->pos0;
+    memcpy(nl->pos0 + a, cl->pos + a, len);
+    memcpy(nl->pos + a, cl->pos + a, len);
+}
+
+static void build_task(uint32_t begin, uint32_t end, void *context)
+{
+    const build_job *j = context;
+    for (uint32_t b = begin; b < end; b++) {
+        const uint32_t q0 = b * GATHER_BLOCK;
+        const uint32_t q1 = j->n - q0 > GATHER_BLOCK ? q0 + GATHER_BLOCK : j->n;
+        if (j->settle)
+            settle_range(j, q0, q1);
+        else /* pos and fs serve as the members' wrapped positions and offsets */
+            wrap_range(j->box, j->nl->dim, q0, q1, j->slot, j->x, j->nl->pos, j->nl->fs);
+    }
+}
+
+static void build_pass(build_job *j, const cdyn__tasks *tasks, bool settle)
+{
+    j->settle = settle;
+    const uint32_t blocks = (j->n + GATHER_BLOCK - 1) / GATHER_BLOCK;
+    if (tasks)
+        cdyn__tasks_run(tasks, blocks, 1, (double)j->n, PARALLEL_GATHER, build_task, j);
+    else
+        build_task(0, blocks, j);
+}
+
 bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *box, uint32_t n,
                        const uint32_t *slot, const double *rad, const double *x, double cutoff,
                        const cdyn__exclusions *ex, uint64_t epoch, const cdyn__tasks *tasks)
 {
-    const size_t d = (size_t)nl->dim;
     nl->valid = false;
     nl->periodic = box && box->any_periodic;
+    build_job job = {nl, cl, box, slot, x, rad, n, false};
     const uint32_t *from = slot;
     const double *at = x;
     if (nl->periodic) {
-        /* pos and fs serve as the members' wrapped positions and offsets */
-        cdyn__nlist_wrap(box, nl->dim, n, slot, x, nl->pos, nl->fs);
+        build_pass(&job, tasks, false);
         from = NULL;
         at = nl->pos;
         for (int i = 0; i < 3; i++)
@@ -304,19 +370,7 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     nl->n_sh = c.n_sh;
     nl->ascending = cl->dense || cl->all_pairs;
     cdyn__nlist_index(nl, span);
-    for (uint32_t q = 0; q < n; q++) {
-        uint32_t k = cl->order[q];
-        nl->order[q] = k;
-        nl->sslot[q] = slot[k];
-        if (rad)
-            nl->srad[q] = cl->rad[q];
-    }
-    if (nl->periodic)
-        for (uint32_t q = 0; q < n; q++)
-            for (size_t i = 0; i < d; i++)
-                nl->off[q * d + i] = nl->fs[(size_t)nl->order[q] * d + i];
-    memcpy(nl->pos0, cl->pos, (size_t)n * d * sizeof *nl->pos0);
-    memcpy(nl->pos, cl->pos, (size_t)n * d * sizeof *nl->pos);
+    build_pass(&job, tasks, true);
     nl->epoch = epoch;
     nl->valid = true;
     nl->builds++;
