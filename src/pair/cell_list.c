@@ -168,9 +168,38 @@ void cdyn__cell_list_free(cdyn__cell_list *cl, const cdyn_allocator *a)
     memset(cl, 0, sizeof *cl);
 }
 
+/* Members per item of the bucket pass, and the members from which it goes
+ * to the host's threads. */
+#define BUCKET_BLOCK 16384u
+#define PARALLEL_BUCKETS 65536.0
+
+typedef struct bucket_job {
+    cdyn__cell_list *cl;
+    const uint32_t *slot;
+    const double *x;
+    uint32_t n;
+} bucket_job;
+
+/* The buckets of the members of blocks [begin, end). */
+static void bucket_task(uint32_t begin, uint32_t end, void *context)
+{
+    const bucket_job *j = context;
+    cdyn__cell_list *cl = j->cl;
+    const size_t d = (size_t)cl->dim;
+    const uint32_t k0 = begin * BUCKET_BLOCK;
+    const uint32_t k1 = (size_t)end * BUCKET_BLOCK < j->n ? end * BUCKET_BLOCK : j->n;
+    for (uint32_t k = k0; k < k1; k++) {
+        const double *xk = j->x + (j->slot ? (size_t)j->slot[k] : (size_t)k) * d;
+        int64_t c[3] = {0, 0, 0};
+        for (size_t i = 0; i < d; i++)
+            c[i] = axis_coord(cl, (int)i, xk[i]);
+        cl->bucket[k] = bucket_of(cl, c);
+    }
+}
+
 void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot,
                            const double *x, const double *rad, double cutoff, double extra,
-                           const cdyn__box *box)
+                           const cdyn__box *box, const cdyn__tasks *tasks)
 {
     const int dim = cl->dim;
     const size_t d = (size_t)dim;
@@ -202,18 +231,18 @@ void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot
     choose_indexing(cl, n, slot, x);
     const uint32_t nb = cl->n_used;
 
-    /* Count members per bucket. */
+    /* Each member's bucket (in blocks on the host's threads when many),
+     * then the count per bucket. */
+    const bucket_job job = {cl, slot, x, n};
+    const uint32_t blocks = (n + BUCKET_BLOCK - 1) / BUCKET_BLOCK;
+    if (tasks)
+        cdyn__tasks_run(tasks, blocks, 1, (double)n, PARALLEL_BUCKETS, bucket_task, (void *)&job);
+    else
+        bucket_task(0, blocks, (void *)&job);
     uint32_t *start = cl->start;
     memset(start, 0, ((size_t)nb + 1) * sizeof *start);
-    for (uint32_t k = 0; k < n; k++) {
-        const double *xk = x + (slot ? (size_t)slot[k] : (size_t)k) * d;
-        int64_t c[3] = {0, 0, 0};
-        for (size_t i = 0; i < d; i++)
-            c[i] = axis_coord(cl, (int)i, xk[i]);
-        uint32_t b = bucket_of(cl, c);
-        cl->bucket[k] = b;
-        start[b]++;
-    }
+    for (uint32_t k = 0; k < n; k++)
+        start[cl->bucket[k]]++;
     /* Exclusive prefix sums: start[b] = first sorted position of bucket b. */
     uint32_t sum = 0;
     for (uint32_t b = 0; b <= nb; b++) {

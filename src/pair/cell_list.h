@@ -32,6 +32,7 @@
 
 #include "cdyn/types.h"
 #include "core/box.h"
+#include "core/tasks.h"
 
 typedef struct cdyn__cell_list {
     int dim;
@@ -80,10 +81,11 @@ void cdyn__cell_list_free(cdyn__cell_list *cl, const cdyn_allocator *a);
  * @p extra and a pair is a candidate when r < rad_i + rad_j + extra;
  * without, the side is @p cutoff (> 0) and a pair a candidate when
  * r < cutoff. @p box (may be NULL): its periodic axes, along which every
- * position must be in the box. */
+ * position must be in the box. The members' cells are found on @p tasks
+ * (may be NULL) when worth it. */
 void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot,
                            const double *x, const double *rad, double cutoff, double extra,
-                           const cdyn__box *box);
+                           const cdyn__box *box, const cdyn__tasks *tasks);
 
 /* Called once per unordered candidate pair, with the sorted positions p
  * and q of its members (cl->order maps them to members), d = the

@@ -351,7 +351,8 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     const cdyn__box *pbox = nl->periodic ? box : NULL;
     build_ctx c = {.nl = nl, .cl = cl, .ex = ex};
     const double reach = cutoff + nl->skin_used;
-    cdyn__cell_list_build(cl, n, from, at, rad, rad ? cutoff : reach, nl->skin_used, pbox);
+    cdyn__cell_list_build(cl, n, from, at, rad, rad ? cutoff : reach, nl->skin_used, pbox,
+                          tasks);
     uint32_t span = UINT32_MAX;
     if (cdyn__nlist_rows_apply(cl, reach)) { /* searched row by row (neighbor_rows.c) */
         cdyn__nlist_rows(nl, cl, ex, reach, tasks, &c.len, &c.n_sh, &span);

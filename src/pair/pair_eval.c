@@ -264,9 +264,11 @@ static bool for_each_pair(pair_ctx *c, cdyn__pair *p, bool may_build)
         if (box) {
             /* positions wrapped into the box, in member order */
             cdyn__nlist_wrap(box, c->dim, p->n, p->slot, c->x, p->list.pos, NULL);
-            cdyn__cell_list_build(&p->cells, p->n, NULL, p->list.pos, p->rad, p->rc, 0.0, box);
+            cdyn__cell_list_build(&p->cells, p->n, NULL, p->list.pos, p->rad, p->rc, 0.0, box,
+                                  &c->sys->tasks);
         } else {
-            cdyn__cell_list_build(&p->cells, p->n, p->slot, c->x, p->rad, p->rc, 0.0, NULL);
+            cdyn__cell_list_build(&p->cells, p->n, p->slot, c->x, p->rad, p->rc, 0.0, NULL,
+                                  &c->sys->tasks);
         }
         c->order = p->cells.order;
         cdyn__cell_list_for_pairs(&p->cells, visit_cells, c);
