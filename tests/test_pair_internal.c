@@ -401,6 +401,11 @@ static void test_rows_in_blocks(void **state)
         build_list(&nl, &cl, &a, n, slot, x, &tasks, &blocks);
         assert_true(loops > before); /* the blocks ran */
         assert_same_list(&serial, &blocks, n);
+        /* Each member's entries ascend (the kernel's blocks rely on it to
+         * find the shares that reach them), as the index finds by a scan. */
+        assert_true(nl.sorted);
+        cdyn__nlist_index(&nl, UINT32_MAX, false);
+        assert_true(nl.sorted);
         assert_true(serial.len > n);
         free_built(&serial);
         free_built(&blocks);

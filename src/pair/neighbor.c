@@ -214,17 +214,25 @@ void cdyn__shift_of(int code, const double *len, double *sh)
         sh[i] = (double)(code % 3 - 1) * len[i];
 }
 
-void cdyn__nlist_index(cdyn__nlist *nl, uint32_t span)
+void cdyn__nlist_index(cdyn__nlist *nl, uint32_t span, bool sorted)
 {
     const uint32_t n = nl->n;
     /* The ring of the fast kernel (pair_fast.c): longer than the farthest
      * reach of an unshifted entry past its member. */
     if (span == UINT32_MAX) {
         span = 0;
-        for (uint32_t p = 0; p < n; p++)
-            for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++)
-                span = nl->nbr[e] - p > span ? nl->nbr[e] - p : span;
+        sorted = true;
+        for (uint32_t p = 0; p < n; p++) {
+            uint32_t last = p;
+            for (uint32_t e = nl->start[p]; e < nl->start[p + 1]; e++) {
+                const uint32_t q = nl->nbr[e];
+                span = q - p > span ? q - p : span;
+                sorted &= q > last;
+                last = q;
+            }
+        }
     }
+    nl->sorted = sorted;
     uint32_t ring = 64;
     while (ring <= span && ring < (UINT32_C(1) << 31))
         ring *= 2;
@@ -354,8 +362,9 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     cdyn__cell_list_build(cl, n, from, at, rad, rad ? cutoff : reach, nl->skin_used, pbox,
                           tasks);
     uint32_t span = UINT32_MAX;
+    bool sorted = false;
     if (cdyn__nlist_rows_apply(cl, reach)) { /* searched row by row (neighbor_rows.c) */
-        cdyn__nlist_rows(nl, cl, ex, reach, tasks, &c.len, &c.n_sh, &span);
+        cdyn__nlist_rows(nl, cl, ex, reach, tasks, &c.len, &c.n_sh, &span, &sorted);
     } else {
         cdyn__cell_list_for_pairs(cl, record, &c);
         while (c.next_p <= n)
@@ -370,7 +379,7 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
     nl->n = n;
     nl->n_sh = c.n_sh;
     nl->ascending = cl->dense || cl->all_pairs;
-    cdyn__nlist_index(nl, span);
+    cdyn__nlist_index(nl, span, sorted);
     build_pass(&job, tasks, true);
     nl->epoch = epoch;
     nl->valid = true;

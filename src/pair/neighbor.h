@@ -45,6 +45,7 @@ typedef struct cdyn__nlist {
     uint32_t ring_mask; /* the kernel's accumulators are a ring: q & ring_mask (all ones:
                          * a full array) */
     uint32_t span;      /* the farthest reach q - p of an unshifted entry */
+    bool sorted;        /* each member's unshifted entries ascend */
     double *srad;      /* radii (sorted); NULL without radii */
     double len[3];     /* the box lengths of the build's shifts */
     uint32_t *start;   /* cap + 1: member p meets nbr[start[p] .. start[p + 1]) unshifted */
@@ -88,11 +89,12 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
                        const uint32_t *slot, const double *rad, const double *x, double cutoff,
                        const cdyn__exclusions *ex, uint64_t epoch, const cdyn__tasks *tasks);
 
-/* The kernel's ring (ring_mask), the span and the members in pairs
- * through faces (has_sh) from the held pairs (n, start, nbr, n_sh, sh):
- * the end of a build, and of a list restored from a snapshot. @p span: the
- * span when known (a row-by-row build), else UINT32_MAX (found here). */
-void cdyn__nlist_index(cdyn__nlist *nl, uint32_t span);
+/* The kernel's ring (ring_mask), the span, whether rows ascend and the
+ * members in pairs through faces (has_sh) from the held pairs (n, start,
+ * nbr, n_sh, sh): the end of a build, and of a list restored from a
+ * snapshot. @p span, @p sorted: as a row-by-row build found them, or
+ * UINT32_MAX (and any) to find both here. */
+void cdyn__nlist_index(cdyn__nlist *nl, uint32_t span, bool sorted);
 
 /* Whether the last build of @p cl (uniform cutoff, cells of at least half
  * of @p reach, dense, at least 5 cells along each periodic axis) can be
@@ -102,11 +104,12 @@ bool cdyn__nlist_rows_apply(const cdyn__cell_list *cl, double reach);
 /* The list from that build (neighbor_rows.c): pairs closer than @p reach
  * not excluded by @p ex, stored as far as the room goes; *len_out and
  * *sh_out receive the counts found, *span_out the farthest reach q - p of
- * an unshifted entry. In blocks on the host's threads when @p tasks (may
- * be NULL) is parallel and the members many; the same list. */
+ * an unshifted entry, *sorted_out whether each member's entries ascend. In
+ * blocks on the host's threads when @p tasks (may be NULL) is parallel and
+ * the members many; the same list. */
 void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
                       double reach, const cdyn__tasks *tasks, size_t *len_out, size_t *sh_out,
-                      uint32_t *span_out);
+                      uint32_t *span_out, bool *sorted_out);
 
 /* Wraps the positions of the @p n members into the box: out[k] = x[slot[k]]
  * + off[k], off[k] (may be NULL) the box lengths added. */

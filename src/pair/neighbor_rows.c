@@ -130,6 +130,8 @@ typedef struct sink {
     size_t cap, base; /* the region: cap entries from base */
     size_t len, n_sh;
     uint32_t span; /* the farthest reach q - p of an entry kept */
+    uint32_t last; /* the last entry of the member in hand (the member itself at first) */
+    bool unsorted; /* some member's entries are not in ascending order */
 } sink;
 
 static void keep_shifted(sink *k, uint32_t p, uint32_t q, int code)
@@ -159,6 +161,8 @@ static void plain3(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t
                 k->nbr[k->len] = q;
             k->len++;
             k->span = q - p > k->span ? q - p : k->span;
+            k->unsorted |= q <= k->last;
+            k->last = q;
         }
     }
 }
@@ -175,6 +179,8 @@ static void plain2(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t
                 k->nbr[k->len] = q;
             k->len++;
             k->span = q - p > k->span ? q - p : k->span;
+            k->unsorted |= q <= k->last;
+            k->last = q;
         }
     }
 }
@@ -237,6 +243,7 @@ static void cell_rows(sink *k, const grid *g, uint64_t b0, uint64_t b1, int whic
             const int m = cell_runs(cl, cx, cy, cz, runs);
             for (uint32_t p = p0; p < p1; p++) {
                 if (which != RUNS_FACES) {
+                    k->last = p;
                     while (next_p <= p) {
                         const size_t at = k->base + k->len;
                         start[next_p++] = (uint32_t)(at < UINT32_MAX ? at : UINT32_MAX);
@@ -290,6 +297,7 @@ typedef struct rows_job {
     size_t base[ROWS_MAX_BLOCKS + 1];   /* and its region of the room */
     size_t len[ROWS_MAX_BLOCKS];        /* the entries it found */
     uint32_t span[ROWS_MAX_BLOCKS];     /* their farthest reach */
+    bool unsorted[ROWS_MAX_BLOCKS];     /* a member's entries out of ascending order */
     uint32_t blocks;                    /* item blocks: the pairs through faces */
     size_t n_sh;
 } rows_job;
@@ -311,6 +319,7 @@ static void rows_task(uint32_t begin, uint32_t end, void *context)
         cell_rows(&k, &j->g, j->cell[b], j->cell[b + 1], RUNS_INSIDE);
         j->len[b] = k.len;
         j->span[b] = k.span;
+        j->unsorted[b] = k.unsorted;
     }
 }
 
@@ -331,7 +340,7 @@ static uint64_t cell_from(const cdyn__cell_list *cl, uint64_t cells, uint32_t m)
 /* The build in blocks; false (the list unfinished) when a block's region
  * was too small for its rows. */
 static bool rows_blocks(rows_job *j, const cdyn__tasks *tasks, uint32_t blocks, size_t *len_out,
-                        size_t *sh_out, uint32_t *span_out)
+                        size_t *sh_out, uint32_t *span_out, bool *sorted_out)
 {
     cdyn__nlist *nl = j->nl;
     const cdyn__cell_list *cl = j->cl;
@@ -358,6 +367,7 @@ static bool rows_blocks(rows_job *j, const cdyn__tasks *tasks, uint32_t blocks, 
     /* Close the gaps, in block order (a block's entries only move down). */
     size_t at = 0;
     uint32_t span = 0;
+    bool unsorted = false;
     for (uint32_t b = 0; b < blocks; b++) {
         const size_t from = j->base[b];
         if (at != from && j->len[b])
@@ -366,17 +376,19 @@ static bool rows_blocks(rows_job *j, const cdyn__tasks *tasks, uint32_t blocks, 
             nl->start[p] -= (uint32_t)(from - at);
         at += j->len[b];
         span = j->span[b] > span ? j->span[b] : span;
+        unsorted |= j->unsorted[b];
     }
     nl->start[n] = (uint32_t)at;
     *len_out = at;
     *sh_out = j->n_sh;
     *span_out = span;
+    *sorted_out = !unsorted;
     return true;
 }
 
 void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__exclusions *ex,
                       double reach, const cdyn__tasks *tasks, size_t *len_out, size_t *sh_out,
-                      uint32_t *span_out)
+                      uint32_t *span_out, bool *sorted_out)
 {
     const cdyn__exclusions *active = ex && ex->active ? ex : NULL;
     const grid g = grid_of(cl, reach);
@@ -386,7 +398,7 @@ void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__ex
     if (tasks && nl->nbr_cap > 0 && nl->nbr_cap < UINT32_MAX &&
         cdyn__tasks_would_split(tasks, blocks, (double)n, PARALLEL_ROWS)) {
         rows_job j = {.nl = nl, .cl = cl, .ex = active, .g = g};
-        if (rows_blocks(&j, tasks, blocks, len_out, sh_out, span_out))
+        if (rows_blocks(&j, tasks, blocks, len_out, sh_out, span_out, sorted_out))
             return;
         /* A region was too small (members crowded into some blocks): the
          * calling thread builds it again, whole. */
@@ -398,4 +410,5 @@ void cdyn__nlist_rows(cdyn__nlist *nl, const cdyn__cell_list *cl, const cdyn__ex
     *len_out = k.len;
     *sh_out = k.n_sh;
     *span_out = k.span;
+    *sorted_out = !k.unsorted;
 }

@@ -187,9 +187,18 @@ static void block_task(uint32_t begin, uint32_t end, void *context)
         const uint32_t h0 = b0 > nl->span ? b0 - nl->span : 0;
         double *acc = nl->fs + (size_t)b * j->ring * d;
         memset(acc, 0, (size_t)j->ring * d * sizeof *acc);
-        /* The shares of the members before the block. */
-        for (uint32_t p = h0; p < b0; p++)
-            for (uint32_t e = start[p], e1 = start[p + 1]; e < e1; e++) {
+        /* The shares of the members before the block. With ascending rows
+         * those that reach the block are each row's last entries. */
+        for (uint32_t p = h0; p < b0; p++) {
+            uint32_t e = start[p];
+            const uint32_t e1 = start[p + 1];
+            if (nl->sorted) {
+                uint32_t f = e1;
+                while (f > e && nbr[f - 1] >= b0)
+                    f--;
+                e = f;
+            }
+            for (; e < e1; e++) {
                 const uint32_t q = nbr[e];
                 if (q < b0 || q >= b1)
                     continue;
@@ -212,6 +221,7 @@ static void block_task(uint32_t begin, uint32_t end, void *context)
                         aq[k] += ff * dx[k];
                 }
             }
+        }
         /* The block's members, as the serial kernel. */
         for (uint32_t p = b0; p < b1; p++) {
             const double *xp = pos + d * p;

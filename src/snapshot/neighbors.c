@@ -184,7 +184,7 @@ bool cdyn__load_neighbors(cdyn__load *L, cdyn__pair *p)
     if (!load_pairs(L, nl, p->n) || !load_shifted(L, nl, p->n))
         return false;
     nl->n = p->n;
-    cdyn__nlist_index(nl, UINT32_MAX);
+    cdyn__nlist_index(nl, UINT32_MAX, false);
     nl->valid = true;
     return true;
 }
