@@ -16,7 +16,9 @@
  *    CDYN_ERR_NO_MEMORY with a message and leaves the state (clock,
  *    positions, velocities) as it was, the same call then succeeds, the
  *    run ends in the bits of the unfailed run, and after destroy no byte is
- *    live. */
+ *    live;
+ *  - explicit exclusions out of memory: each allocation of the call failed
+ *    in turn leaves the set with the pairs it had. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -227,6 +229,54 @@ static void test_out_of_memory(void **state)
     ts_state_free(&ref);
 }
 
+/* Explicit exclusions out of memory: with each allocation of the call
+ * failing in turn, the call returns CDYN_ERR_NO_MEMORY and the set keeps
+ * the pairs it had (the first exclusions of a set also make its lists, so
+ * a failure can come after the new pairs are in hand); with memory, the
+ * pair is excluded. */
+static void test_exclusions_out_of_memory(void **state)
+{
+    (void)state;
+    for (size_t extra = 1;; extra++) {
+        ts_counting_alloc ca;
+        memset(&ca, 0, sizeof ca);
+        cdyn_allocator al = ts_counting_allocator(&ca);
+        cdyn_system *sys;
+        ok(cdyn_system_create_with_allocator(3, &al, &sys));
+        cdyn_particle p[4];
+        for (int i = 0; i < 4; i++)
+            ok(cdyn_particle_add(sys, 1, (double[]){1.5 * i, 0, 0}, NULL, &p[i]));
+        cdyn_pair_params pp;
+        cdyn_force f;
+        ok(cdyn_pair_params_init(&pp, CDYN_PAIR_LJ_REPULSIVE));
+        ok(cdyn_force_add_pair_set(sys, &pp, p, 4, &f));
+        cdyn_pair_stats ps = {.size = sizeof ps};
+        ok(cdyn_force_get_pair_stats(sys, f, &ps));
+        assert_int_equal(ps.excluded, 0);
+        const cdyn_particle two[2] = {p[0], p[1]};
+        ca.fail_at = ca.allocs + extra;
+        cdyn_status st = cdyn_force_add_pair_exclusions(sys, f, two, 1);
+        ca.fail_at = 0;
+        ok(cdyn_force_get_pair_stats(sys, f, &ps));
+        if (st == CDYN_OK) {
+            assert_false(ca.failed); /* the call made fewer allocations than extra */
+            assert_int_equal(ps.excluded, 1);
+            cdyn_system_destroy(sys);
+            assert_true(extra > 2); /* the list of pairs and the lists were met */
+            break;
+        }
+        assert_int_equal(st, CDYN_ERR_NO_MEMORY);
+        if (ps.excluded != 0)
+            fail_msg("allocation %zu of the call failed: %zu pairs excluded, not 0", extra,
+                     ps.excluded);
+        ok(cdyn_force_add_pair_exclusions(sys, f, two, 1));
+        ok(cdyn_force_get_pair_stats(sys, f, &ps));
+        assert_int_equal(ps.excluded, 1);
+        cdyn_system_destroy(sys);
+        assert_int_equal(ca.live_bytes, 0);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 
 /* Diagnostics and changes that keep the shape, then steps. */
@@ -306,6 +356,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_steps_allocate_nothing),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_exclusions_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

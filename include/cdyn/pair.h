@@ -492,12 +492,10 @@ CDYN_API cdyn_status cdyn_force_get_pair_exclude_bonded(const cdyn_system *sys, 
  *                                     another kind or of another system.
  *  @retval CDYN_ERR_STALE_HANDLE      @p f or a particle of @p pairs was
  *                                     removed.
- *  @retval CDYN_ERR_NO_MEMORY         nothing changed when the list of given
- *                                     pairs could not grow; when only the
- *                                     exclusion lists could not be rebuilt
- *                                     afterwards, the pairs are kept and the
- *                                     lists are built before the next step or
- *                                     query.
+ *  @retval CDYN_ERR_NO_MEMORY         nothing changed: the list of given
+ *                                     pairs could not grow, or the exclusion
+ *                                     lists could not be rebuilt with the new
+ *                                     pairs (the set keeps the pairs it had).
  *  @retval CDYN_ERR_BUSY              called from a callback during a step.
  *  @since 0.1
  */

@@ -123,16 +123,28 @@ cdyn_status cdyn_force_add_pair_exclusions(cdyn_system *sys, cdyn_force f,
     for (size_t i = 0; i < m; i++)
         if (u == 0 || given[u - 1] != given[i])
             given[u++] = given[i];
-    cdyn__free_array(&sys->alloc, e->given, e->given_cap, sizeof *e->given);
+    /* The old pairs are kept until the lists are made from the new ones:
+     * a failure puts them back, and the lists are made from them again
+     * before the next use (the neighbour list, made with them, stands). */
+    uint64_t *old = e->given;
+    const size_t old_n = e->n_given, old_cap = e->given_cap;
+    const bool list_valid = p->list.valid;
     e->given = given;
     e->given_cap = need ? need : 1;
     e->n_given = u;
     e->valid = false;
     p->list.valid = false;
     const uint64_t mark = cdyn__failure_mark(sys);
-    if ((st = cdyn__exclusions_refresh(sys, e, p->n, p->slot, p->by_slot, NULL)))
-        return cdyn__blame(sys, st, mark, what, NULL); /* the pairs are kept; the lists are
-                                                          made before the next use */
+    if ((st = cdyn__exclusions_refresh(sys, e, p->n, p->slot, p->by_slot, NULL))) {
+        cdyn__free_array(&sys->alloc, e->given, e->given_cap, sizeof *e->given);
+        e->given = old;
+        e->n_given = old_n;
+        e->given_cap = old_cap;
+        e->valid = false;
+        p->list.valid = list_valid;
+        return cdyn__blame(sys, st, mark, what, NULL);
+    }
+    cdyn__free_array(&sys->alloc, old, old_cap, sizeof *old);
     return CDYN_OK;
 }
 
