@@ -329,6 +329,27 @@ static void test_spring_determinism(void **state)
     check_scene(3, network_scene, 3, 1e-3);
 }
 
+/* A dozen springs, too few to split: with a task system they are applied
+ * in turn on the calling thread, to the serial bits, and no loop is handed
+ * over. */
+static cdyn_status few_springs_scene(cdyn_system *sys)
+{
+    return ts_make_network(sys, 3, 3, 0.1, 400.0, 0.5, 0.2, 11, NULL) == 0
+               ? CDYN_ERR_NO_MEMORY
+               : cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
+}
+
+static void test_few_springs(void **state)
+{
+    (void)state;
+    unsigned long long loops;
+    const uint64_t serial = run_scene(2, few_springs_scene, 10, 1e-3, HOST_NONE, &loops);
+    for (int which = HOST_REVERSE; which < N_HOSTS; which++) {
+        assert_true(run_scene(2, few_springs_scene, 10, 1e-3, which, &loops) == serial);
+        assert_int_equal(loops, 0);
+    }
+}
+
 /* A WCA liquid (a repulsive Lennard-Jones pair set) at density 0.8 in a
  * periodic box: 2 * 100^2 members in 2-D, 4 * 17^3 in 3-D (velocity
  * Verlet), enough members for several blocks of the pair kernel. */
@@ -537,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_chain_determinism),
         cmocka_unit_test(test_fall_determinism),
         cmocka_unit_test(test_spring_determinism),
+        cmocka_unit_test(test_few_springs),
         cmocka_unit_test(test_pair_determinism),
         cmocka_unit_test(test_ground_determinism),
         cmocka_unit_test(test_rows_determinism),

@@ -42,6 +42,20 @@ typedef struct split_job {
     double *f;
 } split_job;
 
+/* The end of the run that starts at live slot @p first (the slots from
+ * there on whose generators are dead or of its kind); *live: its live
+ * generators. */
+static uint32_t run_end(const cdyn_system *sys, uint32_t first, uint32_t *live)
+{
+    const cdyn__force_ops *ops = sys->force[first].ops;
+    uint32_t end = first;
+    *live = 0;
+    for (; end < sys->forces.count && (!sys->forces.alive[end] || sys->force[end].ops == ops);
+         end++)
+        *live += sys->forces.alive[end];
+    return end;
+}
+
 static void block_task(uint32_t begin, uint32_t end, void *context)
 {
     const split_job *j = context;
@@ -63,7 +77,6 @@ cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, doubl
     const cdyn__force *g = sys->force;
     const uint8_t *alive = sys->forces.alive;
     const cdyn__force_ops *ops = g[first].ops;
-    const uint32_t n = sys->forces.count;
     const bool ready = sys->split_valid && sys->split_revision == sys->revision &&
                        sys->split_particles == sys->particles.count;
     /* The run's end and live count: kept with the lists for their first
@@ -73,12 +86,14 @@ cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, doubl
         end = sys->split_run[1];
         live = sys->split_run[2];
     } else {
-        for (; end < n && (!alive[end] || g[end].ops == ops); end++)
-            live += alive[end];
+        end = run_end(sys, first, &live);
     }
     *next = end;
-    const uint32_t block = sys->split_block;
-    const uint32_t blocks = (uint32_t)(((size_t)sys->split_particles + block - 1) / block);
+    /* (split_block is set with the lists: read only when they are ready.) */
+    const uint32_t blocks =
+        ready ? (uint32_t)(((size_t)sys->split_particles + sys->split_block - 1) /
+                           sys->split_block)
+              : 0;
     if (!ready ||
         !cdyn__tasks_would_split(&sys->tasks, blocks, (double)live, PARALLEL_GENERATORS)) {
         for (uint32_t s = first; s < end; s++) {
@@ -179,10 +194,8 @@ cdyn_status cdyn__forces_split_reserve(cdyn_system *sys)
     uint32_t first = 0;
     while (first < nf && !split_ends(sys, first, e))
         first++;
-    uint32_t end = first, live = 0;
-    const cdyn__force_ops *ops = first < nf ? sys->force[first].ops : NULL;
-    for (; end < nf && (!sys->forces.alive[end] || sys->force[end].ops == ops); end++)
-        live += sys->forces.alive[end];
+    uint32_t live = 0;
+    const uint32_t end = first < nf ? run_end(sys, first, &live) : first;
     sys->split_run[0] = first;
     sys->split_run[1] = end;
     sys->split_run[2] = live;
