@@ -147,6 +147,20 @@ static void keep_shifted(sink *k, uint32_t p, uint32_t q, int code)
     k->n_sh++;
 }
 
+/* Keeps the unshifted pair (p, q) unless excluded: stored as far as the
+ * room goes, counted, its reach and order noted. */
+static void keep(sink *k, uint32_t p, uint32_t q)
+{
+    if (k->ex && cdyn__excluded(k->ex, k->cl->order[p], k->cl->order[q]))
+        return;
+    if (k->len < k->cap)
+        k->nbr[k->len] = q;
+    k->len++;
+    k->span = q - p > k->span ? q - p : k->span;
+    k->unsorted |= q <= k->last;
+    k->last = q;
+}
+
 /* The unshifted candidates q0 .. q1 of p (3-D, then 2-D): tight loops, the
  * rare accepted pair stored out of line. */
 static void plain3(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t q1, double r2max)
@@ -155,14 +169,7 @@ static void plain3(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t
     for (uint32_t q = q0; q < q1; q++) {
         const double dx = pos[3 * q] - xp, dy = pos[3 * q + 1] - yp, dz = pos[3 * q + 2] - zp;
         if (dx * dx + dy * dy + dz * dz < r2max) {
-            if (k->ex && cdyn__excluded(k->ex, k->cl->order[p], k->cl->order[q]))
-                continue;
-            if (k->len < k->cap)
-                k->nbr[k->len] = q;
-            k->len++;
-            k->span = q - p > k->span ? q - p : k->span;
-            k->unsorted |= q <= k->last;
-            k->last = q;
+            keep(k, p, q);
         }
     }
 }
@@ -173,14 +180,7 @@ static void plain2(sink *k, const double *pos, uint32_t p, uint32_t q0, uint32_t
     for (uint32_t q = q0; q < q1; q++) {
         const double dx = pos[2 * q] - xp, dy = pos[2 * q + 1] - yp;
         if (dx * dx + dy * dy < r2max) {
-            if (k->ex && cdyn__excluded(k->ex, k->cl->order[p], k->cl->order[q]))
-                continue;
-            if (k->len < k->cap)
-                k->nbr[k->len] = q;
-            k->len++;
-            k->span = q - p > k->span ? q - p : k->span;
-            k->unsorted |= q <= k->last;
-            k->last = q;
+            keep(k, p, q);
         }
     }
 }
