@@ -19,12 +19,13 @@ cdyn_status cdyn__nlist_init(cdyn__nlist *nl, const cdyn_allocator *a, int dim, 
     nl->pos = cdyn__alloc_array(a, len, sizeof *nl->pos);
     nl->pos0 = cdyn__alloc_array(a, len, sizeof *nl->pos0);
     nl->fs = cdyn__alloc_array(a, len, sizeof *nl->fs);
-    nl->fsh = cdyn__alloc_array(a, len, sizeof *nl->fsh);
     nl->has_sh = cdyn__alloc_array(a, cap, sizeof *nl->has_sh);
+    nl->sh_at = cdyn__alloc_array(a, cap, sizeof *nl->sh_at);
+    nl->sh_count = cdyn__alloc_array(a, cap, sizeof *nl->sh_count);
     nl->srad = radii ? cdyn__alloc_array(a, cap, sizeof *nl->srad) : NULL;
     nl->start = cdyn__alloc_array(a, (size_t)cap + 1, sizeof *nl->start);
     if (!nl->order || !nl->sslot || !nl->off || !nl->pos || !nl->pos0 || !nl->fs ||
-        !nl->fsh || !nl->has_sh ||
+        !nl->has_sh || !nl->sh_at || !nl->sh_count ||
         (radii && !nl->srad) || !nl->start || cdyn__mul_overflows(cap, (size_t)dim)) {
         cdyn__nlist_free(nl, a);
         return CDYN_ERR_NO_MEMORY;
@@ -41,13 +42,16 @@ void cdyn__nlist_free(cdyn__nlist *nl, const cdyn_allocator *a)
     cdyn__free_array(a, nl->pos, len, sizeof *nl->pos);
     cdyn__free_array(a, nl->pos0, len, sizeof *nl->pos0);
     cdyn__free_array(a, nl->fs, len, sizeof *nl->fs);
-    cdyn__free_array(a, nl->fsh, len, sizeof *nl->fsh);
     cdyn__free_array(a, nl->has_sh, nl->cap, sizeof *nl->has_sh);
+    cdyn__free_array(a, nl->sh_at, nl->cap, sizeof *nl->sh_at);
+    cdyn__free_array(a, nl->sh_count, nl->cap, sizeof *nl->sh_count);
     cdyn__free_array(a, nl->srad, nl->cap, sizeof *nl->srad);
     cdyn__free_array(a, nl->start, (size_t)nl->cap + 1, sizeof *nl->start);
     cdyn__free_array(a, nl->nbr, nl->nbr_cap, sizeof *nl->nbr);
     cdyn__free_array(a, nl->sh, 2 * nl->sh_cap, sizeof *nl->sh);
     cdyn__free_array(a, nl->sh_code, nl->sh_cap, sizeof *nl->sh_code);
+    cdyn__free_array(a, nl->sh_end, 2 * nl->sh_cap, sizeof *nl->sh_end);
+    cdyn__free_array(a, nl->sh_force, nl->sh_cap * (size_t)nl->dim, sizeof *nl->sh_force);
     memset(nl, 0, sizeof *nl);
 }
 
@@ -65,22 +69,33 @@ cdyn_status cdyn__nlist_reserve(cdyn__nlist *nl, const cdyn_allocator *a, size_t
         nl->nbr_cap = entries;
     }
     if (shifted > nl->sh_cap) {
-        uint32_t *sh = cdyn__mul_overflows(shifted, 2)
-                           ? NULL
-                           : cdyn__alloc_array(a, 2 * shifted, sizeof *sh);
+        /* (sh_end holds indices of sh as uint32_t.) */
+        const bool fits = shifted <= UINT32_MAX / 2 &&
+                          !cdyn__mul_overflows(shifted, (size_t)nl->dim);
+        uint32_t *sh = fits ? cdyn__alloc_array(a, 2 * shifted, sizeof *sh) : NULL;
+        uint32_t *ends = fits ? cdyn__alloc_array(a, 2 * shifted, sizeof *ends) : NULL;
+        double *force =
+            fits ? cdyn__alloc_array(a, shifted * (size_t)nl->dim, sizeof *force) : NULL;
         uint8_t *code = cdyn__alloc_array(a, shifted, sizeof *code);
-        if (!sh || !code) {
+        if (!sh || !ends || !force || !code) {
             cdyn__free_array(a, sh, 2 * shifted, sizeof *sh);
+            cdyn__free_array(a, ends, 2 * shifted, sizeof *ends);
+            cdyn__free_array(a, force, fits ? shifted * (size_t)nl->dim : 0, sizeof *force);
             cdyn__free_array(a, code, shifted, sizeof *code);
             return CDYN_ERR_NO_MEMORY;
         }
         if (nl->valid && nl->n_sh) {
             memcpy(sh, nl->sh, 2 * nl->n_sh * sizeof *sh);
+            memcpy(ends, nl->sh_end, 2 * nl->n_sh * sizeof *ends);
             memcpy(code, nl->sh_code, nl->n_sh * sizeof *code);
         }
         cdyn__free_array(a, nl->sh, 2 * nl->sh_cap, sizeof *nl->sh);
+        cdyn__free_array(a, nl->sh_end, 2 * nl->sh_cap, sizeof *nl->sh_end);
+        cdyn__free_array(a, nl->sh_force, nl->sh_cap * (size_t)nl->dim, sizeof *nl->sh_force);
         cdyn__free_array(a, nl->sh_code, nl->sh_cap, sizeof *nl->sh_code);
         nl->sh = sh;
+        nl->sh_end = ends;
+        nl->sh_force = force;
         nl->sh_code = code;
         nl->sh_cap = shifted;
     }
@@ -238,9 +253,28 @@ void cdyn__nlist_index(cdyn__nlist *nl, uint32_t span, bool sorted)
         ring *= 2;
     nl->ring_mask = ring <= nl->cap ? ring - 1 : UINT32_MAX;
     nl->span = span;
+    /* Each member's ends of the pairs through faces, in pair order: the
+     * order in which the kernels add their forces. */
     memset(nl->has_sh, 0, n * sizeof *nl->has_sh);
-    for (size_t i = 0; i < 2 * nl->n_sh; i++)
-        nl->has_sh[nl->sh[i]] = 1;
+    for (size_t i = 0; i < 2 * nl->n_sh; i++) {
+        const uint32_t m = nl->sh[i];
+        if (!nl->has_sh[m]) {
+            nl->has_sh[m] = 1;
+            nl->sh_count[m] = 0;
+            nl->sh_at[m] = UINT32_MAX;
+        }
+        nl->sh_count[m]++;
+    }
+    uint32_t at = 0;
+    for (size_t i = 0; i < 2 * nl->n_sh; i++) {
+        const uint32_t m = nl->sh[i];
+        if (nl->sh_at[m] == UINT32_MAX) {
+            nl->sh_at[m] = at;
+            at += nl->sh_count[m];
+            nl->sh_count[m] = 0;
+        }
+        nl->sh_end[nl->sh_at[m] + nl->sh_count[m]++] = (uint32_t)i;
+    }
 }
 
 typedef struct build_ctx {

@@ -40,8 +40,15 @@ typedef struct cdyn__nlist {
     double *pos;       /* cap * dim: positions at the state of the last gather */
     double *pos0;      /* cap * dim: positions at the build */
     double *fs;        /* cap * dim: a fast kernel's accumulators; scratch otherwise */
-    double *fsh;       /* cap * dim: the sums of the pairs through faces, per member */
     uint8_t *has_sh;   /* cap: the member is in a pair through a face */
+    /* The ends of the pairs through faces by member, for members with
+     * has_sh: sh_end[sh_at[p] .. sh_at[p] + sh_count[p]) are the indices i
+     * of sh[i] == p, ascending (pair i / 2, its second member when i is
+     * odd). */
+    uint32_t *sh_at, *sh_count; /* cap */
+    uint32_t *sh_end;           /* 2 sh_cap */
+    double *sh_force;           /* sh_cap * dim: a fast kernel's force of each pair through a
+                                 * face on its second member (0 beyond the cutoff) */
     uint32_t ring_mask; /* the kernel's accumulators are a ring: q & ring_mask (all ones:
                          * a full array) */
     uint32_t span;      /* the farthest reach q - p of an unshifted entry */
@@ -90,9 +97,9 @@ bool cdyn__nlist_build(cdyn__nlist *nl, cdyn__cell_list *cl, const cdyn__box *bo
                        const cdyn__exclusions *ex, uint64_t epoch, const cdyn__tasks *tasks);
 
 /* The kernel's ring (ring_mask), the span, whether rows ascend and the
- * members in pairs through faces (has_sh) from the held pairs (n, start,
- * nbr, n_sh, sh): the end of a build, and of a list restored from a
- * snapshot. @p span, @p sorted: as a row-by-row build found them, or
+ * members in pairs through faces (has_sh, with their ends) from the held
+ * pairs (n, start, nbr, n_sh, sh): the end of a build, and of a list
+ * restored from a snapshot. @p span, @p sorted: as a row-by-row build found them, or
  * UINT32_MAX (and any) to find both here. */
 void cdyn__nlist_index(cdyn__nlist *nl, uint32_t span, bool sorted);
 

@@ -10,11 +10,12 @@
  * it: its force is written out there and then (to f, or as an acceleration
  * W F to a) and its accumulator reused for the member span places on. The
  * accumulators form a ring of a few thousand members that stays in cache,
- * and the forces are written once. Pairs through periodic faces (few)
- * are summed beforehand into their own accumulators, added when their
- * members are written out. */
+ * and the forces are written once. The pairs through periodic faces (few)
+ * are evaluated beforehand, each once, and each member adds its own in
+ * pair order when it is written out. */
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/system.h"
 #include "core/tasks.h"
 #include "pair/pair.h"
@@ -24,17 +25,26 @@ typedef struct out {
     double *a;             /* accelerations a = W (0 + F) written here */
     const double *w;       /* inverse masses */
     const uint32_t *sslot; /* sorted position -> particle slot */
-    const double *fsh;     /* the shifted pairs' sums, for members with has_sh */
-    const uint8_t *has_sh;
+    const cdyn__nlist *nl; /* the pairs through faces (has_sh, sh_end, sh_force) */
 } out;
 
-/* Member p's force t (d values) written out. */
+/* Member p's force t (d values) written out, with its pairs through
+ * faces: in pair order, +F as a pair's second member, -F as its first. */
 static inline void emit(const out *o, size_t d, uint32_t p, double *t)
 {
     const size_t s = o->sslot[p];
-    if (o->has_sh[p])
+    const cdyn__nlist *nl = o->nl;
+    if (nl->has_sh[p]) {
+        double u[3] = {0, 0, 0};
+        const uint32_t *end = nl->sh_end + nl->sh_at[p];
+        for (uint32_t i = 0, count = nl->sh_count[p]; i < count; i++) {
+            const double *g = nl->sh_force + (size_t)(end[i] >> 1) * d;
+            for (size_t k = 0; k < d; k++)
+                u[k] = (end[i] & 1) ? u[k] + g[k] : u[k] - g[k];
+        }
         for (size_t k = 0; k < d; k++)
-            t[k] += o->fsh[(size_t)p * d + k];
+            t[k] += u[k];
+    }
     if (o->a)
         for (size_t k = 0; k < d; k++)
             o->a[s * d + k] = o->w[s] * (0.0 + t[k]);
@@ -43,31 +53,53 @@ static inline void emit(const out *o, size_t d, uint32_t p, double *t)
             o->f[s * d + k] += t[k];
 }
 
-/* The pairs through periodic faces into fsh (only their members' entries
- * are touched). */
-static void shifted(const cdyn__nlist *nl, double rc2, double s2, double c24, double *fsh)
+/* The pairs through periodic faces [i0, i1): each one's force on its
+ * second member into sh_force (0 beyond the cutoff). */
+static void faces(const cdyn__nlist *nl, double rc2, double s2, double c24, size_t i0,
+                  size_t i1)
 {
     const size_t d = (size_t)nl->dim;
     const double *pos = nl->pos;
-    for (size_t i = 0; i < 2 * nl->n_sh; i++)
-        memset(fsh + (size_t)nl->sh[i] * d, 0, d * sizeof *fsh);
-    for (size_t i = 0; i < nl->n_sh; i++) {
+    double shift[27][3];
+    for (int code = 0; code < 27; code++)
+        cdyn__shift_of(code, nl->len, shift[code]);
+    for (size_t i = i0; i < i1; i++) {
         const uint32_t p = nl->sh[2 * i], q = nl->sh[2 * i + 1];
-        double sh[3], dx[3] = {0, 0, 0}, r2 = 0;
-        cdyn__shift_of(nl->sh_code[i], nl->len, sh);
+        const double *sh = shift[nl->sh_code[i]];
+        double dx[3] = {0, 0, 0}, r2 = 0;
         for (size_t k = 0; k < d; k++) {
             dx[k] = pos[q * d + k] - pos[p * d + k] + sh[k];
             r2 += dx[k] * dx[k];
         }
-        if (!(r2 < rc2 && r2 > 0))
-            continue;
-        const double ir2 = 1.0 / r2, sr2 = s2 * ir2, sr6 = sr2 * sr2 * sr2;
-        const double ff = c24 * sr6 * (2.0 * sr6 - 1.0) * ir2;
-        for (size_t k = 0; k < d; k++) {
-            fsh[q * d + k] += ff * dx[k];
-            fsh[p * d + k] -= ff * dx[k];
+        double ff = 0;
+        if (r2 < rc2 && r2 > 0) {
+            const double ir2 = 1.0 / r2, sr2 = s2 * ir2, sr6 = sr2 * sr2 * sr2;
+            ff = c24 * sr6 * (2.0 * sr6 - 1.0) * ir2;
         }
+        for (size_t k = 0; k < d; k++)
+            nl->sh_force[i * d + k] = ff * dx[k];
     }
+}
+
+/* List entries from which the pairs go to the host's threads (about
+ * three nanoseconds an entry); the same for pairs through faces (each
+ * reads two members far apart: about four times an entry's time), and
+ * those per item of their parallel loop. */
+#define PARALLEL_ENTRIES 20000.0
+#define PARALLEL_FACES 5000.0
+#define FACE_CHUNK 1024u
+
+typedef struct face_job {
+    const cdyn__nlist *nl;
+    double rc2, s2, c24;
+} face_job;
+
+static void face_task(uint32_t begin, uint32_t end, void *context)
+{
+    const face_job *j = context;
+    const size_t n = j->nl->n_sh;
+    const size_t i1 = (size_t)end * FACE_CHUNK;
+    faces(j->nl, j->rc2, j->s2, j->c24, (size_t)begin * FACE_CHUNK, i1 < n ? i1 : n);
 }
 
 /* The unshifted pairs, 3-D. With @p inline_out (ascending lists) each
@@ -160,10 +192,8 @@ static void kernel2(const cdyn__nlist *nl, double rc2, double s2, double c24, do
  * number of workers. Only the members of its own block are written out.
  * ------------------------------------------------------------------------ */
 
-/* Members per block at least, and list entries from which the pairs go to
- * the host's threads (about three nanoseconds an entry). */
+/* Members per block at least. */
 #define BLOCK_MEMBERS 8192u
-#define PARALLEL_ENTRIES 20000.0
 
 typedef struct block_job {
     const cdyn__nlist *nl;
@@ -172,11 +202,12 @@ typedef struct block_job {
     uint32_t block, ring;
 } block_job;
 
-static void block_task(uint32_t begin, uint32_t end, void *context)
+/* Blocks [begin, end) in @p d dimensions (a constant, so that the loops
+ * over coordinates unroll as in kernel2 and kernel3). */
+static CDYN__ALWAYS_INLINE void blocks_in(const block_job *j, uint32_t begin, uint32_t end,
+                                          const size_t d)
 {
-    const block_job *j = context;
     const cdyn__nlist *nl = j->nl;
-    const size_t d = (size_t)nl->dim;
     const double *pos = nl->pos;
     const uint32_t *start = nl->start, *nbr = nl->nbr;
     const uint32_t mask = j->ring - 1;
@@ -261,6 +292,15 @@ static void block_task(uint32_t begin, uint32_t end, void *context)
     }
 }
 
+static void block_task(uint32_t begin, uint32_t end, void *context)
+{
+    const block_job *j = context;
+    if (j->nl->dim == 3)
+        blocks_in(j, begin, end, 3);
+    else
+        blocks_in(j, begin, end, 2);
+}
+
 /* Runs the unshifted pairs in blocks on the host's threads when the list
  * is ascending with a ring, long enough, and the rings of the blocks fit in
  * the accumulators' room; returns false (nothing done) otherwise. */
@@ -290,8 +330,12 @@ static void run(const cdyn_system *sys, cdyn__pair *p, const out *o)
     cdyn__nlist *nl = &p->list;
     const size_t d = (size_t)sys->dim, n = nl->n;
     const double rc2 = p->rc * p->rc, s2 = p->sigma * p->sigma, c24 = 24.0 * p->epsilon;
-    if (nl->n_sh)
-        shifted(nl, rc2, s2, c24, nl->fsh);
+    if (nl->n_sh) {
+        face_job job = {nl, rc2, s2, c24};
+        const size_t chunks = (nl->n_sh + FACE_CHUNK - 1) / FACE_CHUNK;
+        cdyn__tasks_run(&sys->tasks, (uint32_t)chunks, 1, (double)nl->n_sh, PARALLEL_FACES,
+                        face_task, &job);
+    }
     if (run_blocks(sys, nl, rc2, s2, c24, o))
         return;
     const bool ring = nl->ascending;
@@ -309,14 +353,12 @@ static void run(const cdyn_system *sys, cdyn__pair *p, const out *o)
 
 void cdyn__pair_fast_lj_accel(const cdyn_system *sys, cdyn__pair *p, double *a)
 {
-    const out o = {.a = a, .w = sys->inv_mass, .sslot = p->list.sslot, .fsh = p->list.fsh,
-                   .has_sh = p->list.has_sh};
+    const out o = {.a = a, .w = sys->inv_mass, .sslot = p->list.sslot, .nl = &p->list};
     run(sys, p, &o);
 }
 
 void cdyn__pair_fast_lj(const cdyn_system *sys, cdyn__pair *p, double *f)
 {
-    const out o = {.f = f, .sslot = p->list.sslot, .fsh = p->list.fsh,
-                   .has_sh = p->list.has_sh};
+    const out o = {.f = f, .sslot = p->list.sslot, .nl = &p->list};
     run(sys, p, &o);
 }
