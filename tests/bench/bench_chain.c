@@ -37,7 +37,11 @@
  * dt = 2.5e-4 over 200 steps, below its stability limit) the lean
  * hand-written RATTLE, and the library's RATTLE without a task system and
  * with a pool of 2 workers (examples/task_pool.c), interleaved, medians,
- * with the ratios. The machine (CPU model, load average) is printed at the
+ * with the ratios. Each run's first step is timed apart: it carries the
+ * one-time work (the library's analysis of the constraint graph and its
+ * plan of the chain, both codes' first touch of their arrays), which is
+ * printed in its own columns, and the per-step times are of the steps
+ * after it. The machine (CPU model, load average) is printed at the
  * start and the end.
  *
  * Usage: bench_chain [--full] [--solver direct|cg] [--repeat R]
@@ -293,9 +297,12 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
 /* One library run of the standard chain with RATTLE (Newton, tolerance
  * 1e-12 as the hand-written code) over @p steps steps of @p dt, its loops
  * handed to @p pool (NULL: no task system). Returns seconds per step over
- * the steps completed (-1 on a setup failure); *steps, *rod_error. */
+ * the steps completed after the first (-1 on a setup failure, or when the
+ * first step fails); *steps, *rod_error, and *first_step (may be NULL) the
+ * first step's seconds. */
 static double run_workers(long n, double dt, int steps, task_pool *pool, int *done,
-                          double *rod_error, double *idle_estimate, double *cpu_per_step)
+                          double *rod_error, double *idle_estimate, double *cpu_per_step,
+                          double *first_step)
 {
     cdyn_system *sys;
     if (cdyn_system_create(2, &sys))
@@ -319,6 +326,14 @@ static double run_workers(long n, double dt, int steps, task_pool *pool, int *do
         cdyn_system_set_task_system(sys, &ts);
     }
     *done = 0;
+    const double f0 = bench_now();
+    if (cdyn_system_step(sys, dt) != CDYN_OK) {
+        cdyn_system_set_task_system(sys, NULL);
+        cdyn_system_destroy(sys);
+        return -1;
+    }
+    if (first_step)
+        *first_step = bench_now() - f0;
     double crit0 = 0, busy0 = 0, in0 = 0, crit1 = 0, busy1 = 0, in1 = 0;
     if (pool)
         task_pool_times(pool, &crit0, &busy0, &in0);
@@ -358,33 +373,35 @@ static int workers_table(int full, int repeat)
            "(examples/task_pool.c) next to the lean hand-written RATTLE (chain_reference.c), "
            "interleaved, medians of %d; N = 10^6 at dt = 2.5e-4 over 200 steps, the others "
            "at dt = 1e-3 over 1000\n", repeat);
-    printf("wall times (hand, lib1, lib2); hand cpu, lib1 cpu: CPU times of the stepping "
-           "thread (the hand-written one's with its setup); idle 2w: "
+    printf("wall times (hand, lib1, lib2) per step after each run's first; hand cpu, lib1 "
+           "cpu: CPU times of the stepping thread over the same steps; idle 2w: "
            "the 2-worker step as it would be on two idle cores, from CPU times (the stepping "
            "thread's outside the loops plus, per loop, the longer of the two threads' ranges, "
-           "one range each); cpu/idle: the speed-up that estimates\n");
-    printf("%9s %10s %10s %10s %8s %8s %9s %10s %10s %8s %10s %8s %11s %11s\n", "N", "hand ns",
-           "lib1 ns", "lib2 ns", "lib1/h", "lib2/h", "lib1/lib2", "hand cpu", "lib1 cpu",
-           "cpu 1/h", "idle 2w ns", "cpu/idle", "rod err 1", "rod err 2");
+           "one range each); cpu/idle: the speed-up that estimates; 1st ms: the library's "
+           "first step (1 and 2 workers: the analysis of the constraint graph, the chain's "
+           "plan, the arrays' first touch), wall\n");
+    printf("%9s %10s %10s %10s %8s %8s %9s %10s %10s %8s %10s %8s %11s %11s %9s %9s\n", "N",
+           "hand ns", "lib1 ns", "lib2 ns", "lib1/h", "lib2/h", "lib1/lib2", "hand cpu",
+           "lib1 cpu", "cpu 1/h", "idle 2w ns", "cpu/idle", "rod err 1", "rod err 2",
+           "1st1 ms", "1st2 ms");
     for (int si = 0; si < n_sizes; si++) {
         const long n = sizes[si];
         const double dt = n >= 1000000 ? 2.5e-4 : 1e-3;
         const int steps = n >= 1000000 ? 200 : 1000;
-        double hand[16], lib1[16], lib2[16], est[16], cpu1[16], hcpu[16], err1 = 0, err2 = 0,
-                                                                             err3 = 0;
+        double hand[16], lib1[16], lib2[16], est[16], cpu1[16], hcpu[16], first1[16],
+            first2[16], err1 = 0, err2 = 0, err3 = 0;
         int reps = repeat < 16 ? repeat : 16, short_run = 0;
         for (int k = 0; k < reps; k++) {
             int hs, d1, d2, d3;
-            double hit, herr;
-            double hc0 = bench_thread_cpu();
-            hand[k] = chain_reference_rattle_run(n, dt, steps, &hs, &hit, &herr);
-            hcpu[k] = (bench_thread_cpu() - hc0) / (hs > 0 ? hs : 1); /* setup included */
-            lib1[k] = run_workers(n, dt, steps, NULL, &d1, &err1, NULL, &cpu1[k]);
-            lib2[k] = run_workers(n, dt, steps, pool2, &d2, &err2, NULL, NULL);
+            double hit, herr, hfirst;
+            hand[k] =
+                chain_reference_rattle_run(n, dt, steps, &hs, &hit, &herr, &hfirst, &hcpu[k]);
+            lib1[k] = run_workers(n, dt, steps, NULL, &d1, &err1, NULL, &cpu1[k], &first1[k]);
+            lib2[k] = run_workers(n, dt, steps, pool2, &d2, &err2, NULL, NULL, &first2[k]);
             /* One range per thread, so that each thread's CPU time in a
              * loop is its share: the idle-core estimate. */
             task_pool_set_fixed(pool2, 1);
-            double fixed = run_workers(n, dt, steps, pool2, &d3, &err3, &est[k], NULL);
+            double fixed = run_workers(n, dt, steps, pool2, &d3, &err3, &est[k], NULL, NULL);
             task_pool_set_fixed(pool2, 0);
             if (hand[k] < 0 || lib1[k] < 0 || lib2[k] < 0 || fixed < 0) {
                 task_pool_destroy(pool2);
@@ -395,11 +412,12 @@ static int workers_table(int full, int repeat)
         const double h = bench_median(hand, (size_t)reps), a = bench_median(lib1, (size_t)reps),
                      b = bench_median(lib2, (size_t)reps), e = bench_median(est, (size_t)reps),
                      c = bench_median(cpu1, (size_t)reps), hc = bench_median(hcpu, (size_t)reps),
-                     per = 1e9 / (double)n;
+                     f1 = bench_median(first1, (size_t)reps),
+                     f2 = bench_median(first2, (size_t)reps), per = 1e9 / (double)n;
         printf("%9ld %10.2f %10.2f %10.2f %8.2f %8.2f %9.2f %10.2f %10.2f %8.2f %10.2f %8.2f "
-               "%11.3e %11.3e\n",
+               "%11.3e %11.3e %9.2f %9.2f\n",
                n, h * per, a * per, b * per, a / h, b / h, a / b, hc * per, c * per, c / hc,
-               e * per, c / e, err1, err2);
+               e * per, c / e, err1, err2, 1e3 * f1, 1e3 * f2);
         if (short_run)
             printf("          a run stopped before its last step (Newton did not converge): "
                    "times over the steps run\n");

@@ -216,11 +216,11 @@ static int rattle_step(rattle *s, int *newton)
 
 double chain_reference_rattle_seconds(long n, int *steps, double *newton, double *rod_error)
 {
-    return chain_reference_rattle_run(n, DT, 1000, steps, newton, rod_error);
+    return chain_reference_rattle_run(n, DT, 1000, steps, newton, rod_error, NULL, NULL);
 }
 
 double chain_reference_rattle_run(long n, double dt, int max_steps, int *steps, double *newton,
-                                  double *rod_error)
+                                  double *rod_error, double *first_step, double *cpu_per_step)
 {
     rattle s = {.n = n, .dt = dt};
     size_t m = (size_t)n + 2;
@@ -238,10 +238,19 @@ double chain_reference_rattle_run(long n, double dt, int max_steps, int *steps, 
         for (long i = 1; i <= n; i++)
             s.x[2 * i] = LINK * (double)i, s.w[i] = 1.0;
         int done = 0, it = 0;
-        double t0 = bench_now();
+        if (first_step) {
+            const double f0 = bench_now();
+            int first_it = 0;
+            if (rattle_step(&s, &first_it))
+                max_steps = 0; /* stalled at once: no step to time */
+            *first_step = bench_now() - f0;
+        }
+        const double c0 = bench_thread_cpu(), t0 = bench_now();
         while (done < max_steps && !rattle_step(&s, &it))
             done++;
         seconds = (bench_now() - t0) / (done > 0 ? done : 1);
+        if (cpu_per_step)
+            *cpu_per_step = (bench_thread_cpu() - c0) / (done > 0 ? done : 1);
         *steps = done;
         *newton = done > 0 ? (double)it / done : 0.0;
         double worst = 0;

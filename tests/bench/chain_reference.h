@@ -22,8 +22,11 @@ double chain_reference_step_seconds(long n, double *rod_error);
 double chain_reference_rattle_seconds(long n, int *steps, double *newton, double *rod_error);
 
 /* As chain_reference_rattle_seconds with time step @p dt (s) and at most
- * @p max_steps steps. */
+ * @p max_steps steps. With @p first_step (may be NULL), one step more is
+ * taken first and timed apart into it (wall), and the time per step is of
+ * the steps after it; *cpu_per_step (may be NULL): the thread's CPU time
+ * per step over the same steps. */
 double chain_reference_rattle_run(long n, double dt, int max_steps, int *steps, double *newton,
-                                  double *rod_error);
+                                  double *rod_error, double *first_step, double *cpu_per_step);
 
 #endif
