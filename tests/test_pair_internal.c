@@ -416,6 +416,125 @@ static void test_rows_in_blocks(void **state)
     free(slot);
 }
 
+/* ------------------------------------------------------------------------
+ * The cell sort on the host's threads
+ * ------------------------------------------------------------------------ */
+
+typedef struct sorted_copy {
+    uint32_t *order, *start;
+    double *pos, *rad;
+    uint32_t used;
+} sorted_copy;
+
+static void copy_sorted(const cdyn__cell_list *cl, uint32_t n, sorted_copy *c)
+{
+    const size_t d = (size_t)cl->dim;
+    c->used = cl->n_used;
+    c->order = malloc((size_t)n * sizeof *c->order);
+    c->start = malloc(((size_t)cl->n_used + 1) * sizeof *c->start);
+    c->pos = malloc((size_t)n * d * sizeof *c->pos);
+    c->rad = malloc((size_t)n * sizeof *c->rad);
+    assert_true(c->order && c->start && c->pos && c->rad);
+    memcpy(c->order, cl->order, (size_t)n * sizeof *c->order);
+    memcpy(c->start, cl->start, ((size_t)cl->n_used + 1) * sizeof *c->start);
+    memcpy(c->pos, cl->pos, (size_t)n * d * sizeof *c->pos);
+    if (cl->rad)
+        memcpy(c->rad, cl->rad, (size_t)n * sizeof *c->rad);
+}
+
+static void assert_same_sort(const cdyn__cell_list *cl, uint32_t n, const sorted_copy *c)
+{
+    assert_int_equal(cl->n_used, c->used);
+    assert_memory_equal(cl->order, c->order, (size_t)n * sizeof *c->order);
+    assert_memory_equal(cl->start, c->start, ((size_t)c->used + 1) * sizeof *c->start);
+    assert_memory_equal(cl->pos, c->pos, (size_t)n * (size_t)cl->dim * sizeof *c->pos);
+    if (cl->rad)
+        assert_memory_equal(cl->rad, c->rad, (size_t)n * sizeof *c->rad);
+}
+
+static void free_sorted(sorted_copy *c)
+{
+    free(c->order);
+    free(c->start);
+    free(c->pos);
+    free(c->rad);
+}
+
+/* The sort in slabs gives the serial sort's order, positions, radii and
+ * bucket starts, entry for entry: on uniform members (dense cells), on
+ * members nearly all in a few cells (slabs of very unequal size), on
+ * members spread so thinly that their cells are hashed, and with one
+ * member not finite (hashed too); in 2-D and 3-D, through a permutation
+ * of slots, with and without radii. Then a whole build through the host
+ * equals the serial one as well. */
+static void test_cell_sort_in_slabs(void **state)
+{
+    (void)state;
+    const uint32_t n = 70001; /* five blocks, the last short */
+    cdyn_allocator a;
+    assert_true(cdyn__allocator_init(&a, NULL));
+    double *x = malloc(3 * (size_t)n * sizeof *x), *rad = malloc((size_t)n * sizeof *rad);
+    uint32_t *slot = malloc((size_t)n * sizeof *slot);
+    assert_true(x && rad && slot);
+    unsigned loops = 0;
+    cdyn_task_system ts;
+    cdyn_task_system_init(&ts);
+    ts.worker_count = 2;
+    ts.enqueue = reverse_enqueue;
+    ts.finish = reverse_finish;
+    ts.user = &loops;
+    cdyn__tasks tasks;
+    cdyn__tasks_set(&tasks, &ts);
+    for (int dim = 2; dim <= 3; dim++)
+        for (int layout = 0; layout < 4; layout++) {
+            uint64_t seed = (uint64_t)(17 + 10 * dim + layout);
+            const size_t d = (size_t)dim;
+            for (uint32_t i = 0; i < n; i++) {
+                slot[i] = (uint32_t)(((uint64_t)i * 7919u) % n); /* a permutation */
+                rad[i] = 0.3 + 0.1 * (0.5 + 0.5 * ts_rand_sym(&seed));
+                const double side = layout == 2 ? 1e7 : 60.0;
+                for (size_t k = 0; k < d; k++) {
+                    double u = side * (0.5 + 0.5 * ts_rand_sym(&seed));
+                    if (layout == 1 && i % 50 != 0) /* 98 % within a cell or two */
+                        u = 0.3 * (0.5 + 0.5 * ts_rand_sym(&seed));
+                    x[i * d + k] = u;
+                }
+            }
+            if (layout == 3)
+                x[d * 12345] = NAN;
+            const double *r = layout % 2 ? rad : NULL;
+            cdyn__cell_list cl;
+            assert_int_equal(cdyn__cell_list_init(&cl, &a, dim, n, r != NULL), CDYN_OK);
+            cdyn__cell_list_build(&cl, n, slot, x, r, 1.0, 0.2, NULL, NULL);
+            assert_int_equal(cl.dense, layout == 0 || layout == 1);
+            sorted_copy serial;
+            copy_sorted(&cl, n, &serial);
+            /* The slabs alone, from the buckets the serial build found. */
+            memset(cl.order, 0xA5, (size_t)n * sizeof *cl.order);
+            memset(cl.start, 0xA5, ((size_t)cl.n_used + 1) * sizeof *cl.start);
+            memset(cl.pos, 0xA5, (size_t)n * d * sizeof *cl.pos);
+            const unsigned before = loops;
+            assert_true(cdyn__cell_sort_parallel(&cl, n, slot, x, r, &tasks));
+            assert_true(loops >= before + 3);
+            assert_same_sort(&cl, n, &serial);
+            /* A whole build through the host. */
+            cdyn__cell_list_build(&cl, n, slot, x, r, 1.0, 0.2, NULL, &tasks);
+            assert_same_sort(&cl, n, &serial);
+            free_sorted(&serial);
+            cdyn__cell_list_free(&cl, &a);
+        }
+    /* Too few members to split: nothing done. */
+    cdyn__cell_list small;
+    assert_int_equal(cdyn__cell_list_init(&small, &a, 2, 1000, 0), CDYN_OK);
+    cdyn__cell_list_build(&small, 1000, NULL, x, NULL, 1.0, 0.2, NULL, NULL);
+    assert_false(cdyn__cell_sort_parallel(&small, 1000, NULL, x, NULL, &tasks));
+    assert_false(cdyn__cell_sort_parallel(&small, 1000, NULL, x, NULL, NULL));
+    cdyn__cell_list_free(&small, &a);
+    free(x);
+    free(rad);
+    free(slot);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_jacobian_structure),
         cmocka_unit_test(test_jacobian_clamped),
         cmocka_unit_test(test_rows_in_blocks),
+        cmocka_unit_test(test_cell_sort_in_slabs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -310,6 +310,73 @@ static void test_fall_determinism(void **state)
     check_scene(3, fall_scene, 3, 1e-3);
 }
 
+/* 70000 free particles in a periodic 100 x 100 box, one of them (slot
+ * @p fast) fast enough to be more than half a box out by the ninth step,
+ * whose check moves it back in: the check runs in ranges of roots, and
+ * the range holding the stray alone must see it. */
+static cdyn_status strays(cdyn_system *sys, uint32_t fast, cdyn_particle *stray)
+{
+    cdyn_status st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
+    uint64_t seed = 11;
+    for (uint32_t i = 0; i < 70000 && !st; i++) {
+        double x[2] = {50.0 + 49.0 * ts_rand_sym(&seed), 50.0 + 49.0 * ts_rand_sym(&seed)};
+        double v[2] = {ts_rand_sym(&seed), ts_rand_sym(&seed)};
+        if (i == fast) {
+            x[0] = 99.0;
+            v[0] = 700.0;
+        }
+        cdyn_particle p;
+        st = cdyn_particle_add(sys, 1.0, x, v, &p);
+        if (i == fast)
+            *stray = p;
+    }
+    if (!st)
+        st = cdyn_system_set_box(sys, (double[]){0, 0}, (double[]){100, 100},
+                                 (bool[]){true, true});
+    return st;
+}
+
+static cdyn_status stray_in_middle_scene(cdyn_system *sys)
+{
+    cdyn_particle p;
+    return strays(sys, 35001, &p);
+}
+
+static cdyn_status stray_at_end_scene(cdyn_system *sys)
+{
+    cdyn_particle p;
+    return strays(sys, 69999, &p);
+}
+
+static void test_strays_move_back(void **state)
+{
+    (void)state;
+    check_scene(2, stray_in_middle_scene, 10, 1e-2);
+    check_scene(2, stray_at_end_scene, 10, 1e-2);
+    /* Each stray crossed the upper face once: one box length down. */
+    const uint32_t slots[2] = {35001, 69999};
+    for (int k = 0; k < 2; k++)
+        for (int which = HOST_NONE; which <= HOST_POOL2; which += HOST_POOL2) {
+            cdyn_system *sys;
+            assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+            cdyn_particle stray;
+            assert_int_equal(strays(sys, slots[k], &stray), CDYN_OK);
+            host h;
+            assert_int_equal(cdyn_system_set_task_system(sys, host_open(&h, which)), CDYN_OK);
+            for (int s = 0; s < 10; s++)
+                assert_int_equal(cdyn_system_step(sys, 1e-2), CDYN_OK);
+            int64_t image[2];
+            double x[2];
+            assert_int_equal(cdyn_particle_get_image(sys, stray, image), CDYN_OK);
+            assert_int_equal(cdyn_particle_get_position(sys, stray, x), CDYN_OK);
+            assert_true(image[0] == 1 && image[1] == 0);
+            assert_true(x[0] >= 0 && x[0] < 100);
+            assert_int_equal(cdyn_system_set_task_system(sys, NULL), CDYN_OK);
+            cdyn_system_destroy(sys);
+            host_close(&h);
+        }
+}
+
 /* A perturbed 120 x 100 grid of unit masses joined by about 47000 damped
  * springs (edges and diagonals), free under gravity (velocity Verlet). */
 static cdyn_status network_scene(cdyn_system *sys)
@@ -557,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_lattice_set_get),
         cmocka_unit_test(test_chain_determinism),
         cmocka_unit_test(test_fall_determinism),
+        cmocka_unit_test(test_strays_move_back),
         cmocka_unit_test(test_spring_determinism),
         cmocka_unit_test(test_few_springs),
         cmocka_unit_test(test_pair_determinism),

@@ -17,6 +17,7 @@
 #include "core/alloc.h"
 #include "core/holders.h"
 #include "core/system.h"
+#include "core/tasks.h"
 
 #define NONE UINT32_MAX
 
@@ -353,6 +354,43 @@ static cdyn_status make_whole(cdyn_system *sys)
     return CDYN_OK;
 }
 
+/* The check of wrap_if_due in ranges of roots on the host's threads when
+ * the roots are many: each range sets its own flag (an "or" of flags is
+ * the same in any order). */
+#define DUE_RANGES 64u
+#define PARALLEL_ROOTS 65536.0
+
+typedef struct due_job {
+    const cdyn_system *sys;
+    uint32_t ranges;
+    bool due[DUE_RANGES];
+} due_job;
+
+static void due_task(uint32_t begin, uint32_t end, void *context)
+{
+    due_job *j = context;
+    const cdyn__box *b = j->sys->box;
+    const int dim = j->sys->dim;
+    const size_t d = (size_t)dim;
+    for (uint32_t k = begin; k < end; k++) {
+        const uint32_t i0 = (uint32_t)((uint64_t)k * b->n_roots / j->ranges);
+        const uint32_t i1 = (uint32_t)((uint64_t)(k + 1) * b->n_roots / j->ranges);
+        bool due = false;
+        for (uint32_t i = i0; i < i1 && !due; i++) {
+            const uint32_t r = b->roots[i];
+            if (b->pinned[r])
+                continue;
+            for (int q = 0; q < dim; q++) {
+                const double x = j->sys->x[r * d + (size_t)q];
+                if (b->periodic[q] &&
+                    (x < b->lo[q] - b->half[q] || x >= b->lo[q] + b->len[q] + b->half[q]))
+                    due = true;
+            }
+        }
+        j->due[k] = due;
+    }
+}
+
 /* Moves the free clusters whose root left the box back into it, when some
  * root is more than half a box length out. */
 static void wrap_if_due(cdyn_system *sys)
@@ -360,18 +398,13 @@ static void wrap_if_due(cdyn_system *sys)
     cdyn__box *b = sys->box;
     const int dim = sys->dim;
     const size_t d = (size_t)dim;
+    due_job job = {.sys = sys};
+    job.ranges = b->n_roots / 4096u + 1u < DUE_RANGES ? b->n_roots / 4096u + 1u : DUE_RANGES;
+    cdyn__tasks_run(&sys->tasks, job.ranges, 1, (double)b->n_roots, PARALLEL_ROOTS, due_task,
+                    &job);
     bool due = false;
-    for (uint32_t i = 0; i < b->n_roots && !due; i++) {
-        uint32_t r = b->roots[i];
-        if (b->pinned[r])
-            continue;
-        for (int k = 0; k < dim; k++) {
-            double x = sys->x[r * d + (size_t)k];
-            if (b->periodic[k] &&
-                (x < b->lo[k] - b->half[k] || x >= b->lo[k] + b->len[k] + b->half[k]))
-                due = true;
-        }
-    }
+    for (uint32_t k = 0; k < job.ranges; k++)
+        due |= job.due[k];
     if (!due)
         return;
     save_before_move(sys);

@@ -82,22 +82,65 @@ static uint32_t bucket_of(const cdyn__cell_list *cl, const int64_t *c)
     return (uint32_t)b;
 }
 
+/* The members' bounding box and whether all are finite, in ranges of
+ * members (on the host's threads when many): minima, maxima and an "and"
+ * are the same in any order. */
+#define BOUND_RANGES 64u
+
+typedef struct bounds_job {
+    const uint32_t *slot;
+    const double *x;
+    uint32_t n, ranges;
+    size_t d;
+    double lo[BOUND_RANGES][3], hi[BOUND_RANGES][3];
+    int finite[BOUND_RANGES];
+} bounds_job;
+
+static void bounds_task(uint32_t begin, uint32_t end, void *context)
+{
+    bounds_job *j = context;
+    const size_t d = j->d;
+    for (uint32_t r = begin; r < end; r++) {
+        const uint32_t k0 = (uint32_t)((uint64_t)r * j->n / j->ranges);
+        const uint32_t k1 = (uint32_t)((uint64_t)(r + 1) * j->n / j->ranges);
+        double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        int finite = 1;
+        for (uint32_t k = k0; k < k1; k++) {
+            const double *xk = j->x + (j->slot ? (size_t)j->slot[k] : (size_t)k) * d;
+            for (size_t i = 0; i < d; i++) {
+                double v = xk[i];
+                finite &= isfinite(v) != 0;
+                lo[i] = v < lo[i] ? v : lo[i];
+                hi[i] = v > hi[i] ? v : hi[i];
+            }
+        }
+        memcpy(j->lo[r], lo, sizeof lo);
+        memcpy(j->hi[r], hi, sizeof hi);
+        j->finite[r] = finite;
+    }
+}
+
 /* Chooses between the row-major index of the bounding box (dense) and the
  * hash: dense when every member is finite and the box spans at most
  * n_buckets cells. */
 static void choose_indexing(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot,
-                            const double *x)
+                            const double *x, const cdyn__tasks *tasks)
 {
     const size_t d = (size_t)cl->dim;
+    bounds_job job = {.slot = slot, .x = x, .n = n, .d = d};
+    const uint32_t blocks = n / CDYN__CELL_BLOCK + 1u;
+    job.ranges = blocks < BOUND_RANGES ? blocks : BOUND_RANGES;
+    if (tasks)
+        cdyn__tasks_run(tasks, job.ranges, 1, (double)n, CDYN__CELL_PARALLEL, bounds_task, &job);
+    else
+        bounds_task(0, job.ranges, &job);
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     int finite = 1;
-    for (uint32_t k = 0; k < n; k++) {
-        const double *xk = x + (slot ? (size_t)slot[k] : (size_t)k) * d;
+    for (uint32_t r = 0; r < job.ranges; r++) {
+        finite &= job.finite[r];
         for (size_t i = 0; i < d; i++) {
-            double v = xk[i];
-            finite &= isfinite(v) != 0;
-            lo[i] = v < lo[i] ? v : lo[i];
-            hi[i] = v > hi[i] ? v : hi[i];
+            lo[i] = job.lo[r][i] < lo[i] ? job.lo[r][i] : lo[i];
+            hi[i] = job.hi[r][i] > hi[i] ? job.hi[r][i] : hi[i];
         }
     }
     cl->dense = 0;
@@ -124,6 +167,14 @@ static void choose_indexing(cdyn__cell_list *cl, uint32_t n, const uint32_t *slo
     cl->stride[2] = cl->stride[1] * (uint64_t)(cl->cmax[1] - cl->cmin[1] + 1);
 }
 
+/* The entries of the sort's table for @p cap members: a row of slabs
+ * per block. */
+static size_t slab_table_len(uint32_t cap)
+{
+    const size_t blocks = ((size_t)cap + CDYN__CELL_BLOCK - 1) / CDYN__CELL_BLOCK;
+    return (blocks > 0 ? blocks : 1) * CDYN__CELL_MAX_SLABS;
+}
+
 cdyn_status cdyn__cell_list_init(cdyn__cell_list *cl, const cdyn_allocator *a, int dim,
                                  uint32_t cap, int with_radii)
 {
@@ -138,12 +189,17 @@ cdyn_status cdyn__cell_list_init(cdyn__cell_list *cl, const cdyn_allocator *a, i
     double *pos = cdyn__mul_overflows(cap, d) ? NULL
                                               : cdyn__alloc_array(a, (size_t)cap * d, sizeof *pos);
     double *rad = with_radii ? cdyn__alloc_array(a, cap, sizeof *rad) : NULL;
-    if (!bucket || !start || !order || !pos || (with_radii && !rad)) {
+    const size_t slab_len = slab_table_len(cap);
+    uint32_t *scratch = cdyn__alloc_array(a, cap, sizeof *scratch);
+    uint32_t *slab_at = cdyn__alloc_array(a, slab_len, sizeof *slab_at);
+    if (!bucket || !start || !order || !pos || (with_radii && !rad) || !scratch || !slab_at) {
         cdyn__free_array(a, bucket, cap, sizeof *bucket);
         cdyn__free_array(a, start, (size_t)nb + 1, sizeof *start);
         cdyn__free_array(a, order, cap, sizeof *order);
         cdyn__free_array(a, pos, (size_t)cap * d, sizeof *pos);
         cdyn__free_array(a, rad, cap, sizeof *rad);
+        cdyn__free_array(a, scratch, cap, sizeof *scratch);
+        cdyn__free_array(a, slab_at, slab_len, sizeof *slab_at);
         return CDYN_ERR_NO_MEMORY;
     }
     cl->dim = dim;
@@ -154,6 +210,8 @@ cdyn_status cdyn__cell_list_init(cdyn__cell_list *cl, const cdyn_allocator *a, i
     cl->order = order;
     cl->pos = pos;
     cl->rad = rad;
+    cl->scratch = scratch;
+    cl->slab_at = slab_at;
     return CDYN_OK;
 }
 
@@ -165,13 +223,11 @@ void cdyn__cell_list_free(cdyn__cell_list *cl, const cdyn_allocator *a)
     cdyn__free_array(a, cl->order, cap, sizeof *cl->order);
     cdyn__free_array(a, cl->pos, cap * d, sizeof *cl->pos);
     cdyn__free_array(a, cl->rad, cap, sizeof *cl->rad);
+    cdyn__free_array(a, cl->scratch, cap, sizeof *cl->scratch);
+    cdyn__free_array(a, cl->slab_at, slab_table_len(cl->cap), sizeof *cl->slab_at);
     memset(cl, 0, sizeof *cl);
 }
 
-/* Members per item of the bucket pass, and the members from which it goes
- * to the host's threads. */
-#define BUCKET_BLOCK 16384u
-#define PARALLEL_BUCKETS 65536.0
 
 typedef struct bucket_job {
     cdyn__cell_list *cl;
@@ -186,8 +242,8 @@ static void bucket_task(uint32_t begin, uint32_t end, void *context)
     const bucket_job *j = context;
     cdyn__cell_list *cl = j->cl;
     const size_t d = (size_t)cl->dim;
-    const uint32_t k0 = begin * BUCKET_BLOCK;
-    const uint32_t k1 = (size_t)end * BUCKET_BLOCK < j->n ? end * BUCKET_BLOCK : j->n;
+    const uint32_t k0 = begin * CDYN__CELL_BLOCK;
+    const uint32_t k1 = (size_t)end * CDYN__CELL_BLOCK < j->n ? end * CDYN__CELL_BLOCK : j->n;
     for (uint32_t k = k0; k < k1; k++) {
         const double *xk = j->x + (j->slot ? (size_t)j->slot[k] : (size_t)k) * d;
         int64_t c[3] = {0, 0, 0};
@@ -228,17 +284,19 @@ void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot
         cl->inv_hk[i] = (double)cl->nc[i] * box->inv_len[i];
         cl->all_pairs = cl->all_pairs || cl->nc[i] < 3;
     }
-    choose_indexing(cl, n, slot, x);
+    choose_indexing(cl, n, slot, x, tasks);
     const uint32_t nb = cl->n_used;
 
     /* Each member's bucket (in blocks on the host's threads when many),
      * then the count per bucket. */
     const bucket_job job = {cl, slot, x, n};
-    const uint32_t blocks = (n + BUCKET_BLOCK - 1) / BUCKET_BLOCK;
+    const uint32_t blocks = (n + CDYN__CELL_BLOCK - 1) / CDYN__CELL_BLOCK;
     if (tasks)
-        cdyn__tasks_run(tasks, blocks, 1, (double)n, PARALLEL_BUCKETS, bucket_task, (void *)&job);
+        cdyn__tasks_run(tasks, blocks, 1, (double)n, CDYN__CELL_PARALLEL, bucket_task, (void *)&job);
     else
         bucket_task(0, blocks, (void *)&job);
+    if (cdyn__cell_sort_parallel(cl, n, slot, x, rad, tasks))
+        return;
     uint32_t *start = cl->start;
     memset(start, 0, ((size_t)nb + 1) * sizeof *start);
     for (uint32_t k = 0; k < n; k++)

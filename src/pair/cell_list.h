@@ -59,7 +59,17 @@ typedef struct cdyn__cell_list {
     uint32_t *order;    /* cap: member at sorted position q */
     double *pos;        /* cap * dim: position at sorted position q */
     double *rad;        /* cap: radius at sorted position q; NULL without radii */
+    /* The sort on the host's threads (cell_sort.c): the members grouped by
+     * slab (cap), and per block of members its counts, then its first
+     * places, per slab (blocks x CDYN__CELL_MAX_SLABS). */
+    uint32_t *scratch, *slab_at;
 } cdyn__cell_list;
+
+/* Members per item of a build's parallel loops, the members from which
+ * they go to the host's threads, and the most slabs of the sort. */
+#define CDYN__CELL_BLOCK 16384u
+#define CDYN__CELL_PARALLEL 65536.0
+#define CDYN__CELL_MAX_SLABS 64u
 
 /* The code of a shift by s_k in {-1, 0, +1} box lengths per axis (the
  * separation of a pair seen through faces is pos_q - pos_p + s len):
@@ -86,6 +96,12 @@ void cdyn__cell_list_free(cdyn__cell_list *cl, const cdyn_allocator *a);
 void cdyn__cell_list_build(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot,
                            const double *x, const double *rad, double cutoff, double extra,
                            const cdyn__box *box, const cdyn__tasks *tasks);
+
+/* The counting sort of a build (buckets found) on @p tasks: order, pos,
+ * rad and start as the serial sort writes them. Returns false, having done
+ * nothing, when @p tasks (may be NULL) would not split the members. */
+bool cdyn__cell_sort_parallel(cdyn__cell_list *cl, uint32_t n, const uint32_t *slot,
+                              const double *x, const double *rad, const cdyn__tasks *tasks);
 
 /* Called once per unordered candidate pair, with the sorted positions p
  * and q of its members (cl->order maps them to members), d = the
