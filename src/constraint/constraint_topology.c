@@ -80,49 +80,53 @@ uint32_t cdyn__constraints_row_owner(const cdyn__constraints *k, uint32_t row)
 }
 
 /* Incidence of movable particles: for particle slot s, its blocks are
- * inc[ptr[s] .. ptr[s + 1] - 1], in ascending block order. */
+ * inc[ptr[s] .. ptr[s + 1] - 1], in ascending block order, and
+ * rows[i] is the row of block inc[i]. The blocks of the active
+ * constraints follow each other in active order (blocks of a constraint
+ * are row-major), so one cursor walks the constraints as the blocks go. */
 static cdyn_status incidence(cdyn_system *sys, const topology *t, uint32_t **ptr_out,
-                             uint32_t **inc_out)
+                             uint32_t **inc_out, uint32_t **rows_out)
 {
+    const cdyn__constraints *k = sys->cons;
     const cdyn_allocator *al = &sys->alloc;
     size_t np1 = (size_t)sys->particles.count + 1;
     uint32_t *ptr = cdyn__calloc_array(al, np1, sizeof *ptr);
     uint32_t *fill = cdyn__alloc_array(al, np1, sizeof *fill);
     uint32_t *inc = cdyn__alloc_array(al, t->n_blocks, sizeof *inc);
-    if (!ptr || !fill || !inc) {
+    uint32_t *rows = NULL, n_inc = 0;
+    if (ptr && fill && inc) {
+        for (uint32_t b = 0; b < t->n_blocks; b++)
+            if (sys->inv_mass[t->blk_particle[b]] != 0)
+                ptr[t->blk_particle[b] + 1]++;
+        for (size_t s = 1; s < np1; s++)
+            ptr[s] += ptr[s - 1];
+        n_inc = ptr[np1 - 1];
+        rows = n_inc ? cdyn__alloc_array(al, n_inc, sizeof *rows) : NULL;
+    }
+    if (!ptr || !fill || !inc || (n_inc && !rows)) {
         cdyn__free_array(al, ptr, np1, sizeof *ptr);
         cdyn__free_array(al, fill, np1, sizeof *fill);
         cdyn__free_array(al, inc, t->n_blocks, sizeof *inc);
+        cdyn__free_array(al, rows, n_inc, sizeof *rows);
         return CDYN_ERR_NO_MEMORY;
     }
-    for (uint32_t b = 0; b < t->n_blocks; b++)
-        if (sys->inv_mass[t->blk_particle[b]] != 0)
-            ptr[t->blk_particle[b] + 1]++;
-    for (size_t s = 1; s < np1; s++)
-        ptr[s] += ptr[s - 1];
     memcpy(fill, ptr, np1 * sizeof *fill);
-    for (uint32_t b = 0; b < t->n_blocks; b++)
-        if (sys->inv_mass[t->blk_particle[b]] != 0)
-            inc[fill[t->blk_particle[b]]++] = b;
+    uint32_t a = 0; /* the active constraint holding block b */
+    for (uint32_t b = 0; b < t->n_blocks; b++) {
+        while (a + 1 < t->n_active && k->c[t->active[a + 1]].blk <= b)
+            a++;
+        if (sys->inv_mass[t->blk_particle[b]] == 0)
+            continue;
+        const cdyn__constraint *c = &k->c[t->active[a]];
+        const uint32_t i = fill[t->blk_particle[b]]++;
+        inc[i] = b;
+        rows[i] = c->row + (b - c->blk) / c->n_particles;
+    }
     cdyn__free_array(al, fill, np1, sizeof *fill);
     *ptr_out = ptr;
     *inc_out = inc;
+    *rows_out = rows;
     return CDYN_OK;
-}
-
-/* Row of block b (blocks of a constraint are row-major). */
-static uint32_t block_row(const cdyn__constraints *k, const topology *t, uint32_t b)
-{
-    uint32_t lo = 0, hi = t->n_active;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (k->c[t->active[mid]].blk <= b)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    const cdyn__constraint *c = &k->c[t->active[lo]];
-    return c->row + (b - c->blk) / c->n_particles;
 }
 
 /* Orders the terms so that the first term of each entry of A comes first,
@@ -167,8 +171,8 @@ static cdyn_status plan(cdyn_system *sys, topology *t)
 {
     cdyn__constraints *k = sys->cons;
     const cdyn_allocator *al = &sys->alloc;
-    uint32_t *ptr, *inc;
-    cdyn_status st = incidence(sys, t, &ptr, &inc);
+    uint32_t *ptr, *inc, *group_rows;
+    cdyn_status st = incidence(sys, t, &ptr, &inc, &group_rows);
     if (st)
         return st;
     uint32_t np = sys->particles.count, n_inc = ptr[np];
@@ -177,8 +181,7 @@ static cdyn_status plan(cdyn_system *sys, topology *t)
         size_t m = ptr[s + 1] - ptr[s];
         n_terms += m * (m - (m > 0)) / 2;
     }
-    uint32_t *group_rows = n_inc ? cdyn__alloc_array(al, n_inc, sizeof *group_rows) : NULL;
-    if ((n_inc && !group_rows) || cdyn__mul_overflows(n_terms, sizeof(cdyn__aterm))) {
+    if (cdyn__mul_overflows(n_terms, sizeof(cdyn__aterm))) {
         st = CDYN_ERR_NO_MEMORY;
         goto done;
     }
@@ -189,8 +192,6 @@ static cdyn_status plan(cdyn_system *sys, topology *t)
         }
         t->n_terms = n_terms;
     }
-    for (uint32_t i = 0; i < n_inc; i++)
-        group_rows[i] = block_row(k, t, inc[i]);
     if ((st = cdyn__symmat_build_groups(&t->a, al, t->n_rows, np, ptr, group_rows)))
         goto done;
     size_t n = 0;
