@@ -72,15 +72,24 @@ typedef struct cdyn__force_ops {
     /* Frees what the generator owns. NULL: nothing. */
     void (*release)(const cdyn_system *sys, cdyn__force *g);
     /* apply for the host's threads (core/tasks.h), for pair forces of
-     * which a system may hold thousands (springs): adds to the first end
-     * (@p own & 2) and to the second (@p own & 1) what apply adds to them,
-     * with apply's arithmetic, and writes nothing else, so that generators
-     * may be applied on any threads at once to ends no other thread
-     * writes; ends names the two particle slots. Both NULL: the kind is
-     * applied whole. */
-    void (*apply_ends)(const cdyn_system *sys, const cdyn__force *g, double t, const double *x,
-                       const double *v, double *f, unsigned own);
+     * which a system may hold thousands (springs): for each of the @p count
+     * entries (slot << 2 | own) whose slot lies in [first, end), adds to the
+     * generator's first end (own & 2) and to its second (own & 1) what
+     * apply adds to them, with apply's arithmetic, in entry order, and
+     * writes nothing else, so that lists may be applied on any threads at
+     * once to ends no other thread writes; ends names the two particle
+     * slots. Both NULL: the kind is applied whole. */
+    void (*apply_listed)(const cdyn_system *sys, const uint32_t *entry, uint32_t count,
+                         uint32_t first, uint32_t end, double t, const double *x,
+                         const double *v, double *f);
     void (*ends)(const cdyn__force *g, uint32_t ends[2]);
+    /* apply for a run of generators on the calling thread: every live
+     * generator from slot @p first (live, of this kind) on, up to the first
+     * live one of another kind, whose slot goes to *next; each with apply's
+     * arithmetic, in slot order. Fails as apply does. NULL: apply one by
+     * one. */
+    cdyn_status (*apply_run)(const cdyn_system *sys, uint32_t first, double t, const double *x,
+                             const double *v, double *f, uint32_t *next);
 } cdyn__force_ops;
 
 struct cdyn__force {
@@ -121,7 +130,7 @@ cdyn_status cdyn__forces_prepare(cdyn_system *sys);
 
 /* Applies the run of generators that starts at live slot @p first: the
  * slots from there on whose generators are dead or of the same kind, up to
- * *next. For a kind that splits (ops apply_ends and ends), with a
+ * *next. For a kind that splits (ops apply_listed and ends), with a
  * parallel task system, generators enough and the block lists of
  * cdyn__forces_split_reserve current, the generators are applied on the
  * host's threads in blocks of particles, each block to its own particles

@@ -60,15 +60,11 @@ static void block_task(uint32_t begin, uint32_t end, void *context)
 {
     const split_job *j = context;
     const cdyn_system *sys = j->sys;
-    const uint32_t *start = sys->split_start, *entry = sys->split_inc;
-    const cdyn__force *g = sys->force;
-    const cdyn__force_ops *ops = g[j->first].ops;
+    const uint32_t *start = sys->split_start;
+    const cdyn__force_ops *ops = sys->force[j->first].ops;
     for (uint32_t b = begin; b < end; b++)
-        for (uint32_t e = start[b]; e < start[b + 1]; e++) {
-            const uint32_t s = entry[e] >> 2;
-            if (s >= j->first && s < j->end)
-                ops->apply_ends(sys, &g[s], j->t, j->x, j->v, j->f, entry[e] & 3u);
-        }
+        ops->apply_listed(sys, sys->split_inc + start[b], start[b + 1] - start[b], j->first,
+                          j->end, j->t, j->x, j->v, j->f);
 }
 
 cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, double t,
@@ -79,6 +75,9 @@ cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, doubl
     const cdyn__force_ops *ops = g[first].ops;
     const bool ready = sys->split_valid && sys->split_revision == sys->revision &&
                        sys->split_particles == sys->particles.count;
+    /* No lists (too few generators to split): the calling thread's loop. */
+    if (!ready && ops->apply_run)
+        return ops->apply_run(sys, first, t, x, v, f, next);
     /* The run's end and live count: kept with the lists for their first
      * run, else counted. */
     uint32_t end = first, live = 0;
@@ -96,6 +95,8 @@ cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, doubl
               : 0;
     if (!ready ||
         !cdyn__tasks_would_split(&sys->tasks, blocks, (double)live, PARALLEL_GENERATORS)) {
+        if (ops->apply_run)
+            return ops->apply_run(sys, first, t, x, v, f, next);
         for (uint32_t s = first; s < end; s++) {
             cdyn_status st;
             if (alive[s] && (st = ops->apply(sys, &g[s], s, t, x, v, f)))
@@ -129,7 +130,7 @@ static bool grow(cdyn_system *sys, void **arr, uint32_t *cap, size_t need, size_
 static bool split_ends(const cdyn_system *sys, uint32_t i, uint32_t e[2])
 {
     const cdyn__force *g = &sys->force[i];
-    if (!sys->forces.alive[i] || !g->ops->apply_ends)
+    if (!sys->forces.alive[i] || !g->ops->apply_listed)
         return false;
     g->ops->ends(g, e);
     return true;
@@ -145,7 +146,7 @@ cdyn_status cdyn__forces_split_reserve(cdyn_system *sys)
     const uint32_t nf = sys->forces.count, np = sys->particles.count;
     uint32_t splits = 0;
     for (uint32_t i = 0; i < nf; i++)
-        splits += sys->forces.alive[i] && sys->force[i].ops->apply_ends;
+        splits += sys->forces.alive[i] && sys->force[i].ops->apply_listed;
     if ((double)splits < PARALLEL_GENERATORS || nf > UINT32_MAX / 4)
         return CDYN_OK;
     uint32_t e[2], span = 0;
@@ -154,11 +155,14 @@ cdyn_status cdyn__forces_split_reserve(cdyn_system *sys)
             const uint32_t reach = e[0] > e[1] ? e[0] - e[1] : e[1] - e[0];
             span = reach > span ? reach : span;
         }
-    const uint32_t block = span > BLOCK_PARTICLES / SPAN_BLOCKS
+    /* Blocks of equal size, each at least the least size (a remainder
+     * block would leave a thread idle while another finishes a whole one). */
+    const uint32_t least = span > BLOCK_PARTICLES / SPAN_BLOCKS
                                ? (span < UINT32_MAX / SPAN_BLOCKS ? SPAN_BLOCKS * span
                                                                    : UINT32_MAX)
                                : BLOCK_PARTICLES;
-    const uint32_t blocks = (uint32_t)(((size_t)np + block - 1) / block);
+    const uint32_t blocks = np / least > 1 ? np / least : 1;
+    const uint32_t block = np > 0 ? (uint32_t)(((size_t)np + blocks - 1) / blocks) : 1;
     if (!grow(sys, (void **)&sys->split_inc, &sys->split_inc_cap, 2 * (size_t)splits,
               sizeof(uint32_t)) ||
         !grow(sys, (void **)&sys->split_start, &sys->split_start_cap, (size_t)blocks + 1,

@@ -4,15 +4,15 @@
 #include <math.h>
 
 #include "core/box.h"
+#include "core/compiler.h"
 #include "core/system.h"
 #include "force/force.h"
 
 /* d = x_b - x_a (its minimum image in a periodic box) and its length;
- * returns the length. */
-static double separation(const cdyn_system *sys, const cdyn__force *s, const double *x,
-                         double d[3])
+ * returns the length. @p dim is a constant where it is inlined. */
+static CDYN__ALWAYS_INLINE double separation_d(const cdyn_system *sys, const cdyn__force *s,
+                                              const double *x, double d[3], const int dim)
 {
-    const int dim = sys->dim;
     const double *xa = x + (size_t)s->a * (size_t)dim, *xb = x + (size_t)s->b * (size_t)dim;
     for (int k = 0; k < dim; k++)
         d[k] = xb[k] - xa[k];
@@ -24,7 +24,14 @@ static double separation(const cdyn_system *sys, const cdyn__force *s, const dou
     return sqrt(l2);
 }
 
-static double tension(const cdyn__force *s, int dim, const double *v, const double d[3], double l)
+static double separation(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                         double d[3])
+{
+    return sys->dim == 2 ? separation_d(sys, s, x, d, 2) : separation_d(sys, s, x, d, 3);
+}
+
+static CDYN__ALWAYS_INLINE double tension(const cdyn__force *s, int dim, const double *v,
+                                          const double d[3], double l)
 {
     const double *va = v + (size_t)s->a * (size_t)dim, *vb = v + (size_t)s->b * (size_t)dim;
     double rate = 0; /* d/dt |x_b - x_a| times l */
@@ -33,13 +40,14 @@ static double tension(const cdyn__force *s, int dim, const double *v, const doub
     return s->p[0] * (l - s->p[2]) + s->p[1] * rate / l;
 }
 
-/* Adds F_a to the first end (@p own & 2) and F_b to the second (& 1). */
-static inline void add_force(const cdyn_system *sys, const cdyn__force *s, const double *x,
-                             const double *v, double *f, unsigned own)
+/* Adds F_a to the first end (@p own & 2) and F_b to the second (& 1); the
+ * loops over coordinates unrolled for @p dim (a constant). */
+static CDYN__ALWAYS_INLINE void add_force_d(const cdyn_system *sys, const cdyn__force *s,
+                                            const double *x, const double *v, double *f,
+                                            unsigned own, const int dim)
 {
-    const int dim = sys->dim;
     double d[3];
-    double l = separation(sys, s, x, d);
+    double l = separation_d(sys, s, x, d, dim);
     if (!(l > 0))
         return; /* coincident ends: no direction, no force */
     double t_over_l = tension(s, dim, v, d, l) / l;
@@ -53,6 +61,15 @@ static inline void add_force(const cdyn_system *sys, const cdyn__force *s, const
     }
 }
 
+static void add_force(const cdyn_system *sys, const cdyn__force *s, const double *x,
+                      const double *v, double *f, unsigned own)
+{
+    if (sys->dim == 2)
+        add_force_d(sys, s, x, v, f, own, 2);
+    else
+        add_force_d(sys, s, x, v, f, own, 3);
+}
+
 static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t slot, double t,
                          const double *x, const double *v, double *f)
 {
@@ -61,11 +78,51 @@ static cdyn_status apply(const cdyn_system *sys, const cdyn__force *s, uint32_t 
     return CDYN_OK;
 }
 
-static void apply_ends(const cdyn_system *sys, const cdyn__force *s, double t, const double *x,
-                       const double *v, double *f, unsigned own)
+/* A block's list (force.h apply_listed) with @p dim a constant. */
+static CDYN__ALWAYS_INLINE void listed_d(const cdyn_system *sys, const uint32_t *entry,
+                                         uint32_t count, uint32_t first, uint32_t end,
+                                         const double *x, const double *v, double *f,
+                                         const int dim)
+{
+    for (uint32_t e = 0; e < count; e++) {
+        const uint32_t s = entry[e] >> 2;
+        if (s >= first && s < end)
+            add_force_d(sys, &sys->force[s], x, v, f, entry[e] & 3u, dim);
+    }
+}
+
+static void apply_listed(const cdyn_system *sys, const uint32_t *entry, uint32_t count,
+                         uint32_t first, uint32_t end, double t, const double *x,
+                         const double *v, double *f)
 {
     (void)t;
-    add_force(sys, s, x, v, f, own);
+    if (sys->dim == 2)
+        listed_d(sys, entry, count, first, end, x, v, f, 2);
+    else
+        listed_d(sys, entry, count, first, end, x, v, f, 3);
+}
+
+/* The springs of a run, inline and with @p dim a constant: no call per
+ * spring. */
+static CDYN__ALWAYS_INLINE uint32_t run_d(const cdyn_system *sys, uint32_t first,
+                                         const double *x, const double *v, double *f,
+                                         const int dim)
+{
+    const cdyn__force *g = sys->force;
+    const uint8_t *alive = sys->forces.alive;
+    uint32_t s = first;
+    for (; s < sys->forces.count && (!alive[s] || g[s].ops == &cdyn__spring_ops); s++)
+        if (alive[s])
+            add_force_d(sys, &g[s], x, v, f, 3u, dim);
+    return s;
+}
+
+static cdyn_status apply_run(const cdyn_system *sys, uint32_t first, double t, const double *x,
+                             const double *v, double *f, uint32_t *next)
+{
+    (void)t;
+    *next = sys->dim == 2 ? run_d(sys, first, x, v, f, 2) : run_d(sys, first, x, v, f, 3);
+    return CDYN_OK;
 }
 
 static void spring_ends(const cdyn__force *s, uint32_t ends[2])
@@ -160,8 +217,9 @@ const cdyn__force_ops cdyn__spring_ops = {.kind = CDYN_FORCE_SPRING,
                                           .jacobian = jacobian,
                                           .coupled_pairs = coupled_pairs,
                                           .detach = detach,
-                                          .apply_ends = apply_ends,
-                                          .ends = spring_ends};
+                                          .apply_listed = apply_listed,
+                                          .ends = spring_ends,
+                                          .apply_run = apply_run};
 
 cdyn_status cdyn_force_add_spring(cdyn_system *sys, cdyn_particle a, cdyn_particle b,
                                   double stiffness, double damping, double rest_length,
