@@ -310,6 +310,25 @@ static void test_fall_determinism(void **state)
     check_scene(3, fall_scene, 3, 1e-3);
 }
 
+/* The fall with drag under RK4, whose passes over the state go to the
+ * host's threads (140000 values in 2-D). */
+static cdyn_status fall_rk4_scene(cdyn_system *sys)
+{
+    cdyn_force f;
+    cdyn_status st = fall_scene(sys);
+    if (!st)
+        st = cdyn_force_add_drag(sys, 0.3, &f);
+    if (!st)
+        st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4);
+    return st;
+}
+
+static void test_rk4_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, fall_rk4_scene, 5, 1e-3);
+}
+
 /* 70000 free particles in a periodic 100 x 100 box, one of them (slot
  * @p fast) fast enough to be more than half a box out by the ninth step,
  * whose check moves it back in: the check runs in ranges of roots, and
@@ -624,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_lattice_set_get),
         cmocka_unit_test(test_chain_determinism),
         cmocka_unit_test(test_fall_determinism),
+        cmocka_unit_test(test_rk4_determinism),
         cmocka_unit_test(test_strays_move_back),
         cmocka_unit_test(test_spring_determinism),
         cmocka_unit_test(test_few_springs),

@@ -71,6 +71,7 @@ struct cdyn_system {
     cdyn__slots forces;
     struct cdyn__force *force;
     uint32_t n_velocity_dependent;
+    uint32_t n_prepared; /* live generators with a prepare op (pair sets) */
     /* Split evaluations on the host's threads (force/force_split.c): per
      * block of split_block particle slots below split_particles, the generators
      * that split and act on it, split_inc[split_start[b] ..

@@ -27,6 +27,7 @@ cdyn_status cdyn__force_insert(cdyn_system *sys, const cdyn__force *g, cdyn_forc
     uint32_t i = cdyn__slots_take(&sys->forces);
     sys->force[i] = *g;
     sys->n_velocity_dependent += g->velocity_dependent;
+    sys->n_prepared += g->ops->prepare != NULL;
     *out = cdyn__handle_of(sys, &sys->forces, CDYN__KIND_FORCE, i);
     return CDYN_OK;
 }
@@ -35,6 +36,7 @@ static void force_erase(cdyn_system *sys, uint32_t i)
 {
     cdyn__force *g = &sys->force[i];
     sys->n_velocity_dependent -= g->velocity_dependent;
+    sys->n_prepared -= g->ops->prepare != NULL;
     if (g->ops->release)
         g->ops->release(sys, g);
     memset(g, 0, sizeof *g);
@@ -121,7 +123,9 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
 
 cdyn_status cdyn__forces_prepare(cdyn_system *sys)
 {
-    for (uint32_t i = 0, n = sys->forces.count; i < n; i++) {
+    /* (Most generators have nothing to prepare: a net of springs is not
+     * walked at every step.) */
+    for (uint32_t i = 0, n = sys->n_prepared ? sys->forces.count : 0; i < n; i++) {
         cdyn__force *g = &sys->force[i];
         cdyn_status st;
         if (sys->forces.alive[i] && g->ops->prepare && (st = g->ops->prepare(sys, g)))

@@ -134,6 +134,7 @@ bool cdyn__load_forces(cdyn__load *L)
             continue;
         cdyn__slots_revive(&sys->forces, i);
         sys->n_velocity_dependent += sys->force[i].velocity_dependent;
+        sys->n_prepared += sys->force[i].ops->prepare != NULL;
     }
     cdyn__load_free_alive(L, alive, sys->forces.count);
     return cdyn__load_ok(L);

@@ -6,9 +6,79 @@
 #include <string.h>
 
 #include "core/system.h"
+#include "core/tasks.h"
 #include "dynamics/drive.h"
 #include "dynamics/dynamics.h"
 #include "step/integrator.h"
+
+/* RK4's passes over the state, in fixed blocks of values on the host's
+ * threads when the values are many (core/tasks.h): each value is computed
+ * alone, so any split gives the same bits. */
+#define RK4_BLOCK 16384u
+#define RK4_PARALLEL 65536.0
+
+enum { RK4_FIRST, RK4_MIDDLE, RK4_LAST };
+
+typedef struct rk4_pass {
+    const double *x, *v, *a;
+    double *xn, *vn, *xs, *vs;
+    double w, c; /* this stage's weight; the next stage's offset (times dt) */
+    size_t n;
+    int kind;
+} rk4_pass;
+
+/* Values [i0, i1): the stage's share of the result and the next stage's
+ * state (the first stage's slopes are v and a). */
+static void rk4_values(const rk4_pass *j, size_t i0, size_t i1)
+{
+    const double *x = j->x, *v = j->v, *a = j->a;
+    double *xn = j->xn, *vn = j->vn, *xs = j->xs, *vs = j->vs;
+    const double w = j->w, c = j->c;
+    switch (j->kind) {
+    case RK4_FIRST:
+        for (size_t i = i0; i < i1; i++) {
+            xn[i] = x[i] + w * v[i];
+            vn[i] = v[i] + w * a[i];
+            xs[i] = x[i] + c * v[i];
+            vs[i] = v[i] + c * a[i];
+        }
+        break;
+    case RK4_MIDDLE:
+        for (size_t i = i0; i < i1; i++) {
+            xn[i] += w * vs[i];
+            vn[i] += w * a[i];
+            xs[i] = x[i] + c * vs[i];
+            vs[i] = v[i] + c * a[i];
+        }
+        break;
+    default:
+        for (size_t i = i0; i < i1; i++) {
+            xn[i] += w * vs[i];
+            vn[i] += w * a[i];
+        }
+        break;
+    }
+}
+
+static void rk4_task(uint32_t begin, uint32_t end, void *context)
+{
+    const rk4_pass *j = context;
+    const size_t i1 = (size_t)end * RK4_BLOCK;
+    rk4_values(j, (size_t)begin * RK4_BLOCK, i1 < j->n ? i1 : j->n);
+}
+
+static void rk4_run(const cdyn_system *sys, rk4_pass *j, int kind, double w, double c)
+{
+    j->kind = kind;
+    j->w = w;
+    j->c = c;
+    const size_t blocks = (j->n + RK4_BLOCK - 1) / RK4_BLOCK;
+    if (blocks > UINT32_MAX) {
+        rk4_values(j, 0, j->n);
+        return;
+    }
+    cdyn__tasks_run(&sys->tasks, (uint32_t)blocks, 1, (double)j->n, RK4_PARALLEL, rk4_task, j);
+}
 
 /* Classical RK4; the result is accumulated stage by stage into x_new, v_new. */
 cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt, bool *finite)
@@ -17,44 +87,27 @@ cdyn_status cdyn__step_rk4(cdyn_system *sys, double dt, bool *finite)
     size_t n = (size_t)sys->particles.count * (size_t)sys->dim;
     const double *x = sys->u, *v = sys->ud;
     double *xs = sys->ws.stage[0], *vs = sys->ws.stage[1], *a = sys->ws.f;
-    double *xn = sys->x_new, *vn = sys->v_new;
+    rk4_pass j = {.x = x, .v = v, .a = a, .xn = sys->x_new, .vn = sys->v_new, .xs = xs,
+                  .vs = vs, .n = n};
     double t = sys->time, h2 = 0.5 * dt, h3 = dt / 3.0, h6 = dt / 6.0;
     cdyn_status st;
 
     if ((st = cdyn__dynamics_accel(sys, t, x, v, a)))
         return st;
     cdyn__drive_accumulate(sys, h6);
-    for (size_t i = 0; i < n; i++) {
-        xn[i] = x[i] + h6 * v[i];
-        vn[i] = v[i] + h6 * a[i];
-        xs[i] = x[i] + h2 * v[i];
-        vs[i] = v[i] + h2 * a[i];
-    }
+    rk4_run(sys, &j, RK4_FIRST, h6, h2);
     if ((st = cdyn__dynamics_accel(sys, t + h2, xs, vs, a)))
         return st;
     cdyn__drive_accumulate(sys, h3);
-    for (size_t i = 0; i < n; i++) {
-        xn[i] += h3 * vs[i];
-        vn[i] += h3 * a[i];
-        xs[i] = x[i] + h2 * vs[i];
-        vs[i] = v[i] + h2 * a[i];
-    }
+    rk4_run(sys, &j, RK4_MIDDLE, h3, h2);
     if ((st = cdyn__dynamics_accel(sys, t + h2, xs, vs, a)))
         return st;
     cdyn__drive_accumulate(sys, h3);
-    for (size_t i = 0; i < n; i++) {
-        xn[i] += h3 * vs[i];
-        vn[i] += h3 * a[i];
-        xs[i] = x[i] + dt * vs[i];
-        vs[i] = v[i] + dt * a[i];
-    }
+    rk4_run(sys, &j, RK4_MIDDLE, h3, dt);
     if ((st = cdyn__dynamics_accel(sys, t + dt, xs, vs, a)))
         return st;
     cdyn__drive_accumulate(sys, h6);
-    for (size_t i = 0; i < n; i++) {
-        xn[i] += h6 * vs[i];
-        vn[i] += h6 * a[i];
-    }
+    rk4_run(sys, &j, RK4_LAST, h6, 0.0);
     return CDYN_OK;
 }
 
