@@ -20,8 +20,8 @@
 #include "core/tasks.h"
 
 /* Particles per item at least, and the count of generators from which a
- * run goes to the host's threads: a spring costs about ten nanoseconds, a
- * run below the threshold tens of microseconds. A block is also at least
+ * run goes to the host's threads: a spring costs a few nanoseconds, a run
+ * below the threshold some ten microseconds. A block is also at least
  * SPAN_BLOCKS times the farthest reach |a - b| of a spring's slots, so
  * that the springs across its boundary (applied by both blocks) stay a
  * small part of its own: a 3-D grid numbered row by row reaches a layer. */
