@@ -18,61 +18,22 @@
 #include "core/system.h"
 #include "support.h"
 
-#define N 70000u
-#define LEN 100.0
-
-/* A host that runs the items one at a time, last first. */
-static void *reverse_enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range,
-                             void *context, void *user)
-{
-    (void)min_range;
-    ++*(unsigned *)user;
-    for (uint32_t i = count; i-- > 0;)
-        task(i, i + 1, context);
-    return NULL;
-}
-
-static void reverse_finish(void *handle, void *user)
-{
-    (void)handle, (void)user;
-}
-
-/* N free unit masses in a periodic LEN x LEN box, slot @p fast at the
- * upper x face moving out at 7 box widths per 100 steps: after 8 steps of
- * 0.01 s it is 55 out, more than half the box, and the check before the
- * ninth step must move it back. Returns its stored x after 9 steps. */
+/* The stored x of slot @p fast of ts_stray_scene after 9 steps, serially
+ * or through a host (with @p threads). */
 static double stray_x_after_nine(uint32_t fast, bool threads)
 {
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
-    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET), CDYN_OK);
-    uint64_t seed = 3;
-    for (uint32_t i = 0; i < N; i++) {
-        double x[2] = {50.0 + 49.0 * ts_rand_sym(&seed), 50.0 + 49.0 * ts_rand_sym(&seed)};
-        double v[2] = {ts_rand_sym(&seed), ts_rand_sym(&seed)};
-        if (i == fast) {
-            x[0] = 99.0;
-            v[0] = 700.0;
-        }
-        cdyn_particle p;
-        assert_int_equal(cdyn_particle_add(sys, 1.0, x, v, &p), CDYN_OK);
-    }
-    assert_int_equal(cdyn_system_set_box(sys, (double[]){0, 0}, (double[]){LEN, LEN},
-                                         (bool[]){true, true}),
-                     CDYN_OK);
-    unsigned loops = 0;
-    cdyn_task_system ts;
-    cdyn_task_system_init(&ts);
-    ts.worker_count = 2;
-    ts.enqueue = reverse_enqueue;
-    ts.finish = reverse_finish;
-    ts.user = &loops;
+    cdyn_particle stray;
+    assert_int_equal(ts_stray_scene(sys, fast, 3, &stray), CDYN_OK);
+    ts_reverse_host host = {0, 0, 0};
+    const cdyn_task_system ts = ts_reverse_tasks(&host, 2);
     if (threads)
         assert_int_equal(cdyn_system_set_task_system(sys, &ts), CDYN_OK);
     for (int s = 0; s < 9; s++)
         assert_int_equal(cdyn_system_step(sys, 0.01), CDYN_OK);
     if (threads)
-        assert_true(loops > 0);
+        assert_true(host.loops > 0);
     const double x = sys->x[2 * (size_t)fast];
     cdyn_system_destroy(sys);
     return x;
@@ -81,7 +42,7 @@ static double stray_x_after_nine(uint32_t fast, bool threads)
 static void test_stray_moved_back_in_every_range(void **state)
 {
     (void)state;
-    const uint32_t slots[4] = {0, 4095, 35001, N - 1};
+    const uint32_t slots[4] = {0, 4095, 35001, TS_STRAY_PARTICLES - 1};
     for (int k = 0; k < 4; k++)
         for (int threads = 0; threads <= 1; threads++) {
             /* 99 + 9 x 7 = 162 if it stayed out; one box length less if

@@ -288,22 +288,6 @@ static void test_jacobian_clamped(void **state)
  * The row-by-row list build in blocks
  * ------------------------------------------------------------------------ */
 
-/* A host that runs the items one at a time, last first. */
-static void *reverse_enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range,
-                             void *context, void *user)
-{
-    (void)min_range;
-    ++*(unsigned *)user;
-    for (uint32_t i = count; i-- > 0;)
-        task(i, i + 1, context);
-    return NULL;
-}
-
-static void reverse_finish(void *handle, void *user)
-{
-    (void)handle, (void)user;
-}
-
 typedef struct built {
     uint32_t *start, *nbr;
     size_t len;
@@ -362,13 +346,8 @@ static void test_rows_in_blocks(void **state)
         x[2 * i] = 120.0 * (0.5 + 0.5 * ts_rand_sym(&seed));
         x[2 * i + 1] = 120.0 * (0.5 + 0.5 * ts_rand_sym(&seed));
     }
-    unsigned loops = 0;
-    cdyn_task_system ts;
-    cdyn_task_system_init(&ts);
-    ts.worker_count = 2;
-    ts.enqueue = reverse_enqueue;
-    ts.finish = reverse_finish;
-    ts.user = &loops;
+    ts_reverse_host host = {0, 0, 0};
+    const cdyn_task_system ts = ts_reverse_tasks(&host, 2);
     cdyn__tasks tasks;
     cdyn__tasks_set(&tasks, &ts);
 
@@ -397,9 +376,9 @@ static void test_rows_in_blocks(void **state)
             free_built(&uniform);
             free(u);
         }
-        const unsigned before = loops;
+        const unsigned long before = host.loops;
         build_list(&nl, &cl, &a, n, slot, x, &tasks, &blocks);
-        assert_true(loops > before); /* the blocks ran */
+        assert_true(host.loops > before); /* the blocks ran */
         assert_same_list(&serial, &blocks, n);
         /* Each member's entries ascend (the kernel's blocks rely on it to
          * find the shares that reach them), as the index finds by a scan. */
@@ -476,13 +455,8 @@ static void test_cell_sort_in_slabs(void **state)
     double *x = malloc(3 * (size_t)n * sizeof *x), *rad = malloc((size_t)n * sizeof *rad);
     uint32_t *slot = malloc((size_t)n * sizeof *slot);
     assert_true(x && rad && slot);
-    unsigned loops = 0;
-    cdyn_task_system ts;
-    cdyn_task_system_init(&ts);
-    ts.worker_count = 2;
-    ts.enqueue = reverse_enqueue;
-    ts.finish = reverse_finish;
-    ts.user = &loops;
+    ts_reverse_host host = {0, 0, 0};
+    const cdyn_task_system ts = ts_reverse_tasks(&host, 2);
     cdyn__tasks tasks;
     cdyn__tasks_set(&tasks, &ts);
     for (int dim = 2; dim <= 3; dim++)
@@ -513,9 +487,9 @@ static void test_cell_sort_in_slabs(void **state)
             memset(cl.order, 0xA5, (size_t)n * sizeof *cl.order);
             memset(cl.start, 0xA5, ((size_t)cl.n_used + 1) * sizeof *cl.start);
             memset(cl.pos, 0xA5, (size_t)n * d * sizeof *cl.pos);
-            const unsigned before = loops;
+            const unsigned long before = host.loops;
             assert_true(cdyn__cell_sort_parallel(&cl, n, slot, x, r, &tasks));
-            assert_true(loops >= before + 3);
+            assert_true(host.loops >= before + 3);
             assert_same_sort(&cl, n, &serial);
             /* A whole build through the host. */
             cdyn__cell_list_build(&cl, n, slot, x, r, 1.0, 0.2, NULL, &tasks);

@@ -27,43 +27,6 @@
 #include "task_pool.h"
 
 /* ------------------------------------------------------------------------
- * A serial host that runs every range backwards, one item per range
- * ------------------------------------------------------------------------ */
-
-typedef struct reverse_host {
-    unsigned long loops, items;
-} reverse_host;
-
-static void *reverse_enqueue(cdyn_task_fn task, uint32_t count, uint32_t min_range,
-                             void *context, void *user)
-{
-    (void)min_range;
-    reverse_host *h = user;
-    h->loops++;
-    for (uint32_t i = count; i-- > 0;) {
-        task(i, i + 1, context);
-        h->items++;
-    }
-    return h; /* finish has nothing left to wait for */
-}
-
-static void reverse_finish(void *handle, void *user)
-{
-    assert_ptr_equal(handle, user);
-}
-
-static cdyn_task_system reverse_system(reverse_host *h)
-{
-    cdyn_task_system ts;
-    cdyn_task_system_init(&ts);
-    ts.worker_count = 4;
-    ts.enqueue = reverse_enqueue;
-    ts.finish = reverse_finish;
-    ts.user = h;
-    return ts;
-}
-
-/* ------------------------------------------------------------------------
  * Checks of the setters and getters
  * ------------------------------------------------------------------------ */
 
@@ -86,8 +49,8 @@ static void test_system_set_get(void **state)
     (void)state;
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
-    reverse_host h = {0, 0};
-    cdyn_task_system good = reverse_system(&h), out;
+    ts_reverse_host h = {0, 0, 0};
+    cdyn_task_system good = ts_reverse_tasks(&h, 4), out;
 
     /* The default is the serial one. */
     out.size = sizeof out;
@@ -120,7 +83,7 @@ static void test_system_set_get(void **state)
     assert_int_equal(cdyn_system_get_task_system(sys, &out), CDYN_OK);
     assert_int_equal(out.worker_count, 4);
     assert_ptr_equal(out.user, &h);
-    assert_true(out.enqueue == reverse_enqueue && out.finish == reverse_finish);
+    assert_true(out.enqueue == good.enqueue && out.finish == good.finish);
     cdyn_task_system prefix;
     memset(&prefix, 0, sizeof prefix);
     prefix.size = offsetof(cdyn_task_system, enqueue);
@@ -144,8 +107,8 @@ static void test_lattice_set_get(void **state)
     (void)state;
     cdyn_lattice *lat;
     assert_int_equal(cdyn_lattice_create(16, 16, 1, NULL, &lat), CDYN_OK);
-    reverse_host h = {0, 0};
-    cdyn_task_system good = reverse_system(&h), out, bad = good;
+    ts_reverse_host h = {0, 0, 0};
+    cdyn_task_system good = ts_reverse_tasks(&h, 4), out, bad = good;
     bad.worker_count = 0;
     assert_int_equal(cdyn_lattice_set_task_system(lat, &bad), CDYN_ERR_INVALID_ARGUMENT);
     assert_int_equal(cdyn_lattice_set_task_system(NULL, &good), CDYN_ERR_INVALID_ARGUMENT);
@@ -171,7 +134,7 @@ enum { HOST_NONE, HOST_REVERSE, HOST_POOL1, HOST_POOL2, HOST_POOL4, N_HOSTS };
 static const unsigned pool_workers[N_HOSTS] = {0, 0, 1, 2, 4};
 
 typedef struct host {
-    reverse_host reverse;
+    ts_reverse_host reverse;
     task_pool *pool;
     cdyn_task_system ts;
 } host;
@@ -184,7 +147,7 @@ static const cdyn_task_system *host_open(host *h, int which)
     if (which == HOST_NONE)
         return NULL;
     if (which == HOST_REVERSE) {
-        h->ts = reverse_system(&h->reverse);
+        h->ts = ts_reverse_tasks(&h->reverse, 4);
         return &h->ts;
     }
     assert_int_equal(task_pool_create(pool_workers[which], &h->pool), 0);
@@ -207,6 +170,7 @@ static unsigned long long host_loops(const host *h)
 static void host_close(host *h)
 {
     task_pool_destroy(h->pool);
+    assert_int_equal(h->reverse.bad_handles, 0); /* finish got enqueue's handle */
 }
 
 typedef cdyn_status (*scene_fn)(cdyn_system *sys);
@@ -329,42 +293,19 @@ static void test_rk4_determinism(void **state)
     check_scene(2, fall_rk4_scene, 5, 1e-3);
 }
 
-/* 70000 free particles in a periodic 100 x 100 box, one of them (slot
- * @p fast) fast enough to be more than half a box out by the ninth step,
- * whose check moves it back in: the check runs in ranges of roots, and
- * the range holding the stray alone must see it. */
-static cdyn_status strays(cdyn_system *sys, uint32_t fast, cdyn_particle *stray)
-{
-    cdyn_status st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_VELOCITY_VERLET);
-    uint64_t seed = 11;
-    for (uint32_t i = 0; i < 70000 && !st; i++) {
-        double x[2] = {50.0 + 49.0 * ts_rand_sym(&seed), 50.0 + 49.0 * ts_rand_sym(&seed)};
-        double v[2] = {ts_rand_sym(&seed), ts_rand_sym(&seed)};
-        if (i == fast) {
-            x[0] = 99.0;
-            v[0] = 700.0;
-        }
-        cdyn_particle p;
-        st = cdyn_particle_add(sys, 1.0, x, v, &p);
-        if (i == fast)
-            *stray = p;
-    }
-    if (!st)
-        st = cdyn_system_set_box(sys, (double[]){0, 0}, (double[]){100, 100},
-                                 (bool[]){true, true});
-    return st;
-}
-
+/* A stray in a middle range of roots and in the last (ts_stray_scene):
+ * the box's check runs in ranges of roots, and the range holding the stray
+ * alone must see it. */
 static cdyn_status stray_in_middle_scene(cdyn_system *sys)
 {
     cdyn_particle p;
-    return strays(sys, 35001, &p);
+    return ts_stray_scene(sys, 35001, 11, &p);
 }
 
 static cdyn_status stray_at_end_scene(cdyn_system *sys)
 {
     cdyn_particle p;
-    return strays(sys, 69999, &p);
+    return ts_stray_scene(sys, TS_STRAY_PARTICLES - 1, 11, &p);
 }
 
 static void test_strays_move_back(void **state)
@@ -373,13 +314,13 @@ static void test_strays_move_back(void **state)
     check_scene(2, stray_in_middle_scene, 10, 1e-2);
     check_scene(2, stray_at_end_scene, 10, 1e-2);
     /* Each stray crossed the upper face once: one box length down. */
-    const uint32_t slots[2] = {35001, 69999};
+    const uint32_t slots[2] = {35001, TS_STRAY_PARTICLES - 1};
     for (int k = 0; k < 2; k++)
         for (int which = HOST_NONE; which <= HOST_POOL2; which += HOST_POOL2) {
             cdyn_system *sys;
             assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
             cdyn_particle stray;
-            assert_int_equal(strays(sys, slots[k], &stray), CDYN_OK);
+            assert_int_equal(ts_stray_scene(sys, slots[k], 11, &stray), CDYN_OK);
             host h;
             assert_int_equal(cdyn_system_set_task_system(sys, host_open(&h, which)), CDYN_OK);
             for (int s = 0; s < 10; s++)
@@ -601,8 +542,8 @@ static void test_no_alloc_and_oom(void **state)
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create_with_allocator(2, &a, &sys), CDYN_OK);
     assert_int_equal(network_scene(sys), CDYN_OK);
-    reverse_host h = {0, 0};
-    cdyn_task_system ts = reverse_system(&h);
+    ts_reverse_host h = {0, 0, 0};
+    cdyn_task_system ts = ts_reverse_tasks(&h, 4);
     assert_int_equal(cdyn_system_set_task_system(sys, &ts), CDYN_OK);
 
     /* Fail the first step's Nth allocation, N = 1, 2 ... until it succeeds. */
@@ -631,6 +572,7 @@ static void test_no_alloc_and_oom(void **state)
         assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
     assert_int_equal(count.allocs, allocs);
     assert_true(h.loops > loops);
+    assert_int_equal(h.bad_handles, 0);
     cdyn_system_destroy(sys);
     assert_int_equal(count.live_bytes, 0);
 }

@@ -1,12 +1,14 @@
 /* The tests' own library (tests/support/, a static library linked by the
  * suites and benchmarks that use it): tolerances, fitted orders, counting
  * allocators, deterministic random numbers, a spring network, the standard
- * chain, captures of a system's state to compare and hash, and one-call
- * changes of a single option. Public API
+ * chain, captures of a system's state to compare and hash, one-call
+ * changes of a single option, a serial host task system and a scene for
+ * the periodic box's check. Public API
  * only; white-box builders of sparse matrices are in sparse.h. */
 #ifndef CDYN_TEST_SUPPORT_H
 #define CDYN_TEST_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -112,5 +114,23 @@ cdyn_status ts_set_solver(cdyn_system *sys, cdyn_constraint_solver solver);
 cdyn_status ts_set_cg(cdyn_system *sys, double tolerance, size_t max_iterations);
 cdyn_status ts_set_rk45_tolerance(cdyn_system *sys, double abs_tol, double rel_tol);
 cdyn_status ts_set_newton(cdyn_system *sys, double tolerance, size_t max_iterations);
+
+/* A host task system (cdyn/tasks.h) on the calling thread: each loop's
+ * items run one at a time, the last first (the split the library asks
+ * for, in an order no pool takes), announcing @p workers workers. It
+ * counts into @p h the loops and items it ran, and the finish calls given a
+ * handle other than the one enqueue returned (hosts.c). */
+typedef struct ts_reverse_host {
+    unsigned long loops, items, bad_handles;
+} ts_reverse_host;
+cdyn_task_system ts_reverse_tasks(ts_reverse_host *h, uint32_t workers);
+
+/* TS_STRAY_PARTICLES free unit masses in a periodic 100 x 100 box (2-D
+ * @p sys, velocity Verlet), placed from @p seed; slot @p fast starts at the
+ * upper x face moving out at 700 m/s, so that with steps of 0.01 s it is
+ * more than half a box out by the ninth step, whose check of the box must
+ * move it back in. *stray: its handle. */
+#define TS_STRAY_PARTICLES 70000u
+cdyn_status ts_stray_scene(cdyn_system *sys, uint32_t fast, uint64_t seed, cdyn_particle *stray);
 
 #endif
