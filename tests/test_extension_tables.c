@@ -89,6 +89,11 @@ static void test_every_force_kind_has_complete_ops(void **state)
          * with the state has no fixed coupled pairs. */
         if (ops[i]->dynamic_pattern)
             assert_null(ops[i]->coupled_pairs);
+        /* A kind that splits names its ends and runs whole too (a run too
+         * small to split). */
+        assert_true((ops[i]->apply_listed == NULL) == (ops[i]->ends == NULL));
+        if (ops[i]->apply_listed)
+            assert_non_null(ops[i]->apply_run);
     }
     for (int k = CDYN_FORCE_GRAVITY; k <= CDYN_FORCE_PAIR; k++)
         assert_true(seen[k]);

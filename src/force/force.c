@@ -100,16 +100,12 @@ cdyn_status cdyn__forces_apply(const cdyn_system *sys, double t, const double *x
         if (!alive[i])
             continue;
         cdyn_status st;
-        if (sys->tasks.parallel && g[i].ops->apply_listed) {
-            uint32_t next;
-            if ((st = cdyn__forces_apply_run(sys, i, t, x, v, f, &next)))
-                return st;
-            i = next - 1;
-            continue;
-        }
         if (g[i].ops->apply_run) {
             uint32_t next;
-            if ((st = g[i].ops->apply_run(sys, i, t, x, v, f, &next)))
+            st = sys->tasks.parallel && g[i].ops->apply_listed
+                     ? cdyn__forces_apply_run(sys, i, t, x, v, f, &next)
+                     : g[i].ops->apply_run(sys, i, t, x, v, f, &next);
+            if (st)
                 return st;
             i = next - 1;
             continue;

@@ -78,7 +78,8 @@ typedef struct cdyn__force_ops {
      * apply adds to them, with apply's arithmetic, in entry order, and
      * writes nothing else, so that lists may be applied on any threads at
      * once to ends no other thread writes; ends names the two particle
-     * slots. Both NULL: the kind is applied whole. */
+     * slots. Both NULL: the kind is applied whole; both set: apply_run is
+     * too (for runs too small to split). */
     void (*apply_listed)(const cdyn_system *sys, const uint32_t *entry, uint32_t count,
                          uint32_t first, uint32_t end, double t, const double *x,
                          const double *v, double *f);
@@ -134,7 +135,7 @@ cdyn_status cdyn__forces_prepare(cdyn_system *sys);
  * parallel task system, generators enough and the block lists of
  * cdyn__forces_split_reserve current, the generators are applied on the
  * host's threads in blocks of particles, each block to its own particles
- * in slot order; else each generator is applied in turn. Either way
+ * in slot order; else by the kind's apply_run. Either way
  * apply's bits. Fails as apply does. */
 cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, double t,
                                    const double *x, const double *v, double *f, uint32_t *next);

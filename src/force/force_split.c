@@ -70,40 +70,27 @@ static void block_task(uint32_t begin, uint32_t end, void *context)
 cdyn_status cdyn__forces_apply_run(const cdyn_system *sys, uint32_t first, double t,
                                    const double *x, const double *v, double *f, uint32_t *next)
 {
-    const cdyn__force *g = sys->force;
-    const uint8_t *alive = sys->forces.alive;
-    const cdyn__force_ops *ops = g[first].ops;
+    const cdyn__force_ops *ops = sys->force[first].ops;
     const bool ready = sys->split_valid && sys->split_revision == sys->revision &&
                        sys->split_particles == sys->particles.count;
-    /* No lists (too few generators to split): the calling thread's loop. */
-    if (!ready && ops->apply_run)
-        return ops->apply_run(sys, first, t, x, v, f, next);
-    /* The run's end and live count: kept with the lists for their first
-     * run, else counted. */
-    uint32_t end = first, live = 0;
-    if (ready && first == sys->split_run[0]) {
-        end = sys->split_run[1];
-        live = sys->split_run[2];
-    } else {
-        end = run_end(sys, first, &live);
-    }
-    *next = end;
-    /* (split_block is set with the lists: read only when they are ready.) */
-    const uint32_t blocks =
-        ready ? (uint32_t)(((size_t)sys->split_particles + sys->split_block - 1) /
-                           sys->split_block)
-              : 0;
-    if (!ready ||
-        !cdyn__tasks_would_split(&sys->tasks, blocks, (double)live, PARALLEL_GENERATORS)) {
-        if (ops->apply_run)
-            return ops->apply_run(sys, first, t, x, v, f, next);
-        for (uint32_t s = first; s < end; s++) {
-            cdyn_status st;
-            if (alive[s] && (st = ops->apply(sys, &g[s], s, t, x, v, f)))
-                return st;
+    /* With the lists: the run's end and live count (kept with the lists for
+     * their first run, else counted) and the blocks. */
+    uint32_t end = first, live = 0, blocks = 0;
+    if (ready) {
+        if (first == sys->split_run[0]) {
+            end = sys->split_run[1];
+            live = sys->split_run[2];
+        } else {
+            end = run_end(sys, first, &live);
         }
-        return CDYN_OK;
+        blocks = (uint32_t)(((size_t)sys->split_particles + sys->split_block - 1) /
+                            sys->split_block);
     }
+    /* Without lists (too few generators) or too little work: the calling
+     * thread's loop. */
+    if (!cdyn__tasks_would_split(&sys->tasks, blocks, (double)live, PARALLEL_GENERATORS))
+        return ops->apply_run(sys, first, t, x, v, f, next);
+    *next = end;
     split_job job = {sys, first, end, t, x, v, f};
     cdyn__tasks_run(&sys->tasks, blocks, 1, (double)live, 0.0, block_task, &job);
     return CDYN_OK;
