@@ -3,14 +3,20 @@
  *    given and change nothing on bad input;
  *  - thread-count determinism: the same scenes (a long rod chain under
  *    RATTLE, a free fall of many particles, a large spring network, a
- *    liquid of a pair set, many particles on grounds, a comb of rods under
- *    the multiplier solve) stepped without a task system, through
- *    the reference pool over POSIX threads (examples/task_pool.c) with 1, 2
- *    and 4 workers, and through a serial host that runs the ranges of every
- *    loop one item at a time in reverse order, end with state hashes equal
- *    bit for bit (the chain's run without a task system excepted: its long
- *    paths are cut into segments only for a task system). The scenes are large enough for the library to hand its
- *    loops over (checked by counting the loops the hosts received). */
+ *    liquid of a pair set, many particles on grounds, a comb of rods and a
+ *    long chain under the multiplier solve) stepped without a task system,
+ *    through the reference pool over POSIX threads (examples/task_pool.c)
+ *    with 1, 2 and 4 workers, and through a serial host that runs the
+ *    ranges of every loop one item at a time in reverse order, end with
+ *    state hashes equal
+ *    bit for bit (the long chains' runs without a task system excepted:
+ *    their solves are cut into segments only for a task system). The
+ *    scenes are large enough for the library to hand its loops over
+ *    (checked by counting the loops the hosts received);
+ *  - the cut multiplier solve of a hanging chain gives the weights the rods
+ *    carry, as the uncut one does, and leaves a redundant row to the
+ *    general path. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -529,19 +535,134 @@ static void test_rows_determinism(void **state)
     check_scene(3, comb_scene, 3, 1e-3);
 }
 
-/* With a parallel task system a step still allocates nothing once the
- * system's shape is set (the scratch of the split spring evaluation is
- * sized before the first step), and a failed allocation of that scratch
- * fails the step with CDYN_ERR_NO_MEMORY, the state unchanged, after which
- * the step succeeds. */
-static void test_no_alloc_and_oom(void **state)
+/* The standard chain of 12000 links under symplectic Euler: the multiplier
+ * solve cut into three segments under a task system, uncut without one. */
+static cdyn_status chain_euler_scene(cdyn_system *sys)
+{
+    cdyn_status st = ts_standard_chain(sys, 12000, NULL, NULL);
+    return st ? st : cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_SYMPLECTIC_EULER);
+}
+
+static void test_chain_euler_determinism(void **state)
 {
     (void)state;
+    check_scene_as(2, chain_euler_scene, 20, 1e-3, false);
+    check_scene_as(3, chain_euler_scene, 10, 1e-3, false);
+}
+
+/* N unit masses hanging at rest below a fixed pivot (rods of 0.1 m,
+ * gravity 9.81 along -y), with @p pinned the last one fixed too. rods[i]
+ * joins particles i and i + 1. */
+#define HANG_LINKS 12000
+static void hanging_chain(cdyn_system *sys, bool pinned, cdyn_constraint *rods)
+{
+    const double g[3] = {0, -9.81, 0};
+    cdyn_force f;
+    assert_int_equal(cdyn_force_add_gravity(sys, g, &f), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_SYMPLECTIC_EULER),
+                     CDYN_OK);
+    cdyn_particle prev = 0;
+    for (int i = 0; i <= HANG_LINKS; i++) {
+        double x[3] = {0, -0.1 * i, 0};
+        cdyn_particle p;
+        assert_int_equal(cdyn_particle_add(sys, 1.0, x, NULL, &p), CDYN_OK);
+        if (i == 0 || (pinned && i == HANG_LINKS))
+            assert_int_equal(cdyn_particle_set_fixed(sys, p, true), CDYN_OK);
+        if (i > 0)
+            assert_int_equal(cdyn_constraint_add_distance(sys, prev, p, 0.1, &rods[i - 1]),
+                             CDYN_OK);
+        prev = p;
+    }
+}
+
+/* A hanging chain at rest: rod i carries the weight of the N - i masses
+ * below it, so its multiplier is -(N - i) g / L (the force on the lower
+ * particle is lambda (x_b - x_a), upwards), with and without the cut, to
+ * the conditioning of the chain's matrix (about N^2). */
+static void test_cut_hanging_chain(void **state)
+{
+    (void)state;
+    for (int which = HOST_NONE; which <= HOST_POOL2; which += HOST_POOL2 - HOST_NONE) {
+        for (int dim = 2; dim <= 3; dim++) {
+            cdyn_system *sys;
+            assert_int_equal(cdyn_system_create(dim, &sys), CDYN_OK);
+            cdyn_constraint *rods = malloc(HANG_LINKS * sizeof *rods);
+            assert_non_null(rods);
+            hanging_chain(sys, false, rods);
+            host h;
+            assert_int_equal(cdyn_system_set_task_system(sys, host_open(&h, which)), CDYN_OK);
+            assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+            double worst = 0;
+            for (int i = 0; i < HANG_LINKS; i++) {
+                double lambda, want = -(double)(HANG_LINKS - i) * 9.81 / 0.1;
+                assert_int_equal(cdyn_constraint_get_multipliers(sys, rods[i], &lambda, 1),
+                                 CDYN_OK);
+                double e = fabs(lambda - want) / (HANG_LINKS * 9.81 / 0.1);
+                worst = e > worst ? e : worst;
+            }
+            /* The matrix's condition number is about (2 N / pi)^2 = 5.8e7. */
+            if (!(worst < 1e-7))
+                fail_msg("host %d, %d-D: multipliers off by %.3e of the largest", which, dim,
+                         worst);
+            print_message("host %d, %d-D: multipliers off by %.3e of the largest\n", which, dim,
+                          worst);
+            if (which == HOST_POOL2)
+                assert_true(host_loops(&h) > 0);
+            assert_int_equal(cdyn_system_set_task_system(sys, NULL), CDYN_OK);
+            cdyn_system_destroy(sys);
+            host_close(&h);
+            free(rods);
+        }
+    }
+}
+
+/* A hanging chain whose last particle is fixed too has one redundant row
+ * (the rods' extensions along the line sum to the fixed distance; the
+ * tensions are statically indeterminate): the cut solve must not hide it.
+ * Under a task system the step goes to the general path as without one:
+ * one row dropped, the same state. */
+static void test_cut_redundant_chain(void **state)
+{
+    (void)state;
+    uint64_t hashes[2];
+    for (int k = 0; k < 2; k++) {
+        cdyn_system *sys;
+        assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+        cdyn_constraint *rods = malloc(HANG_LINKS * sizeof *rods);
+        assert_non_null(rods);
+        hanging_chain(sys, true, rods);
+        host h;
+        assert_int_equal(cdyn_system_set_task_system(sys, host_open(&h, k ? HOST_POOL2 : HOST_NONE)),
+                         CDYN_OK);
+        for (int s = 0; s < 3; s++)
+            assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+        cdyn_solver_stats st = {.size = sizeof st};
+        assert_int_equal(cdyn_system_get_solver_stats(sys, &st), CDYN_OK);
+        assert_int_equal(st.redundant_rows, 1);
+        ts_state x;
+        ts_state_capture(sys, &x);
+        hashes[k] = ts_state_hash(&x, 0);
+        ts_state_free(&x);
+        assert_int_equal(cdyn_system_set_task_system(sys, NULL), CDYN_OK);
+        cdyn_system_destroy(sys);
+        host_close(&h);
+        free(rods);
+    }
+    assert_true(hashes[0] == hashes[1]);
+}
+
+/* With a parallel task system a step still allocates nothing once the
+ * system's shape is set (the scratch of the split spring evaluation and of
+ * the cut chain solve is sized by the first step), and a failed allocation
+ * of that scratch fails the step with CDYN_ERR_NO_MEMORY, the state
+ * unchanged, after which the step succeeds. */
+static void check_no_alloc_and_oom(scene_fn build)
+{
     ts_counting_alloc count = {0};
     cdyn_allocator a = ts_counting_allocator(&count);
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create_with_allocator(2, &a, &sys), CDYN_OK);
-    assert_int_equal(network_scene(sys), CDYN_OK);
+    assert_int_equal(build(sys), CDYN_OK);
     ts_reverse_host h = {0, 0, 0};
     cdyn_task_system ts = ts_reverse_tasks(&h, 4);
     assert_int_equal(cdyn_system_set_task_system(sys, &ts), CDYN_OK);
@@ -577,6 +698,14 @@ static void test_no_alloc_and_oom(void **state)
     assert_int_equal(count.live_bytes, 0);
 }
 
+/* The split spring evaluation's scratch and the cut chain solve's. */
+static void test_no_alloc_and_oom(void **state)
+{
+    (void)state;
+    check_no_alloc_and_oom(network_scene);
+    check_no_alloc_and_oom(chain_euler_scene);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -592,6 +721,9 @@ int main(void)
         cmocka_unit_test(test_pair_determinism),
         cmocka_unit_test(test_ground_determinism),
         cmocka_unit_test(test_rows_determinism),
+        cmocka_unit_test(test_chain_euler_determinism),
+        cmocka_unit_test(test_cut_hanging_chain),
+        cmocka_unit_test(test_cut_redundant_chain),
         cmocka_unit_test(test_no_alloc_and_oom),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

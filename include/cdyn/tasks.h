@@ -8,8 +8,10 @@
  * and hands them over: gravity, springs and Lennard-Jones pair lists (user
  * callbacks stay on the calling thread), the rows of rigid rods in the
  * multiplier solve, contacts with grounds at rest, the partitioned chain
- * kernel of RATTLE, velocity Verlet's passes over the state and the
- * neighbour lists' gathers. Everything else runs on the calling thread, and
+ * kernels (RATTLE's, and the multiplier solve's on rod chains), the passes
+ * over the state of velocity Verlet, RK4 and the two explicit Euler
+ * methods, and the neighbour lists' gathers. Everything else runs on the
+ * calling thread, and
  * without a task system everything does, as it always has. A lattice
  * holds a task system too; its drainage accumulation does not use it yet.
  *
@@ -18,8 +20,8 @@
  * thread runs which range), and every sum across items is taken in item
  * order, so a step gives the same bits with 1, 2 or 64 workers
  * (tests/test_tasks.c). Without a task system it gives those bits too, but
- * for RATTLE's chain kernel: long rod paths are cut into segments only for
- * a task system (on one thread the uncut kernel is faster), and the two
+ * for the chain kernels: long rod chains are cut into segments only for a
+ * task system (on one thread the uncut kernels are faster), and the two
  * agree to round-off, not bit for bit. The guide is docs/performance.md,
  * which also shows a complete pool over POSIX threads
  * (examples/task_pool.c).
@@ -123,9 +125,9 @@ CDYN_API void cdyn_task_system_init(cdyn_task_system *ts);
  *  The steps of @p sys (and cdyn_system_evaluate()) then cut their heavy
  *  loops into items fixed by the system's shape and hand them to @p tasks;
  *  the state after a step is the same, bit for bit, with any number of
- *  workers, and without a task system but for the rod chains of RATTLE
- *  (which are cut into segments for a task system only, and then agree with
- *  the serial run to round-off). Allowed between steps at any time; the
+ *  workers, and without a task system but for long rod chains under RATTLE
+ *  or the direct multiplier solve (which are cut into segments for a task
+ *  system only, and then agree with the serial run to round-off). Allowed between steps at any time; the
  *  next step uses it, and a loaded or cloned system has none. Nothing is allocated here; the first step after it
  *  may size a scratch array, as after a change of shape.
  *

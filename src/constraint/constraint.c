@@ -62,6 +62,7 @@ void cdyn__constraints_destroy(cdyn_system *sys)
         if (k->slots.alive[i])
             free_one(sys, &k->c[i]);
     cdyn__constraints_free_topology(sys);
+    cdyn__constraints_chain_split_free(sys);
     cdyn__cg_destroy(&k->cg, &sys->alloc);
     cdyn__free_array(&sys->alloc, k->gather, 2 * CDYN__CONSTRAINT_MAX_PARTICLES * 3,
                      sizeof *k->gather);

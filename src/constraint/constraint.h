@@ -100,6 +100,10 @@ typedef struct cdyn__constraints {
      * positions. A solve that stores the blocks clears it. */
     bool blocks_unstored;
     uint64_t serial;       /* bumped at every topology rebuild (caches key on it) */
+    /* The segments of the cut chain solve (constraint_chain_split.c),
+     * sized on its first use. */
+    struct cdyn__rows_seg *segs;
+    uint32_t segs_cap;
 
     /* report */
     cdyn_solver_stats stats;
@@ -138,6 +142,27 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x,
  * then handles the step. Allocates nothing. */
 bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const double *v,
                                    double *acc);
+
+/* The segments the cut chain solve makes of @p n_rows rows (fewer than 2:
+ * it does not cut). The count depends on the rows alone. */
+uint32_t cdyn__constraints_chain_segments(uint32_t n_rows);
+
+/* cdyn__constraints_chain_apply with the rows cut into segments whose
+ * sweeps are the items of the host's parallel loops (any number of
+ * workers, the same bits). Returns false as that function does, and also
+ * when the rows are too few to cut or the scratch was not reserved: the
+ * uncut sweeps or the general path then handle the step. Allocates
+ * nothing. */
+bool cdyn__constraints_chain_split(cdyn_system *sys, const double *x, const double *v,
+                                   double *acc);
+
+/* Sizes the cut chain solve's scratch for the current rows when a task
+ * system would cut them (prepare calls it). Returns CDYN_ERR_NO_MEMORY, the
+ * scratch as it was, when it cannot. */
+cdyn_status cdyn__constraints_chain_split_reserve(cdyn_system *sys);
+
+/* Frees the cut chain solve's scratch. */
+void cdyn__constraints_chain_split_free(cdyn_system *sys);
 
 
 /* Frees what @p c owns for its time dependence (constraint/drive.h). */

@@ -92,7 +92,14 @@ bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const doub
     const cdyn__rhs_coef rc = cdyn__rhs_coef_of(sys);
     double *l = k->ldlt.w; /* the solves' scratch: n_rows long, free between solves */
     k->has_compliance = false;
-    bool ok = sys->dim == 2 ? forward_sweep(k, &rc, x, v, acc, w, l, 2)
+    /* Under a task system a long chain is cut, for any number of workers
+     * (constraint_chain_split.c); a cut that fails leaves it to the uncut
+     * sweeps. */
+    bool ok = sys->tasks.host.enqueue && !k->any_compliance &&
+              cdyn__constraints_chain_split(sys, x, v, acc);
+    if (ok)
+        goto done;
+    ok = sys->dim == 2 ? forward_sweep(k, &rc, x, v, acc, w, l, 2)
                             : forward_sweep(k, &rc, x, v, acc, w, l, 3);
     if (!ok)
         return false;
@@ -100,6 +107,7 @@ bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const doub
         backward_sweep(k, w, l, acc, 2);
     else
         backward_sweep(k, w, l, acc, 3);
+done:
     k->stats.iterations = 0;
     k->stats.redundant_rows = 0;
     k->stats.factor_nonzeros = k->ldlt.sym.lnz;

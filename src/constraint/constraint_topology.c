@@ -288,7 +288,8 @@ static void restore_layout(cdyn__constraints *k)
     }
 }
 
-cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
+/* The topology of cdyn__constraints_prepare. */
+static cdyn_status rebuild(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
     if (!k || !k->dirty)
@@ -369,4 +370,10 @@ fail:
     topology_free(al, &t, sys->dim);
     return cdyn__fail(sys, st, "constraints: %s while laying out %u rows",
                       st == CDYN_ERR_NO_MEMORY ? "out of memory" : cdyn_status_string(st), rows);
+}
+
+cdyn_status cdyn__constraints_prepare(cdyn_system *sys)
+{
+    cdyn_status st = rebuild(sys);
+    return st ? st : cdyn__constraints_chain_split_reserve(sys);
 }

@@ -41,11 +41,15 @@
  * one-time work (the library's analysis of the constraint graph and its
  * plan of the chain, both codes' first touch of their arrays), which is
  * printed in its own columns, and the per-step times are of the steps
- * after it. The machine (CPU model, load average) is printed at the
- * start and the end.
+ * after it. Then the multiplier solve's workers table: per N (10^4, 10^5;
+ * --full adds 10^6; time steps below the stability limit) symplectic
+ * Euler without a task system and with the pool of 2 workers, which cuts
+ * the chain's solve into segments. The
+ * machine (CPU model, load average) is printed at the start and the end.
  *
  * Usage: bench_chain [--full] [--solver direct|cg] [--repeat R]
- *                    [--only euler|rattle|shake|workers] [--sizes N1,N2,...]
+ *                    [--only euler|rattle|shake|workers|euler-workers]
+ *                    [--sizes N1,N2,...]
  * Default sizes 10..10^4; --full adds 10^5 and 10^6; --sizes replaces the
  * Euler table's sizes. */
 #include <math.h>
@@ -294,27 +298,30 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
  * hand-written RATTLE
  * ------------------------------------------------------------------------ */
 
-/* One library run of the standard chain with RATTLE (Newton, tolerance
- * 1e-12 as the hand-written code) over @p steps steps of @p dt, its loops
+/* One library run of the standard chain with @p integrator (RATTLE:
+ * Newton, tolerance 1e-12 as the hand-written code; symplectic Euler: the
+ * multiplier solve) over @p steps steps of @p dt, its loops
  * handed to @p pool (NULL: no task system). Returns seconds per step over
  * the steps completed after the first (-1 on a setup failure, or when the
  * first step fails); *steps, *rod_error, and *first_step (may be NULL) the
  * first step's seconds. */
-static double run_workers(long n, double dt, int steps, task_pool *pool, int *done,
-                          double *rod_error, double *idle_estimate, double *cpu_per_step,
-                          double *first_step)
+static double run_workers(long n, cdyn_integrator integrator, double dt, int steps,
+                          task_pool *pool, int *done, double *rod_error, double *idle_estimate,
+                          double *cpu_per_step, double *first_step)
 {
     cdyn_system *sys;
     if (cdyn_system_create(2, &sys))
         return -1;
-    cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE);
-    cdyn_projection_options po;
-    cdyn_projection_options_init(&po);
-    po.method = CDYN_PROJECTION_NEWTON;
-    po.position_tolerance = 1e-12;
-    po.velocity_tolerance = 1e-12;
-    po.max_iterations = 1000000;
-    cdyn_system_set_projection_options(sys, &po);
+    cdyn_system_set_integrator(sys, integrator);
+    if (integrator == CDYN_INTEGRATOR_RATTLE) {
+        cdyn_projection_options po;
+        cdyn_projection_options_init(&po);
+        po.method = CDYN_PROJECTION_NEWTON;
+        po.position_tolerance = 1e-12;
+        po.velocity_tolerance = 1e-12;
+        po.max_iterations = 1000000;
+        cdyn_system_set_projection_options(sys, &po);
+    }
     if (ts_standard_chain(sys, (int)n, NULL, NULL)) {
         cdyn_system_destroy(sys);
         return -1;
@@ -396,12 +403,12 @@ static int workers_table(int full, int repeat)
             double hit, herr, hfirst;
             hand[k] =
                 chain_reference_rattle_run(n, dt, steps, &hs, &hit, &herr, &hfirst, &hcpu[k]);
-            lib1[k] = run_workers(n, dt, steps, NULL, &d1, &err1, NULL, &cpu1[k], &first1[k]);
-            lib2[k] = run_workers(n, dt, steps, pool2, &d2, &err2, NULL, NULL, &first2[k]);
+            lib1[k] = run_workers(n, CDYN_INTEGRATOR_RATTLE, dt, steps, NULL, &d1, &err1, NULL, &cpu1[k], &first1[k]);
+            lib2[k] = run_workers(n, CDYN_INTEGRATOR_RATTLE, dt, steps, pool2, &d2, &err2, NULL, NULL, &first2[k]);
             /* One range per thread, so that each thread's CPU time in a
              * loop is its share: the idle-core estimate. */
             task_pool_set_fixed(pool2, 1);
-            double fixed = run_workers(n, dt, steps, pool2, &d3, &err3, &est[k], NULL, NULL);
+            double fixed = run_workers(n, CDYN_INTEGRATOR_RATTLE, dt, steps, pool2, &d3, &err3, &est[k], NULL, NULL);
             task_pool_set_fixed(pool2, 0);
             if (hand[k] < 0 || lib1[k] < 0 || lib2[k] < 0 || fixed < 0) {
                 task_pool_destroy(pool2);
@@ -427,6 +434,57 @@ static int workers_table(int full, int repeat)
     task_pool_counts(pool2, &loops, &caller, &threads);
     printf("2-worker pool: %llu loops, ranges run by the stepping thread %llu, by the other "
            "%llu\n", loops, caller, threads);
+    task_pool_destroy(pool2);
+    return 0;
+}
+
+/* Per N: the multiplier solve (symplectic Euler, direct solver) without a
+ * task system and with 2 workers, interleaved @p repeat times, medians. */
+static int euler_workers_table(int full, int repeat)
+{
+    const long sizes[] = {10000, 100000, 1000000};
+    const int n_sizes = full ? 3 : 2;
+    task_pool *pool2;
+    if (task_pool_create(2, &pool2)) {
+        fprintf(stderr, "bench_chain: no threads\n");
+        return 1;
+    }
+    printf("\nstandard chain, symplectic Euler (direct multiplier solve), the library without "
+           "a task system and with 2 workers (examples/task_pool.c), interleaved, medians of "
+           "%d; N = 10^4 at dt = 1e-3 over 1000 steps, 10^5 at 2.5e-4 and 10^6 at 1e-4 over "
+           "200 (below the stability limit, where the rod tension reaches m L / h^2); wall "
+           "times per step after each run's first; lib1 cpu: CPU time of the stepping "
+           "thread\n", repeat);
+    printf("%9s %10s %10s %10s %9s %11s %11s %9s %9s\n", "N", "lib1 ns", "lib2 ns", "lib1 cpu",
+           "lib1/lib2", "rod err 1", "rod err 2", "1st1 ms", "1st2 ms");
+    for (int si = 0; si < n_sizes; si++) {
+        const long n = sizes[si];
+        const int steps = n >= 100000 ? 200 : 1000;
+        const double dt = n >= 1000000 ? 1e-4 : n >= 100000 ? 2.5e-4 : 1e-3;
+        double lib1[16], lib2[16], cpu1[16], first1[16], first2[16], err1 = 0, err2 = 0;
+        int reps = repeat < 16 ? repeat : 16, short_run = 0;
+        for (int k = 0; k < reps; k++) {
+            int d1, d2;
+            lib1[k] = run_workers(n, CDYN_INTEGRATOR_SYMPLECTIC_EULER, dt, steps, NULL, &d1,
+                                  &err1, NULL, &cpu1[k], &first1[k]);
+            lib2[k] = run_workers(n, CDYN_INTEGRATOR_SYMPLECTIC_EULER, dt, steps, pool2, &d2,
+                                  &err2, NULL, NULL, &first2[k]);
+            if (lib1[k] < 0 || lib2[k] < 0) {
+                task_pool_destroy(pool2);
+                return 1;
+            }
+            short_run |= d1 < steps || d2 < steps;
+        }
+        const double a = bench_median(lib1, (size_t)reps), b = bench_median(lib2, (size_t)reps),
+                     c = bench_median(cpu1, (size_t)reps),
+                     f1 = bench_median(first1, (size_t)reps),
+                     f2 = bench_median(first2, (size_t)reps), per = 1e9 / (double)n;
+        printf("%9ld %10.2f %10.2f %10.2f %9.2f %11.3e %11.3e %9.2f %9.2f\n", n, a * per,
+               b * per, c * per, a / b, err1, err2, 1e3 * f1, 1e3 * f2);
+        if (short_run)
+            printf("          a run stopped before its last step: times over the steps run\n");
+        fflush(stdout);
+    }
     task_pool_destroy(pool2);
     return 0;
 }
@@ -472,7 +530,7 @@ int main(int argc, char **argv)
             continue;
         else {
             printf("usage: bench_chain [--full] [--solver direct|cg] [--repeat R] "
-                   "[--only euler|rattle|shake|workers] [--sizes N1,N2,...]\n");
+                   "[--only euler|rattle|shake|workers|euler-workers] [--sizes N1,N2,...]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
@@ -489,6 +547,8 @@ static int run_tables(const char *only, int full, int repeat, cdyn_constraint_so
 {
     if (only && !strcmp(only, "workers"))
         return workers_table(full, repeat);
+    if (only && !strcmp(only, "euler-workers"))
+        return euler_workers_table(full, repeat);
     if (only && !strcmp(only, "rattle"))
         return rattle_table(CDYN_PROJECTION_NEWTON, full, repeat, solver);
     if (only && !strcmp(only, "shake"))
@@ -544,5 +604,5 @@ static int run_tables(const char *only, int full, int repeat, cdyn_constraint_so
         return 0;
     return rattle_table(CDYN_PROJECTION_NEWTON, full, repeat, solver) ||
            rattle_table(CDYN_PROJECTION_SHAKE, full, repeat, solver) ||
-           workers_table(full, repeat);
+           workers_table(full, repeat) || euler_workers_table(full, repeat);
 }
