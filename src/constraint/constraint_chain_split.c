@@ -63,6 +63,8 @@ typedef struct job {
     cdyn__rhs_coef rc;
     const double *x, *v;
     double *acc;
+    cdyn__rows_seg *segs;
+    uint32_t m; /* segments */
 } job;
 
 uint32_t cdyn__constraints_chain_segments(uint32_t n_rows)
@@ -138,9 +140,9 @@ static void forward_task(uint32_t begin, uint32_t end, void *context)
     const job *j = context;
     for (uint32_t s = begin; s < end; s++) {
         if (j->sys->dim == 2)
-            forward_d(j, &j->sys->cons->segs[s], 2);
+            forward_d(j, &j->segs[s], 2);
         else
-            forward_d(j, &j->sys->cons->segs[s], 3);
+            forward_d(j, &j->segs[s], 3);
     }
 }
 
@@ -193,14 +195,12 @@ static CDYN__ALWAYS_INLINE void backward_d(const job *j, const cdyn__rows_seg *g
 static void backward_task(uint32_t begin, uint32_t end, void *context)
 {
     const job *j = context;
-    const cdyn__constraints *k = j->sys->cons;
-    const uint32_t m = cdyn__constraints_chain_segments(k->n_rows);
     for (uint32_t s = begin; s < end; s++) {
-        const cdyn__rows_seg *next = s + 1 < m ? &k->segs[s + 1] : NULL;
+        const cdyn__rows_seg *next = s + 1 < j->m ? &j->segs[s + 1] : NULL;
         if (j->sys->dim == 2)
-            backward_d(j, &k->segs[s], next, 2);
+            backward_d(j, &j->segs[s], next, 2);
         else
-            backward_d(j, &k->segs[s], next, 3);
+            backward_d(j, &j->segs[s], next, 3);
     }
 }
 
@@ -277,10 +277,10 @@ bool cdyn__constraints_chain_split(cdyn_system *sys, const double *x, const doub
 {
     cdyn__constraints *k = sys->cons;
     const uint32_t m = cdyn__constraints_chain_segments(k->n_rows);
-    if (m < 2 || k->segs_cap < m)
+    if (m < 2 || k->segs_cap < m || !k->segs)
         return false;
     cut(k, m);
-    job j = {sys, cdyn__rhs_coef_of(sys), x, v, acc};
+    job j = {sys, cdyn__rhs_coef_of(sys), x, v, acc, k->segs, m};
     cdyn__tasks_run(&sys->tasks, m, 1, (double)k->n_rows, 0.0, forward_task, &j);
     for (uint32_t i = 0; i < m; i++)
         if (!k->segs[i].ok)
