@@ -7,10 +7,11 @@ import pytest
 import cdyn
 
 
-def _chain(n, pool=None, steps=20):
-    # The standard chain under RATTLE, long enough for the partitioned
-    # kernel's loops to go to the pool.
-    with cdyn.System(dim=2, integrator="rattle") as s:
+def _chain(n, pool=None, steps=20, integrator="rattle"):
+    # The standard chain under RATTLE (or the multiplier solve of symplectic
+    # Euler), long enough for the partitioned kernel's loops to go to the
+    # pool.
+    with cdyn.System(dim=2, integrator=integrator) as s:
         ps = s.add_particles(1.0, [[0.1 * i, 0.0] for i in range(n + 1)])
         ps[0].fixed = True
         for a, b in zip(ps, ps[1:]):
@@ -39,6 +40,20 @@ def test_pool_gives_the_same_bits():
         with cdyn.TaskPool(workers) as pool:
             x, v = _chain(12000, pool)
         assert np.array_equal(x, x1) and np.array_equal(v, v1), workers
+
+
+def test_cut_multiplier_solve_gives_the_same_bits():
+    # Symplectic Euler's multiplier solve is cut the same way: equal bits
+    # for any number of workers, round-off from the uncut serial solve.
+    x0, v0 = _chain(12000, integrator="symplectic_euler")
+    runs = []
+    for workers in (1, 2, 4):
+        with cdyn.TaskPool(workers) as pool:
+            runs.append(_chain(12000, pool, integrator="symplectic_euler"))
+    assert np.allclose(runs[0][0], x0, rtol=0, atol=1e-12)
+    assert np.allclose(runs[0][1], v0, rtol=0, atol=1e-9)
+    for x, v in runs[1:]:
+        assert np.array_equal(x, runs[0][0]) and np.array_equal(v, runs[0][1])
 
 
 def test_bad_input():
