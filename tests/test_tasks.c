@@ -280,23 +280,88 @@ static void test_fall_determinism(void **state)
     check_scene(3, fall_scene, 3, 1e-3);
 }
 
-/* The fall with drag under RK4, whose passes over the state go to the
- * host's threads (140000 values in 2-D). */
-static cdyn_status fall_rk4_scene(cdyn_system *sys)
+/* The fall with drag under @p integ, whose passes over the state go to
+ * the host's threads (140000 values in 2-D). */
+static cdyn_status fall_with_drag(cdyn_system *sys, cdyn_integrator integ)
 {
     cdyn_force f;
     cdyn_status st = fall_scene(sys);
     if (!st)
         st = cdyn_force_add_drag(sys, 0.3, &f);
     if (!st)
-        st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK4);
+        st = cdyn_system_set_integrator(sys, integ);
     return st;
+}
+
+static cdyn_status fall_rk4_scene(cdyn_system *sys)
+{
+    return fall_with_drag(sys, CDYN_INTEGRATOR_RK4);
+}
+
+/* RK45's error norm is a maximum over ranges of values, as its stages and
+ * its accepted state are formed range by range. */
+static cdyn_status fall_rk45_scene(cdyn_system *sys)
+{
+    return fall_with_drag(sys, CDYN_INTEGRATOR_RK45);
+}
+
+static cdyn_status fall_euler_scene(cdyn_system *sys)
+{
+    return fall_with_drag(sys, CDYN_INTEGRATOR_EXPLICIT_EULER);
 }
 
 static void test_rk4_determinism(void **state)
 {
     (void)state;
     check_scene(2, fall_rk4_scene, 5, 1e-3);
+}
+
+static void test_rk45_and_euler_determinism(void **state)
+{
+    (void)state;
+    check_scene(2, fall_rk45_scene, 3, 1e-2);
+    check_scene(2, fall_euler_scene, 5, 1e-3);
+}
+
+/* RK45's error norm over many ranges: 40000 particles drift freely (no
+ * error) and the last, in the last range of values, oscillates on a spring
+ * to a fixed anchor (omega = 50 rad/s). Its error alone must keep the
+ * internal steps short: after 0.5 s it is where x = A cos(omega t) puts
+ * it, with and without a task system. */
+static void test_rk45_error_in_the_last_range(void **state)
+{
+    (void)state;
+    for (int which = HOST_NONE; which <= HOST_POOL2; which += HOST_POOL2 - HOST_NONE) {
+        cdyn_system *sys;
+        assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+        assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RK45), CDYN_OK);
+        cdyn_particle p, anchor;
+        for (int i = 0; i < 40000; i++) {
+            const double x[2] = {0.01 * i, 1.0}, v[2] = {1.0, 0.0};
+            assert_int_equal(cdyn_particle_add(sys, 1.0, x, v, &p), CDYN_OK);
+        }
+        const double origin[2] = {0, -1}, start[2] = {0.1, -1};
+        assert_int_equal(cdyn_particle_add(sys, 1.0, origin, NULL, &anchor), CDYN_OK);
+        assert_int_equal(cdyn_particle_set_fixed(sys, anchor, true), CDYN_OK);
+        assert_int_equal(cdyn_particle_add(sys, 1.0, start, NULL, &p), CDYN_OK);
+        cdyn_force f;
+        assert_int_equal(cdyn_force_add_spring(sys, anchor, p, 2500.0, 0.0, 0.0, &f), CDYN_OK);
+        host h;
+        assert_int_equal(cdyn_system_set_task_system(sys, host_open(&h, which)), CDYN_OK);
+        for (int s = 0; s < 5; s++)
+            assert_int_equal(cdyn_system_step(sys, 0.1), CDYN_OK);
+        double x[2];
+        assert_int_equal(cdyn_particle_get_position(sys, p, x), CDYN_OK);
+        const double want = 0.1 * cos(50.0 * 0.5);
+        if (!(fabs(x[0] - want) < 1e-6 && fabs(x[1] + 1.0) < 1e-12))
+            fail_msg("host %d: oscillator at (%.9f, %.9f), expected (%.9f, -1)", which, x[0],
+                     x[1], want);
+        if (which == HOST_POOL2)
+            assert_true(host_loops(&h) > 0);
+        assert_int_equal(cdyn_system_set_task_system(sys, NULL), CDYN_OK);
+        cdyn_system_destroy(sys);
+        host_close(&h);
+    }
 }
 
 /* A stray in a middle range of roots and in the last (ts_stray_scene):
@@ -715,6 +780,8 @@ int main(void)
         cmocka_unit_test(test_chain_determinism),
         cmocka_unit_test(test_fall_determinism),
         cmocka_unit_test(test_rk4_determinism),
+        cmocka_unit_test(test_rk45_and_euler_determinism),
+        cmocka_unit_test(test_rk45_error_in_the_last_range),
         cmocka_unit_test(test_strays_move_back),
         cmocka_unit_test(test_spring_determinism),
         cmocka_unit_test(test_few_springs),

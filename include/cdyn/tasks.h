@@ -9,7 +9,7 @@
  * callbacks stay on the calling thread), the rows of rigid rods in the
  * multiplier solve, contacts with grounds at rest, the partitioned chain
  * kernels (RATTLE's, and the multiplier solve's on rod chains), the passes
- * over the state of velocity Verlet, RK4 and the two explicit Euler
+ * over the state of velocity Verlet, RK4, RK45 and the two explicit Euler
  * methods, and the neighbour lists' gathers. Everything else runs on the
  * calling thread, and
  * without a task system everything does, as it always has. A lattice

@@ -128,6 +128,92 @@ static const double DP_E[7] = {71.0 / 57600,  0.0,         -71.0 / 16695, 71.0 /
 
 #define RK45_MAX_SUBSTEPS 1000000u
 
+/* RK45's passes over the state in up to RK45_RANGES ranges of values, on
+ * the host's threads when the values are many: each value is computed
+ * alone and the ranges' errors are combined by their maximum, so any split
+ * gives the same result. */
+#define RK45_RANGES 64u
+#define RK45_RANGE_MIN 16384u
+#define RK45_PARALLEL 65536.0
+
+enum { RK45_STAGE, RK45_ERROR, RK45_ACCEPT };
+
+typedef struct rk45_pass {
+    double **kx, **kv; /* the stages' slopes (the caller swaps them) */
+    double *xc, *vc, *xw, *vw;
+    double h, atol, rtol;
+    size_t n;
+    uint32_t ranges;
+    int kind, k; /* the pass; the stage it forms */
+    double err[RK45_RANGES];
+} rk45_pass;
+
+/* Values [i0, i1) of the pass; returns the error norm of a RK45_ERROR
+ * pass over them (a NaN counts as infinite). */
+static double rk45_values(const rk45_pass *j, size_t i0, size_t i1)
+{
+    double *const *kx = j->kx, *const *kv = j->kv;
+    double *xc = j->xc, *vc = j->vc, *xw = j->xw, *vw = j->vw;
+    const double h = j->h;
+    double err = 0;
+    switch (j->kind) {
+    case RK45_STAGE: {
+        const int k = j->k;
+        for (size_t i = i0; i < i1; i++) {
+            double dx = 0, dv = 0;
+            for (int q = 0; q < k; q++) {
+                dx += DP_A[k][q] * kx[q][i];
+                dv += DP_A[k][q] * kv[q][i];
+            }
+            xc[i] = xw[i] + h * dx;
+            vc[i] = vw[i] + h * dv;
+            kx[k][i] = vc[i];
+        }
+        break;
+    }
+    case RK45_ERROR:
+        for (size_t i = i0; i < i1; i++) {
+            double ex = 0, ev = 0;
+            for (int q = 0; q < 7; q++) {
+                ex += DP_E[q] * kx[q][i];
+                ev += DP_E[q] * kv[q][i];
+            }
+            double sx = j->atol + j->rtol * fmax(fabs(xw[i]), fabs(xc[i]));
+            double sv = j->atol + j->rtol * fmax(fabs(vw[i]), fabs(vc[i]));
+            double e = fmax(fabs(h * ex) / sx, fabs(h * ev) / sv);
+            if (!(e <= err))
+                err = isnan(e) ? INFINITY : e;
+        }
+        break;
+    default:
+        memcpy(xw + i0, xc + i0, (i1 - i0) * sizeof *xw);
+        memcpy(vw + i0, vc + i0, (i1 - i0) * sizeof *vw);
+        break;
+    }
+    return err;
+}
+
+static void rk45_task(uint32_t begin, uint32_t end, void *context)
+{
+    rk45_pass *j = context;
+    for (uint32_t r = begin; r < end; r++)
+        j->err[r] = rk45_values(j, r * j->n / j->ranges, (r + 1) * j->n / j->ranges);
+}
+
+/* Runs pass @p kind (forming stage @p k) over every value; returns the
+ * error norm of a RK45_ERROR pass. */
+static double rk45_run(const cdyn_system *sys, rk45_pass *j, int kind, int k)
+{
+    j->kind = kind;
+    j->k = k;
+    cdyn__tasks_run(&sys->tasks, j->ranges, 1, (double)j->n, RK45_PARALLEL, rk45_task, j);
+    double err = 0;
+    for (uint32_t r = 0; kind == RK45_ERROR && r < j->ranges; r++)
+        if (!(j->err[r] <= err))
+            err = j->err[r];
+    return err;
+}
+
 /* Error-controlled substeps covering dt. The accepted state is carried in
  * x_new, v_new; stage k's velocity and acceleration are kx[k], kv[k]. The
  * last stage is evaluated at the accepted state (first same as last). */
@@ -154,6 +240,11 @@ static cdyn_status rk45(cdyn_system *sys, cdyn__rk45 *rk, double dt)
     cdyn_status st;
     uint64_t accepted = 0, rejected = 0;
 
+    rk45_pass pass = {.kx = kx, .kv = kv, .xc = xc, .vc = vc, .xw = xw, .vw = vw,
+                      .atol = atol, .rtol = rtol, .n = n};
+    const size_t ranges = (n + RK45_RANGE_MIN - 1) / RK45_RANGE_MIN;
+    pass.ranges = ranges < 1 ? 1u : ranges < RK45_RANGES ? (uint32_t)ranges : RK45_RANGES;
+
     memcpy(kx[0], vw, n * sizeof *vw);
     if ((st = cdyn__dynamics_accel(sys, t, xw, vw, kv[0])))
         return st;
@@ -168,35 +259,15 @@ static cdyn_status rk45(cdyn_system *sys, cdyn__rk45 *rk, double dt)
         bool last = t + h >= t_end;
         if (last)
             h = t_end - t;
+        pass.h = h;
         for (int k = 1; k < 7; k++) {
-            for (size_t i = 0; i < n; i++) {
-                double dx = 0, dv = 0;
-                for (int j = 0; j < k; j++) {
-                    dx += DP_A[k][j] * kx[j][i];
-                    dv += DP_A[k][j] * kv[j][i];
-                }
-                xc[i] = xw[i] + h * dx;
-                vc[i] = vw[i] + h * dv;
-            }
-            memcpy(kx[k], vc, n * sizeof *vc);
+            rk45_run(sys, &pass, RK45_STAGE, k);
             if ((st = cdyn__dynamics_accel(sys, t + DP_C[k] * h, xc, vc, kv[k])))
                 return st;
             power[k] = sys->drive_power;
         }
         /* Stage 7 was evaluated at the fifth-order solution (xc, vc). */
-        double err = 0;
-        for (size_t i = 0; i < n; i++) {
-            double ex = 0, ev = 0;
-            for (int j = 0; j < 7; j++) {
-                ex += DP_E[j] * kx[j][i];
-                ev += DP_E[j] * kv[j][i];
-            }
-            double sx = atol + rtol * fmax(fabs(xw[i]), fabs(xc[i]));
-            double sv = atol + rtol * fmax(fabs(vw[i]), fabs(vc[i]));
-            double e = fmax(fabs(h * ex) / sx, fabs(h * ev) / sv);
-            if (!(e <= err))
-                err = isnan(e) ? INFINITY : e;
-        }
+        const double err = rk45_run(sys, &pass, RK45_ERROR, 0);
         double factor = err > 0 ? 0.9 * pow(err, -0.2) : 5.0;
         factor = fmin(5.0, fmax(0.2, factor));
         if (err <= 1.0) {
@@ -204,13 +275,12 @@ static cdyn_status rk45(cdyn_system *sys, cdyn__rk45 *rk, double dt)
             /* The work over the substep with the fifth-order weights (the
              * last stage has weight 0: it starts the next substep). */
             double work = 0;
-            for (int j = 0; j < 6; j++)
-                work += DP_A[6][j] * power[j];
+            for (int q = 0; q < 6; q++)
+                work += DP_A[6][q] * power[q];
             cdyn__drive_add(sys, h * work);
             power[0] = power[6];
             t = last ? t_end : t + h;
-            memcpy(xw, xc, n * sizeof *xw);
-            memcpy(vw, vc, n * sizeof *vw);
+            rk45_run(sys, &pass, RK45_ACCEPT, 0);
             double *tmp = kx[0];
             kx[0] = kx[6], kx[6] = tmp;
             tmp = kv[0], kv[0] = kv[6], kv[6] = tmp;
