@@ -45,11 +45,11 @@ def test_pool_gives_the_same_bits():
 def test_cut_multiplier_solve_gives_the_same_bits():
     # Symplectic Euler's multiplier solve is cut the same way: equal bits
     # for any number of workers, round-off from the uncut serial solve.
-    x0, v0 = _chain(12000, integrator="symplectic_euler")
+    x0, v0 = _chain(25000, integrator="symplectic_euler")
     runs = []
     for workers in (1, 2, 4):
         with cdyn.TaskPool(workers) as pool:
-            runs.append(_chain(12000, pool, integrator="symplectic_euler"))
+            runs.append(_chain(25000, pool, integrator="symplectic_euler"))
     assert np.allclose(runs[0][0], x0, rtol=0, atol=1e-12)
     assert np.allclose(runs[0][1], v0, rtol=0, atol=1e-9)
     for x, v in runs[1:]:
