@@ -373,10 +373,10 @@ static void due_task(uint32_t begin, uint32_t end, void *context)
     const int dim = j->sys->dim;
     const size_t d = (size_t)dim;
     for (uint32_t k = begin; k < end; k++) {
-        const uint32_t i0 = (uint32_t)((uint64_t)k * b->n_roots / j->ranges);
-        const uint32_t i1 = (uint32_t)((uint64_t)(k + 1) * b->n_roots / j->ranges);
+        const size_t i0 = cdyn__tasks_range_start(k, b->n_roots, j->ranges);
+        const size_t i1 = cdyn__tasks_range_start(k + 1, b->n_roots, j->ranges);
         bool due = false;
-        for (uint32_t i = i0; i < i1 && !due; i++) {
+        for (size_t i = i0; i < i1 && !due; i++) {
             const uint32_t r = b->roots[i];
             if (b->pinned[r])
                 continue;

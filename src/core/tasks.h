@@ -45,4 +45,20 @@ void cdyn__tasks_run(const cdyn__tasks *t, uint32_t count, uint32_t min_range, d
 /* True when cdyn__tasks_run would hand @p work to the host. */
 bool cdyn__tasks_would_split(const cdyn__tasks *t, uint32_t count, double work, double work_min);
 
+/* Ranges for a pass over @p n values whose ranges each report something
+ * to combine (a flag, a maximum): one per @p min_values values, from 1 to
+ * @p max_ranges, fixed by n alone. */
+static inline uint32_t cdyn__tasks_ranges(size_t n, size_t min_values, uint32_t max_ranges)
+{
+    const size_t r = (n + min_values - 1) / min_values;
+    return r < 1 ? 1u : r < max_ranges ? (uint32_t)r : max_ranges;
+}
+
+/* The first value of range @p k of @p ranges over @p n values (the end of
+ * range k is the start of range k + 1). */
+static inline size_t cdyn__tasks_range_start(uint32_t k, size_t n, uint32_t ranges)
+{
+    return (size_t)((uint64_t)k * n / ranges);
+}
+
 #endif /* CDYN__CORE_TASKS_H */

@@ -54,7 +54,8 @@ static void euler_task(uint32_t begin, uint32_t end, void *context)
 {
     euler_pass *j = context;
     for (uint32_t k = begin; k < end; k++)
-        j->bad[k] = euler_values(j, k * j->n / j->ranges, (k + 1) * j->n / j->ranges);
+        j->bad[k] = euler_values(j, cdyn__tasks_range_start(k, j->n, j->ranges),
+                                 cdyn__tasks_range_start(k + 1, j->n, j->ranges));
 }
 
 /* The step of @p sys from its accelerations in ws.f; *finite: the new
@@ -69,8 +70,7 @@ static void euler_run(cdyn_system *sys, double dt, bool symplectic, bool *finite
                     .dt = dt,
                     .n = (size_t)sys->particles.count * (size_t)sys->dim,
                     .symplectic = symplectic};
-    const size_t r = (j.n + EULER_RANGE_MIN - 1) / EULER_RANGE_MIN;
-    j.ranges = r < 1 ? 1u : r < EULER_RANGES ? (uint32_t)r : EULER_RANGES;
+    j.ranges = cdyn__tasks_ranges(j.n, EULER_RANGE_MIN, EULER_RANGES);
     cdyn__tasks_run(&sys->tasks, j.ranges, 1, (double)j.n, EULER_PARALLEL, euler_task, &j);
     uint64_t bad = 0;
     for (uint32_t k = 0; k < j.ranges; k++)

@@ -197,7 +197,8 @@ static void rk45_task(uint32_t begin, uint32_t end, void *context)
 {
     rk45_pass *j = context;
     for (uint32_t r = begin; r < end; r++)
-        j->err[r] = rk45_values(j, r * j->n / j->ranges, (r + 1) * j->n / j->ranges);
+        j->err[r] = rk45_values(j, cdyn__tasks_range_start(r, j->n, j->ranges),
+                                cdyn__tasks_range_start(r + 1, j->n, j->ranges));
 }
 
 /* Runs pass @p kind (forming stage @p k) over every value; returns the
@@ -242,8 +243,7 @@ static cdyn_status rk45(cdyn_system *sys, cdyn__rk45 *rk, double dt)
 
     rk45_pass pass = {.kx = kx, .kv = kv, .xc = xc, .vc = vc, .xw = xw, .vw = vw,
                       .atol = atol, .rtol = rtol, .n = n};
-    const size_t ranges = (n + RK45_RANGE_MIN - 1) / RK45_RANGE_MIN;
-    pass.ranges = ranges < 1 ? 1u : ranges < RK45_RANGES ? (uint32_t)ranges : RK45_RANGES;
+    pass.ranges = cdyn__tasks_ranges(n, RK45_RANGE_MIN, RK45_RANGES);
 
     memcpy(kx[0], vw, n * sizeof *vw);
     if ((st = cdyn__dynamics_accel(sys, t, xw, vw, kv[0])))
