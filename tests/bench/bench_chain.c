@@ -47,8 +47,13 @@
  * the chain's solve into segments. The
  * machine (CPU model, load average) is printed at the start and the end.
  *
+ * `--only twisted` (not in the default run) times, next to the hand-written
+ * RATTLE and the library on one thread, a sketch of the one-thread kernel
+ * still to be written (chain_twisted.c: the twisted two-lane sweeps, for
+ * this chain alone), and how far its chain ends from the library's.
+ *
  * Usage: bench_chain [--full] [--solver direct|cg] [--repeat R]
- *                    [--only euler|rattle|shake|workers|euler-workers]
+ *                    [--only euler|rattle|shake|workers|euler-workers|twisted]
  *                    [--sizes N1,N2,...]
  * Default sizes 10..10^4; --full adds 10^5 and 10^6; --sizes replaces the
  * Euler table's sizes. */
@@ -61,6 +66,7 @@
 
 #include "bench_util.h"
 #include "chain_reference.h"
+#include "chain_twisted.h"
 #include "support.h"
 #include "task_pool.h"
 
@@ -489,6 +495,76 @@ static int euler_workers_table(int full, int repeat)
     return 0;
 }
 
+/* The library's positions of the standard chain after @p steps RATTLE
+ * steps of @p dt (2 (n + 1) doubles into @p x); 0 on success. */
+static int library_positions(long n, double dt, int steps, double *x)
+{
+    cdyn_system *sys;
+    if (cdyn_system_create(2, &sys))
+        return 1;
+    cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE);
+    cdyn_projection_options po;
+    cdyn_projection_options_init(&po);
+    po.method = CDYN_PROJECTION_NEWTON;
+    po.position_tolerance = 1e-12;
+    po.velocity_tolerance = 1e-12;
+    po.max_iterations = 1000000;
+    cdyn_system_set_projection_options(sys, &po);
+    int bad = ts_standard_chain(sys, (int)n, NULL, NULL) != CDYN_OK;
+    for (int k = 0; k < steps && !bad; k++)
+        bad = cdyn_system_step(sys, dt) != CDYN_OK;
+    bad = bad || cdyn_system_get_positions(sys, x, 2 * (size_t)(n + 1)) != CDYN_OK;
+    cdyn_system_destroy(sys);
+    return bad;
+}
+
+/* Per N: the lean hand-written RATTLE, the library on one thread and the
+ * sketch of the twisted two-lane kernel (chain_twisted.c), interleaved
+ * @p repeat times, medians; and how far the sketch's chain ends from the
+ * library's. */
+static int twisted_table(int repeat)
+{
+    const long sizes[] = {1000, 10000, 100000};
+    printf("\nstandard chain, RATTLE at dt = 1e-3 over 1000 steps after a first: the lean "
+           "hand-written code (chain_reference.c), the library on one thread, and the sketch "
+           "of the twisted two-lane kernel (chain_twisted.c: written for this chain alone), "
+           "interleaved, medians of %d\n", repeat);
+    printf("%9s %10s %10s %10s %9s %9s %11s %11s %11s %12s\n", "N", "hand ns", "lib ns",
+           "sketch ns", "lib/hand", "sk/hand", "rod hand", "rod lib", "rod sketch",
+           "|x_sk-x_lib|");
+    for (int si = 0; si < 3; si++) {
+        const long n = sizes[si];
+        double hand[16], lib[16], sk[16], herr = 0, lerr = 0, serr = 0;
+        const int reps = repeat < 16 ? repeat : 16;
+        for (int k = 0; k < reps; k++) {
+            int hs, d1;
+            double hit, hfirst, sfirst;
+            hand[k] = chain_reference_rattle_run(n, 1e-3, 1000, &hs, &hit, &herr, &hfirst, NULL);
+            lib[k] = run_workers(n, CDYN_INTEGRATOR_RATTLE, 1e-3, 1000, NULL, &d1, &lerr, NULL,
+                                 NULL, NULL);
+            sk[k] = chain_twisted_run(n, 1e-3, 1000, &serr, &sfirst, NULL);
+            if (hand[k] < 0 || lib[k] < 0 || sk[k] < 0)
+                return 1;
+        }
+        const size_t len = 2 * (size_t)(n + 1);
+        double *xl = malloc(len * sizeof *xl), *xs = malloc(len * sizeof *xs), dev = -1, first;
+        if (xl && xs && !library_positions(n, 1e-3, 1001, xl) &&
+            chain_twisted_run(n, 1e-3, 1000, &serr, &first, xs) >= 0) {
+            dev = 0;
+            for (size_t i = 0; i < len; i++)
+                dev = fmax(dev, fabs(xl[i] - xs[i]));
+        }
+        free(xl);
+        free(xs);
+        const double h = bench_median(hand, (size_t)reps), a = bench_median(lib, (size_t)reps),
+                     b = bench_median(sk, (size_t)reps), per = 1e9 / (double)n;
+        printf("%9ld %10.2f %10.2f %10.2f %9.2f %9.2f %11.3e %11.3e %11.3e %12.3e\n", n,
+               h * per, a * per, b * per, a / h, b / h, herr, lerr, serr, dev);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 /* Parses "N1,N2,..." into sizes (at most 16); returns the count, 0 on error. */
 static int parse_sizes(const char *arg, long *sizes)
 {
@@ -530,7 +606,7 @@ int main(int argc, char **argv)
             continue;
         else {
             printf("usage: bench_chain [--full] [--solver direct|cg] [--repeat R] "
-                   "[--only euler|rattle|shake|workers|euler-workers] [--sizes N1,N2,...]\n");
+                   "[--only euler|rattle|shake|workers|euler-workers|twisted] [--sizes N1,N2,...]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
@@ -549,6 +625,8 @@ static int run_tables(const char *only, int full, int repeat, cdyn_constraint_so
         return workers_table(full, repeat);
     if (only && !strcmp(only, "euler-workers"))
         return euler_workers_table(full, repeat);
+    if (only && !strcmp(only, "twisted"))
+        return twisted_table(repeat);
     if (only && !strcmp(only, "rattle"))
         return rattle_table(CDYN_PROJECTION_NEWTON, full, repeat, solver);
     if (only && !strcmp(only, "shake"))
