@@ -143,6 +143,15 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x,
 bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const double *v,
                                    double *acc);
 
+/* cdyn__constraints_chain_apply on one thread with the chain eliminated
+ * from both of its ends at once, a row of each end in the two lanes of a
+ * vector register. Returns false as that function does, and also for
+ * chains too short or of an odd row count, compliant rows, or a compiler
+ * without vector extensions: the one-ended sweeps then handle the step.
+ * Allocates nothing. */
+bool cdyn__constraints_chain_twisted(cdyn_system *sys, const double *x, const double *v,
+                                     double *acc);
+
 /* The segments the cut chain solve makes of @p n_rows rows (fewer than 2:
  * it does not cut). The count depends on the rows alone. */
 uint32_t cdyn__constraints_chain_segments(uint32_t n_rows);

@@ -97,7 +97,9 @@ bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const doub
      * sweeps. */
     bool ok = sys->tasks.host.enqueue && !k->any_compliance &&
               cdyn__constraints_chain_split(sys, x, v, acc);
-    if (ok)
+    /* Else a long chain is eliminated from both ends at once
+     * (constraint_chain_twisted.c). */
+    if (ok || cdyn__constraints_chain_twisted(sys, x, v, acc))
         goto done;
     ok = sys->dim == 2 ? forward_sweep(k, &rc, x, v, acc, w, l, 2)
                             : forward_sweep(k, &rc, x, v, acc, w, l, 3);
