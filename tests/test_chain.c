@@ -260,7 +260,8 @@ static void test_chain_kernel_redundant_row(void **state)
     kernel_against_general(2, 0.0, 1, 200);
 }
 
-/* 300 rows: eliminated from both ends, in 2-D and 3-D; with the zero row
+/* 300 and 301 rows (an odd count leaves a row between the two ends'
+ * sweeps): eliminated from both ends, in 2-D and 3-D; with the zero row
  * between two fixed particles the twisted sweeps hand the solve back, and
  * the general path drops the row. */
 static void test_twisted_kernel(void **state)
@@ -268,7 +269,10 @@ static void test_twisted_kernel(void **state)
     (void)state;
     kernel_against_general(2, 0.0, 0, 300);
     kernel_against_general(3, 0.0, 0, 300);
+    kernel_against_general(2, 0.0, 0, 301);
+    kernel_against_general(3, 0.0, 0, 301);
     kernel_against_general(2, 0.0, 1, 299);
+    kernel_against_general(2, 0.0, 1, 300);
 }
 
 int main(void)

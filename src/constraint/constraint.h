@@ -146,8 +146,8 @@ bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const doub
 /* cdyn__constraints_chain_apply on one thread with the chain eliminated
  * from both of its ends at once, a row of each end in the two lanes of a
  * vector register. Returns false as that function does, and also for
- * chains too short or of an odd row count, compliant rows, or a compiler
- * without vector extensions: the one-ended sweeps then handle the step.
+ * chains too short, compliant rows, or a compiler without vector
+ * extensions: the one-ended sweeps then handle the step.
  * Allocates nothing. */
 bool cdyn__constraints_chain_twisted(cdyn_system *sys, const double *x, const double *v,
                                      double *acc);

@@ -11,9 +11,11 @@
  *   lane A:  d_r = A_rr - u_r^2 / d_(r-1),  L_r = u_r / d_(r-1)
  *   lane B:  d_s = A_ss - u_(s+1)^2 / d_(s+1),  L'_s = u_(s+1) / d_(s+1)
  *
- * (u_r = A(r, r - 1)), each with its forward solve y = D^-1 L^-1 rhs. Rows
- * m - 1 and m then meet in a 2 x 2 system, and the back substitutions run
- * outwards from it, adding each rod's W G^T lambda to its particles. Lane
+ * (u_r = A(r, r - 1)), each with its forward solve y = D^-1 L^-1 rhs (lane
+ * B stops at row n - m: for an odd row count row m is left between the
+ * lanes). The lanes' last rows then meet in a 2 x 2 system, or through row
+ * m (the twist), and the back substitutions run outwards, adding each
+ * rod's W G^T lambda to its particles. Lane
  * A's arithmetic is the one-ended sweep's, row for row; lane B's is its
  * mirror. The pivots take the same redundancy test, the meeting system
  * too: a failure hands the solve back (the one-ended sweeps, then the
@@ -129,22 +131,50 @@ static CDYN__ALWAYS_INLINE bool twisted_d(cdyn_system *sys, const double *x, con
         y[r] = yp[0];
         y[s] = yp[1];
     }
-    /* Rows m - 1 and m meet through u_m. */
+    /* The lanes end at rows m - 1 and b = n - m: adjacent for an even row
+     * count, else with row m between them. */
+    const uint32_t b = n - m;
     const size_t um = ta < nt && t[ta].bj / 2 == m ? ta : NO_TERM;
-    const double u = coupling(k, w, um, D);
-    const double ca = u * dinvp[0], cb = u * dinvp[1], den = 1.0 - ca * cb;
-    if (!(den > CDYN__REDUNDANT_PIVOT) || !(den <= DBL_MAX))
-        return false;
-    const double lam_a = (y[m - 1] - ca * y[m]) / den, lam_b = y[m] - cb * lam_a;
+    double lam_a, lam_b;
+    if (b == m) {
+        const double u = coupling(k, w, um, D);
+        /* lambda_(m-1) = y_(m-1) - ca lambda_m, lambda_m = y_m - cb lambda_(m-1) */
+        const double ca = u * dinvp[0], cb = u * dinvp[1], den = 1.0 - ca * cb;
+        if (!(den > CDYN__REDUNDANT_PIVOT) || !(den <= DBL_MAX))
+            return false;
+        lam_a = (y[m - 1] - ca * y[m]) / den;
+        lam_b = y[m] - cb * lam_a;
+        add_row(k, w, acc, m, lam_b, D);
+    } else {
+        /* Row m, the twist: A_mm lambda_m + u_m lambda_(m-1) + u_(m+1)
+         * lambda_(m+1) = rhs_m with lambda_(m-1) = y_(m-1) - u_m dA
+         * lambda_m and lambda_(m+1) = y_(m+1) - u_(m+1) dB lambda_m. */
+        const uint32_t *bp = k->blk_particle;
+        const uint32_t ia = bp[2 * (size_t)m], ib = bp[2 * (size_t)m + 1];
+        double d2;
+        const double rhs = cdyn__rods_row(k, &rc, x, v, acc, m, ia, ib, D, &d2);
+        const double akk = (w[ia] + w[ib]) * d2;
+        /* (Both couplings read row m's blocks, written just now.) */
+        const size_t ub = tb > 0 && t[tb - 1].bj / 2 == b ? tb - 1 : NO_TERM;
+        const double u = coupling(k, w, um, D), u2 = coupling(k, w, ub, D);
+        const double piv = akk - (u * u) * dinvp[0] - (u2 * u2) * dinvp[1];
+        if (!(piv > CDYN__REDUNDANT_PIVOT * akk) || !(piv <= DBL_MAX))
+            return false;
+        const double lam_m = (rhs - u * y[m - 1] - u2 * y[b]) / piv;
+        lam_a = y[m - 1] - u * dinvp[0] * lam_m;
+        lam_b = y[b] - u2 * dinvp[1] * lam_m;
+        y[m] = lam_m;
+        add_row(k, w, acc, b, lam_b, D);
+        add_row(k, w, acc, m, lam_m, D);
+    }
     y[m - 1] = lam_a;
-    y[m] = lam_b;
-    /* Outwards: rows m and m - 1 (which may share a particle) in the
-     * one-ended sweep's order, then a row of each side at a time. */
-    add_row(k, w, acc, m, lam_b, D);
+    y[b] = lam_b;
+    /* Outwards: the meeting rows above in the one-ended sweep's order
+     * (neighbours share a particle), then a row of each side at a time. */
     add_row(k, w, acc, m - 1, lam_a, D);
     lanes lam_next = {lam_a, lam_b};
     for (uint32_t i = 1; i < m; i++) {
-        const uint32_t r = m - 1 - i, s = m + i;
+        const uint32_t r = m - 1 - i, s = b + i;
         const lanes lam = pick(y, r, s) - pick(l, r + 1, s - 1) * lam_next;
         y[r] = lam[0];
         y[s] = lam[1];
@@ -159,7 +189,7 @@ bool cdyn__constraints_chain_twisted(cdyn_system *sys, const double *x, const do
                                      double *acc)
 {
     const cdyn__constraints *k = sys->cons;
-    if (k->n_rows < TWISTED_MIN_ROWS || k->n_rows % 2 || k->any_compliance || !k->ldlt.w)
+    if (k->n_rows < TWISTED_MIN_ROWS || k->any_compliance || !k->ldlt.w)
         return false;
     return sys->dim == 2 ? twisted_d(sys, x, v, acc, 2) : twisted_d(sys, x, v, acc, 3);
 }
