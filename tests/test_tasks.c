@@ -236,12 +236,18 @@ static void check_scene(int dim, scene_fn build, int steps, double dt)
     check_scene_as(dim, build, steps, dt, true);
 }
 
+/* The standard chain of @p links links under @p integ. */
+static cdyn_status standard_chain_under(cdyn_system *sys, int links, cdyn_integrator integ)
+{
+    cdyn_status st = ts_standard_chain(sys, links, NULL, NULL);
+    return st ? st : cdyn_system_set_integrator(sys, integ);
+}
+
 /* The standard chain of 12000 links under RATTLE: the partitioned kernel
  * with three segments under a task system, one segment without. */
 static cdyn_status chain_scene(cdyn_system *sys)
 {
-    cdyn_status st = ts_standard_chain(sys, 12000, NULL, NULL);
-    return st ? st : cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE);
+    return standard_chain_under(sys, 12000, CDYN_INTEGRATOR_RATTLE);
 }
 
 static void test_chain_determinism(void **state)
@@ -605,8 +611,7 @@ static void test_rows_determinism(void **state)
  * neighbours on both sides), uncut without one. */
 static cdyn_status chain_euler_scene(cdyn_system *sys)
 {
-    cdyn_status st = ts_standard_chain(sys, 25000, NULL, NULL);
-    return st ? st : cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_SYMPLECTIC_EULER);
+    return standard_chain_under(sys, 25000, CDYN_INTEGRATOR_SYMPLECTIC_EULER);
 }
 
 static void test_chain_euler_determinism(void **state)

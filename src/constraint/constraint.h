@@ -159,9 +159,9 @@ uint32_t cdyn__constraints_chain_segments(uint32_t n_rows);
 /* cdyn__constraints_chain_apply with the rows cut into segments whose
  * sweeps are the items of the host's parallel loops (any number of
  * workers, the same bits). Returns false as that function does, and also
- * when the rows are too few to cut or the scratch was not reserved: the
- * uncut sweeps or the general path then handle the step. Allocates
- * nothing. */
+ * when the rows are too few to cut, a row is compliant or the scratch was
+ * not reserved: the uncut sweeps or the general path then handle the
+ * step. Allocates nothing. */
 bool cdyn__constraints_chain_split(cdyn_system *sys, const double *x, const double *v,
                                    double *acc);
 

@@ -95,8 +95,7 @@ bool cdyn__constraints_chain_apply(cdyn_system *sys, const double *x, const doub
     /* Under a task system a long chain is cut, for any number of workers
      * (constraint_chain_split.c); a cut that fails leaves it to the uncut
      * sweeps. */
-    bool ok = sys->tasks.host.enqueue && !k->any_compliance &&
-              cdyn__constraints_chain_split(sys, x, v, acc);
+    bool ok = sys->tasks.host.enqueue && cdyn__constraints_chain_split(sys, x, v, acc);
     /* Else a long chain is eliminated from both ends at once
      * (constraint_chain_twisted.c). */
     if (ok || cdyn__constraints_chain_twisted(sys, x, v, acc))

@@ -278,7 +278,7 @@ bool cdyn__constraints_chain_split(cdyn_system *sys, const double *x, const doub
 {
     cdyn__constraints *k = sys->cons;
     const uint32_t m = cdyn__constraints_chain_segments(k->n_rows);
-    if (m < 2 || k->segs_cap < m || !k->segs)
+    if (m < 2 || k->segs_cap < m || k->any_compliance)
         return false;
     cut(k, m);
     job j = {sys, cdyn__rhs_coef_of(sys), x, v, acc, k->segs, m};

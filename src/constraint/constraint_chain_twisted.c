@@ -56,8 +56,9 @@ static CDYN__ALWAYS_INLINE void two_rows(cdyn__constraints *restrict k, const cd
                                          uint32_t r, uint32_t s, lanes *rhs, lanes *akk, size_t D)
 {
     const uint32_t *restrict bp = k->blk_particle;
-    const size_t a0 = bp[2 * (size_t)r] * D, b0 = bp[2 * (size_t)r + 1] * D;
-    const size_t a1 = bp[2 * (size_t)s] * D, b1 = bp[2 * (size_t)s + 1] * D;
+    const size_t pa0 = bp[2 * (size_t)r], pb0 = bp[2 * (size_t)r + 1];
+    const size_t pa1 = bp[2 * (size_t)s], pb1 = bp[2 * (size_t)s + 1];
+    const size_t a0 = pa0 * D, b0 = pb0 * D, a1 = pa1 * D, b1 = pb1 * D;
     double *restrict jr = k->jac + 2 * D * r, *restrict js = k->jac + 2 * D * s;
     lanes dd = {0, 0}, dv2 = {0, 0}, gd = {0, 0}, gwf = {0, 0};
     for (size_t q = 0; q < D; q++) {
@@ -76,7 +77,7 @@ static CDYN__ALWAYS_INLINE void two_rows(cdyn__constraints *restrict k, const cd
     const lanes g = (lanes){0.5, 0.5} * (dd - pick(k->ll, r, s));
     const lanes ks = {rc->ks, rc->ks}, kd = {rc->kd, rc->kd};
     *rhs = -dv2 - gwf - ks * g - kd * gd;
-    *akk = (pick(w, a0 / D, a1 / D) + pick(w, b0 / D, b1 / D)) * dd;
+    *akk = (pick(w, pa0, pa1) + pick(w, pb0, pb1)) * dd;
 }
 
 /* Row r's W G^T lambda into its particles' accelerations. */
@@ -189,7 +190,7 @@ bool cdyn__constraints_chain_twisted(cdyn_system *sys, const double *x, const do
                                      double *acc)
 {
     const cdyn__constraints *k = sys->cons;
-    if (k->n_rows < TWISTED_MIN_ROWS || k->any_compliance || !k->ldlt.w)
+    if (k->n_rows < TWISTED_MIN_ROWS || k->any_compliance)
         return false;
     return sys->dim == 2 ? twisted_d(sys, x, v, acc, 2) : twisted_d(sys, x, v, acc, 3);
 }

@@ -151,6 +151,19 @@ static void chain_errors(const cdyn_system *sys, long n, double e0, double *x, d
 /* Projection of the RATTLE rows: 0 = none (symplectic Euler table). */
 static cdyn_projection_method g_method = 0;
 
+/* RATTLE's projection by @p method at the hand-written code's relative
+ * tolerance, 1e-12, with no cap on its iterations. */
+static void set_tight_projection(cdyn_system *sys, cdyn_projection_method method)
+{
+    cdyn_projection_options po;
+    cdyn_projection_options_init(&po);
+    po.method = method;
+    po.position_tolerance = 1e-12;
+    po.velocity_tolerance = 1e-12;
+    po.max_iterations = 1000000;
+    cdyn_system_set_projection_options(sys, &po);
+}
+
 static int run(long n, cdyn_constraint_solver solver, cdyn_integrator integrator, result *out)
 {
     counter cnt = {0, 0};
@@ -160,15 +173,8 @@ static int run(long n, cdyn_constraint_solver solver, cdyn_integrator integrator
         return 1;
     cdyn_system_set_integrator(sys, integrator);
     ts_set_solver(sys, solver);
-    if (g_method) {
-        cdyn_projection_options po;
-        cdyn_projection_options_init(&po);
-        po.method = g_method;
-        po.position_tolerance = 1e-12;
-        po.velocity_tolerance = 1e-12;
-        po.max_iterations = 1000000;
-        cdyn_system_set_projection_options(sys, &po);
-    }
+    if (g_method)
+        set_tight_projection(sys, g_method);
     cdyn_constraint *rods = malloc((size_t)n * sizeof *rods);
     if (ts_standard_chain(sys, (int)n, NULL, rods)) {
         fprintf(stderr, "setup failed: %s\n", cdyn_system_last_error(sys));
@@ -311,27 +317,30 @@ static int rattle_table(cdyn_projection_method method, int full, int repeat,
  * the steps completed after the first (-1 on a setup failure, or when the
  * first step fails); *steps, *rod_error, and *first_step (may be NULL) the
  * first step's seconds. */
+/* The standard chain of @p n links in a new 2-D system under
+ * @p integrator (RATTLE: Newton at 1e-12); NULL on a setup failure. */
+static cdyn_system *standard_chain(long n, cdyn_integrator integrator)
+{
+    cdyn_system *sys;
+    if (cdyn_system_create(2, &sys))
+        return NULL;
+    cdyn_system_set_integrator(sys, integrator);
+    if (integrator == CDYN_INTEGRATOR_RATTLE)
+        set_tight_projection(sys, CDYN_PROJECTION_NEWTON);
+    if (ts_standard_chain(sys, (int)n, NULL, NULL)) {
+        cdyn_system_destroy(sys);
+        return NULL;
+    }
+    return sys;
+}
+
 static double run_workers(long n, cdyn_integrator integrator, double dt, int steps,
                           task_pool *pool, int *done, double *rod_error, double *idle_estimate,
                           double *cpu_per_step, double *first_step)
 {
-    cdyn_system *sys;
-    if (cdyn_system_create(2, &sys))
+    cdyn_system *sys = standard_chain(n, integrator);
+    if (!sys)
         return -1;
-    cdyn_system_set_integrator(sys, integrator);
-    if (integrator == CDYN_INTEGRATOR_RATTLE) {
-        cdyn_projection_options po;
-        cdyn_projection_options_init(&po);
-        po.method = CDYN_PROJECTION_NEWTON;
-        po.position_tolerance = 1e-12;
-        po.velocity_tolerance = 1e-12;
-        po.max_iterations = 1000000;
-        cdyn_system_set_projection_options(sys, &po);
-    }
-    if (ts_standard_chain(sys, (int)n, NULL, NULL)) {
-        cdyn_system_destroy(sys);
-        return -1;
-    }
     if (pool) {
         cdyn_task_system ts;
         cdyn_task_system_init(&ts);
@@ -499,18 +508,10 @@ static int euler_workers_table(int full, int repeat)
  * steps of @p dt (2 (n + 1) doubles into @p x); 0 on success. */
 static int library_positions(long n, double dt, int steps, double *x)
 {
-    cdyn_system *sys;
-    if (cdyn_system_create(2, &sys))
+    cdyn_system *sys = standard_chain(n, CDYN_INTEGRATOR_RATTLE);
+    if (!sys)
         return 1;
-    cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE);
-    cdyn_projection_options po;
-    cdyn_projection_options_init(&po);
-    po.method = CDYN_PROJECTION_NEWTON;
-    po.position_tolerance = 1e-12;
-    po.velocity_tolerance = 1e-12;
-    po.max_iterations = 1000000;
-    cdyn_system_set_projection_options(sys, &po);
-    int bad = ts_standard_chain(sys, (int)n, NULL, NULL) != CDYN_OK;
+    int bad = 0;
     for (int k = 0; k < steps && !bad; k++)
         bad = cdyn_system_step(sys, dt) != CDYN_OK;
     bad = bad || cdyn_system_get_positions(sys, x, 2 * (size_t)(n + 1)) != CDYN_OK;
