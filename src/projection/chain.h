@@ -23,6 +23,7 @@
 #ifndef CDYN__PROJECTION_CHAIN_H
 #define CDYN__PROJECTION_CHAIN_H
 
+#include <float.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +38,9 @@
  * path of fewer than 1.5 segments is one segment, with neither, and long
  * paths are cut only as fine as threads need. */
 #define CDYN__CHAIN_SEGMENT 4096
+/* Rows from which a path of one segment is swept from both ends at once
+ * (chain_twisted.c; shorter paths: the one-ended sweeps). */
+#define CDYN__CHAIN_TWIST_MIN 256u
 /* Segments per block (the items of a parallel loop). */
 #define CDYN__CHAIN_BLOCK_SEGS 1
 /* The flag of cdyn__chain.row_of. */
@@ -54,6 +58,15 @@ typedef struct cdyn__chain_seg {
      * particle (not a fixed hub). Fixed hubs, in several paths, are
      * written once by the driver: each particle has one writer. */
     bool own_first, own_last;
+    /* The segment is a whole path of CDYN__CHAIN_TWIST_MIN rows or more,
+     * on a compiler with vector extensions (fixed by the plan); this
+     * step's sweeps run from both ends (set by the Newton sweep, cleared
+     * where a pivot sends the segment back to the one-ended sweeps). */
+    bool twistable, twisted;
+    /* The twisted velocity solve's meeting: the multipliers of the lanes'
+     * last rows in terms of the middle one (even row count: lane B's last
+     * row in terms of lane A's), and the middle row's inverse pivot. */
+    double tw_l[2], tw_pinv;
     /* Newton: delta_last = ta + tb delta_first + tc delta_next (delta_next
      * the next segment's first unknown); the boundary solution t (delta at
      * the first row) and bottom (delta at the last row). */
@@ -167,6 +180,49 @@ void cdyn__chain_velocity_forward(cdyn_system *sys, const double *xn, const doub
 void cdyn__chain_velocity_backward(cdyn_system *sys, const double *xn, double *vn,
                                    const double *a1, double h2, double scale, int refine,
                                    uint32_t begin, uint32_t end);
+
+/* What the velocity tests of a sweep found: the largest ratio wn / wd
+ * (kept as a fraction: no division per row), the rows above tolerance and
+ * the sum of the numerators (finite when they all are). The rows are
+ * named, when needed, by the driver's scalar pass. */
+typedef struct cdyn__chain_vtest {
+    double wn, wd, sum;
+    uint32_t n_bad;
+} cdyn__chain_vtest;
+
+/* The velocity test of a row from its gv = e1.(vb - va), e1.e1 and the
+ * larger squared speed of its particles. A row at rest (or of zero length)
+ * has G v = 0 and passes. */
+static CDYN__ALWAYS_INLINE void cdyn__chain_vtest_row(cdyn__chain_vtest *t, double gv, double e1e1,
+                                                      double s2, double tol2)
+{
+    const double num = gv * gv, den = cdyn__maxd(e1e1 * s2, DBL_MIN);
+    t->n_bad += !(num <= tol2 * den);
+    if (num * t->wd > t->wn * den) { /* rarely taken once a few rows are in */
+        t->wn = num;
+        t->wd = den;
+    }
+    t->sum += num;
+}
+
+/* The sweeps of a whole path from both ends (chain_twisted.c), called by
+ * the one-ended sweeps' drivers for segments marked twistable. The Newton
+ * sweep and the first forward velocity sweep return false when a pivot
+ * fails the redundancy test: nothing is owed then but the one-ended sweep
+ * (the Newton sweep leaves p and sum for the caller to restore; the
+ * forward sweep has factored A1 one-ended, cdyn__chain_factor_a1). */
+bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int mode,
+                                cdyn__chain_seg *g, cdyn__pass *p, double *sum);
+void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
+                               const cdyn__chain_seg *g, cdyn__pass *p);
+bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const double *vn,
+                                 const double *a1, double h2, int kick, cdyn__chain_seg *g);
+void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn,
+                                  const double *a1, double h2, double scale, int refine,
+                                  const cdyn__chain_seg *g, cdyn__chain_vtest *t);
+/* A1 = L D L^T of segment @p g (a whole path) from its first row, as the
+ * one-ended final sweep factors it. */
+void cdyn__chain_factor_a1(cdyn_system *sys, const double *xn, const cdyn__chain_seg *g);
 
 /* The boundary systems (chain_boundary.c), serial, in segment order. */
 void cdyn__chain_newton_boundary(cdyn__chain *c);

@@ -275,8 +275,13 @@ static CDYN__ALWAYS_INLINE void blocks(cdyn_system *sys, const cdyn__chain_in *i
         cdyn__chain_block_init(blk);
         uint32_t k, k1;
         cdyn__chain_block_segs(ch, b, &k, &k1);
-        for (; k < k1; k++)
-            segment(&c, &ch->seg[k], &blk->pass, mode, D);
+        for (; k < k1; k++) {
+            cdyn__chain_seg *g = &ch->seg[k];
+            if (g->twisted) /* the Newton sweep's choice */
+                cdyn__chain_twisted_final(sys, in, mode, g, &blk->pass);
+            else
+                segment(&c, g, &blk->pass, mode, D);
+        }
     }
 }
 

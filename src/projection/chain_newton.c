@@ -203,8 +203,21 @@ static CDYN__ALWAYS_INLINE void blocks(cdyn_system *sys, const cdyn__chain_in *i
         cdyn__chain_block_init(blk);
         uint32_t k, k1;
         cdyn__chain_block_segs(ch, b, &k, &k1);
-        for (; k < k1; k++)
-            segment(&c, &ch->seg[k], &blk->pass, &blk->sum, mode, D);
+        for (; k < k1; k++) {
+            cdyn__chain_seg *g = &ch->seg[k];
+            if (g->twistable) {
+                /* Both ends at once, unless a pivot sends it back here:
+                 * then its tests start again. */
+                const cdyn__pass pass = blk->pass;
+                const double sum = blk->sum;
+                g->twisted = cdyn__chain_twisted_newton(sys, in, mode, g, &blk->pass, &blk->sum);
+                if (g->twisted)
+                    continue;
+                blk->pass = pass;
+                blk->sum = sum;
+            }
+            segment(&c, g, &blk->pass, &blk->sum, mode, D);
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "core/system.h"
+#include "core/vec.h"
 #include "constraint/constraint.h"
 #include "kinematic/kinematic.h"
 #include "projection/chain.h"
@@ -82,6 +83,9 @@ static cdyn_status partition(cdyn_system *sys, cdyn__chain *c, const uint8_t *hu
             g->path_last = i + 1 == m;
             g->own_first = g->path_first && !hub[c->row_from[g->start]];
             g->own_last = !g->path_last || !hub[c->row_to[g->end - 1]];
+#if defined(CDYN__HAVE_V2D)
+            g->twistable = m == 1 && n >= CDYN__CHAIN_TWIST_MIN;
+#endif
         }
     }
     c->n_segs = n_segs;

@@ -112,29 +112,14 @@ static CDYN__ALWAYS_INLINE void forward_segment(const ctx *c, cdyn__chain_seg *g
  * Backward
  * ------------------------------------------------------------------------ */
 
-/* What the velocity tests of a sweep found: the largest ratio wn / wd
- * (kept as a fraction: no division per row), the rows above tolerance and
- * the sum of the numerators (finite when they all are). The rows are
- * named, when needed, by the driver's scalar pass. */
-typedef struct vtest {
-    double wn, wd, sum;
-    uint32_t n_bad;
-} vtest;
-
 /* The velocity test of a row: e1 its block of particle b, va, vb the final
- * velocities and sa, sb their squared speeds. A row at rest (or of zero
- * length) has G v = 0 and passes. */
-static CDYN__ALWAYS_INLINE void check_row(vtest *t, cdyn__r3 e1, cdyn__r3 va, cdyn__r3 vb,
-                                          double sa, double sb, double tol2, size_t D)
+ * velocities and sa, sb their squared speeds. */
+static CDYN__ALWAYS_INLINE void check_row(cdyn__chain_vtest *t, cdyn__r3 e1, cdyn__r3 va,
+                                          cdyn__r3 vb, double sa, double sb, double tol2,
+                                          size_t D)
 {
-    const double gv = cdyn__r3_dot(e1, cdyn__r3_sub(vb, va, D), D), num = gv * gv;
-    const double den = cdyn__maxd(cdyn__r3_dot(e1, e1, D) * cdyn__maxd(sa, sb), DBL_MIN);
-    t->n_bad += !(num <= tol2 * den);
-    if (num * t->wd > t->wn * den) { /* rarely taken once a few rows are in */
-        t->wn = num;
-        t->wd = den;
-    }
-    t->sum += num;
+    cdyn__chain_vtest_row(t, cdyn__r3_dot(e1, cdyn__r3_sub(vb, va, D), D),
+                          cdyn__r3_dot(e1, e1, D), cdyn__maxd(sa, sb), tol2);
 }
 
 /* Rows of a segment by where they lie: the last, one between, the first,
@@ -146,7 +131,7 @@ typedef struct bstate {
     double nun, nun2, sbn, lnext; /* lnext: L(r + 1, r) */
 } bstate;
 
-static CDYN__ALWAYS_INLINE void brow(const ctx *c, bstate *s, vtest *t, uint32_t r,
+static CDYN__ALWAYS_INLINE void brow(const ctx *c, bstate *s, cdyn__chain_vtest *t, uint32_t r,
                                      const cdyn__chain_seg *g, double os, double os2,
                                      const int kind, const int refine, size_t D, const int pf)
 {
@@ -213,7 +198,7 @@ static CDYN__ALWAYS_INLINE void brow(const ctx *c, bstate *s, vtest *t, uint32_t
     s->lnext = c->lower[r];
 }
 
-static CDYN__ALWAYS_INLINE void backward_as(const ctx *c, const cdyn__chain_seg *g, vtest *t,
+static CDYN__ALWAYS_INLINE void backward_as(const ctx *c, const cdyn__chain_seg *g, cdyn__chain_vtest *t,
                                             const int refine, size_t D, const int pf)
 {
     const uint32_t a = g->start, b = g->end - 1;
@@ -242,7 +227,7 @@ static CDYN__ALWAYS_INLINE void backward_as(const ctx *c, const cdyn__chain_seg 
     brow(c, &s, t, a, g, os, os2, ROW_FIRST, refine, D, pf);
 }
 
-static CDYN__ALWAYS_INLINE void backward_segment(const ctx *c, const cdyn__chain_seg *g, vtest *t,
+static CDYN__ALWAYS_INLINE void backward_segment(const ctx *c, const cdyn__chain_seg *g, cdyn__chain_vtest *t,
                                                  const int refine, size_t D)
 {
     if (g->path_first)
@@ -282,8 +267,9 @@ static ctx context(cdyn_system *sys, const double *xn, const double *vin, double
     return c;
 }
 
-static CDYN__ALWAYS_INLINE void forward_blocks(const ctx *c, cdyn__chain *ch, uint32_t begin,
-                                               uint32_t end, const int kick, size_t D)
+static CDYN__ALWAYS_INLINE void forward_blocks(cdyn_system *sys, const ctx *c, cdyn__chain *ch,
+                                               uint32_t begin, uint32_t end, const int kick,
+                                               size_t D)
 {
     uint32_t k, k1;
     cdyn__chain_block_segs(ch, begin, &k, &k1);
@@ -291,8 +277,15 @@ static CDYN__ALWAYS_INLINE void forward_blocks(const ctx *c, cdyn__chain *ch, ui
         uint32_t unused;
         cdyn__chain_block_segs(ch, end - 1, &unused, &k1);
     }
-    for (; k < k1; k++)
-        forward_segment(c, &ch->seg[k], kick, D);
+    for (; k < k1; k++) {
+        cdyn__chain_seg *g = &ch->seg[k];
+        /* A twisted segment whose A1 has a redundant row is factored from
+         * one end instead, and solved so from here on. */
+        if (g->twisted && cdyn__chain_twisted_forward(sys, c->xn, c->vin, c->a1, c->h2, kick, g))
+            continue;
+        g->twisted = false;
+        forward_segment(c, g, kick, D);
+    }
 }
 
 void cdyn__chain_velocity_forward(cdyn_system *sys, const double *xn, const double *vn,
@@ -305,28 +298,35 @@ void cdyn__chain_velocity_forward(cdyn_system *sys, const double *xn, const doub
     cdyn__chain *ch = &sys->proj->chain;
     if (sys->dim == 2) {
         if (kick)
-            forward_blocks(&c, ch, begin, end, 1, 2);
+            forward_blocks(sys, &c, ch, begin, end, 1, 2);
         else
-            forward_blocks(&c, ch, begin, end, 0, 2);
+            forward_blocks(sys, &c, ch, begin, end, 0, 2);
     } else {
         if (kick)
-            forward_blocks(&c, ch, begin, end, 1, 3);
+            forward_blocks(sys, &c, ch, begin, end, 1, 3);
         else
-            forward_blocks(&c, ch, begin, end, 0, 3);
+            forward_blocks(sys, &c, ch, begin, end, 0, 3);
     }
 }
 
-static CDYN__ALWAYS_INLINE void backward_blocks(const ctx *c, cdyn__chain *ch, uint32_t begin,
-                                                uint32_t end, const int refine, size_t D)
+static CDYN__ALWAYS_INLINE void backward_blocks(cdyn_system *sys, const ctx *c, cdyn__chain *ch,
+                                                uint32_t begin, uint32_t end, const int refine,
+                                                size_t D)
 {
     for (uint32_t b = begin; b < end; b++) {
         cdyn__chain_block *blk = &ch->block[b];
         cdyn__chain_block_init(blk);
-        vtest t = {0, 1, 0, 0};
+        cdyn__chain_vtest t = {0, 1, 0, 0};
         uint32_t k, k1;
         cdyn__chain_block_segs(ch, b, &k, &k1);
-        for (; k < k1; k++)
-            backward_segment(c, &ch->seg[k], &t, refine, D);
+        for (; k < k1; k++) {
+            const cdyn__chain_seg *g = &ch->seg[k];
+            if (g->twisted)
+                cdyn__chain_twisted_backward(sys, c->xn, c->vn, c->a1, c->h2, c->scale, refine,
+                                             g, &t);
+            else
+                backward_segment(c, g, &t, refine, D);
+        }
         blk->pass.wn = t.wn;
         blk->pass.wd = t.wd;
         blk->pass.n_bad = t.n_bad;
@@ -342,13 +342,13 @@ void cdyn__chain_velocity_backward(cdyn_system *sys, const double *xn, double *v
     cdyn__chain *ch = &sys->proj->chain;
     if (sys->dim == 2) {
         if (refine)
-            backward_blocks(&c, ch, begin, end, 1, 2);
+            backward_blocks(sys, &c, ch, begin, end, 1, 2);
         else
-            backward_blocks(&c, ch, begin, end, 0, 2);
+            backward_blocks(sys, &c, ch, begin, end, 0, 2);
     } else {
         if (refine)
-            backward_blocks(&c, ch, begin, end, 1, 3);
+            backward_blocks(sys, &c, ch, begin, end, 1, 3);
         else
-            backward_blocks(&c, ch, begin, end, 0, 3);
+            backward_blocks(sys, &c, ch, begin, end, 0, 3);
     }
 }

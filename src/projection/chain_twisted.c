@@ -1,0 +1,893 @@
+/* The chain kernel's sweeps over a whole path from both ends at once
+ * (chain.h; docs/performance.md, "One thread"), for paths of
+ * CDYN__CHAIN_TWIST_MIN rows or more.
+ *
+ * Every sweep of the one-ended kernel is a chain of dependent divisions:
+ * each pivot waits for the one before. Here lane A takes the path's rows
+ * from its first row down and lane B from its last row up, a row of each
+ * in the two lanes of a vector register, so that one instruction stream
+ * carries two independent recurrences:
+ *
+ *   Newton    inwards: x* = x_p + W G0^T mu, the residuals and their test,
+ *             the elimination of J delta = -g; where the lanes meet, their
+ *             last rows (and for an odd row count the row left between
+ *             them, the twist) are solved exactly;
+ *   final     outwards: delta, x1 = x_p + D, v_h = v_p + D / h, each
+ *             row's residual and the change of its g over the step;
+ *   forward   inwards: the closing kick, A1 = G(x1) W G(x1)^T = L D L^T
+ *             factored towards the middle (a tridiagonal matrix factors
+ *             inwards without fill, so the factorization moves here from
+ *             the final sweep), both right-hand sides eliminated; the
+ *             middle's rows eliminated into one;
+ *   backward  outwards from the middle: nu, v = v~ + W G1^T nu, the
+ *             multipliers, each row's velocity test.
+ *
+ * Lane A reads a row's particles P_(r-1), P_r as (carried, new) inwards
+ * and (new, carried) outwards, lane B the other way round. Each lane's
+ * vectors point from the particle it carries to the one it takes, so the
+ * two lanes' formulas are the same: the signs cancel in every product of
+ * two such vectors, and a particle's displacement w (M_r e_r - M_r' e_r')
+ * (r' the row after r in the lane's direction) is the same vector either
+ * way.
+ *
+ * The pivots take the one-ended sweeps' redundancy test, the meeting too.
+ * A failure sends the segment back to the one-ended sweeps for the rest of
+ * the step: the Newton sweep before anything is stored, the forward sweep
+ * after factoring A1 from one end (which drops the redundant rows as the
+ * final sweep would have). */
+#include "projection/chain.h"
+
+#include <math.h>
+
+#include "constraint/constraint.h"
+#include "core/system.h"
+#include "core/vec.h"
+#include "projection/projection.h"
+#include "solver/ldlt.h"
+
+/* ------------------------------------------------------------------------
+ * A1 factored from one end (also the fallback of the twisted one)
+ * ------------------------------------------------------------------------ */
+
+static CDYN__ALWAYS_INLINE void factor_d(cdyn_system *sys, const double *restrict xn,
+                                         const cdyn__chain_seg *g, size_t D)
+{
+    const cdyn__chain *ch = &sys->proj->chain;
+    const double *restrict w = sys->inv_mass;
+    const uint32_t *restrict from = ch->row_from, *restrict to = ch->row_to;
+    double *restrict pinv = ch->pinv, *restrict lower = ch->lower;
+    size_t ia = from[g->start];
+    double wa = w[ia], pp = 0, pprev = HUGE_VAL;
+    cdyn__r3 x1a = cdyn__r3_load(xn + ia * D, D), e1p = CDYN__R3_ZERO;
+    for (uint32_t r = g->start; r < g->end; r++) {
+        const size_t ib = to[r];
+        const double wb = w[ib];
+        const cdyn__r3 x1b = cdyn__r3_load(xn + ib * D, D), e1 = cdyn__r3_sub(x1b, x1a, D);
+        const double diag = (wa + wb) * cdyn__r3_dot(e1, e1, D);
+        const double o = -(wa * cdyn__r3_dot(e1p, e1, D)), piv = diag - (o * o) / pprev;
+        const bool keep = piv > CDYN__REDUNDANT_PIVOT * diag;
+        const double inv = keep ? 1.0 / piv : 0.0;
+        pinv[r] = inv;
+        lower[r] = o * pp;
+        wa = wb;
+        x1a = x1b;
+        e1p = e1;
+        pp = inv;
+        pprev = keep ? piv : HUGE_VAL;
+    }
+}
+
+void cdyn__chain_factor_a1(cdyn_system *sys, const double *xn, const cdyn__chain_seg *g)
+{
+    if (sys->dim == 2)
+        factor_d(sys, xn, g, 2);
+    else
+        factor_d(sys, xn, g, 3);
+}
+
+#if defined(CDYN__HAVE_V2D)
+
+/* ------------------------------------------------------------------------
+ * Two lanes
+ * ------------------------------------------------------------------------ */
+
+typedef cdyn__v2d lanes;
+
+/* A point or vector per lane, coordinate by coordinate. */
+typedef struct lv {
+    lanes c[3];
+} lv;
+
+static CDYN__ALWAYS_INLINE lanes same(double s)
+{
+    return (lanes){s, s};
+}
+
+static CDYN__ALWAYS_INLINE lanes two(const double *a, size_t ia, size_t ib)
+{
+    return (lanes){a[ia], a[ib]};
+}
+
+static CDYN__ALWAYS_INLINE void put(double *a, size_t ia, size_t ib, lanes v)
+{
+    a[ia] = v[0];
+    a[ib] = v[1];
+}
+
+static CDYN__ALWAYS_INLINE lv lv_load(const double *x, size_t ia, size_t ib, size_t D)
+{
+    lv r;
+    for (size_t q = 0; q < 3; q++)
+        r.c[q] = q < D ? two(x, ia * D + q, ib * D + q) : same(0.0);
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE void lv_store(double *x, size_t ia, size_t ib, lv v, size_t D)
+{
+    for (size_t q = 0; q < D; q++)
+        put(x, ia * D + q, ib * D + q, v.c[q]);
+}
+
+/* The lanes' values of one particle (lane @p k). */
+static CDYN__ALWAYS_INLINE cdyn__r3 lv_lane(lv v, int k, size_t D)
+{
+    cdyn__r3 r = {{v.c[0][k], v.c[1][k]}, D == 3 ? v.c[2][k] : 0.0};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE lv lv_add(lv a, lv b, size_t D)
+{
+    for (size_t q = 0; q < D; q++)
+        a.c[q] += b.c[q];
+    return a;
+}
+
+static CDYN__ALWAYS_INLINE lv lv_sub(lv a, lv b, size_t D)
+{
+    for (size_t q = 0; q < D; q++)
+        a.c[q] -= b.c[q];
+    return a;
+}
+
+static CDYN__ALWAYS_INLINE lv lv_scale(lanes f, lv a, size_t D)
+{
+    for (size_t q = 0; q < D; q++)
+        a.c[q] *= f;
+    return a;
+}
+
+static CDYN__ALWAYS_INLINE lanes lv_dot(lv a, lv b, size_t D)
+{
+    lanes s = a.c[0] * b.c[0] + a.c[1] * b.c[1];
+    return D == 3 ? s + a.c[2] * b.c[2] : s;
+}
+
+static CDYN__ALWAYS_INLINE lv lv_zero(void)
+{
+    lv r = {{same(0.0), same(0.0), same(0.0)}};
+    return r;
+}
+
+/* Both lanes' pivots pass the redundancy test against their diagonals
+ * (a NaN fails it). */
+static CDYN__ALWAYS_INLINE bool kept(lanes piv, lanes diag)
+{
+    const lanes lim = same(CDYN__REDUNDANT_PIVOT) * diag;
+    return piv[0] > lim[0] && piv[1] > lim[1];
+}
+
+/* ------------------------------------------------------------------------
+ * Context
+ * ------------------------------------------------------------------------ */
+
+typedef struct ctx {
+    const double *restrict x0, *restrict v0, *restrict a0, *restrict xb, *restrict vb;
+    const double *restrict w, *restrict len;
+    double *restrict lam;
+    const uint32_t *restrict from, *restrict to, *restrict row_of;
+    double *restrict nc, *restrict ny, *restrict dres, *restrict pinv, *restrict lower;
+    double *restrict vz, *restrict vz2;
+    double *restrict xn, *restrict vn; /* written (positions), read and written (velocities) */
+    const double *restrict xr;         /* positions read by the velocity sweeps */
+    const double *restrict a1;
+    double h, h2, inv_h, warm, tol2, scale;
+} ctx;
+
+static ctx context(cdyn_system *sys)
+{
+    const cdyn__chain *ch = &sys->proj->chain;
+    const ctx c = {.w = sys->inv_mass,
+                   .len = ch->row_length,
+                   .lam = sys->cons->lambda,
+                   .from = ch->row_from,
+                   .to = ch->row_to,
+                   .row_of = ch->row_of,
+                   .nc = ch->nc,
+                   .ny = ch->ny,
+                   .dres = ch->dres,
+                   .pinv = ch->pinv,
+                   .lower = ch->lower,
+                   .vz = ch->vz,
+                   .vz2 = ch->vz2};
+    return c;
+}
+
+static ctx positions_context(cdyn_system *sys, const cdyn__chain_in *in)
+{
+    ctx c = context(sys);
+    c.x0 = in->x0;
+    c.v0 = in->v0;
+    c.a0 = in->a0;
+    c.xb = in->xb;
+    c.vb = in->vb;
+    c.xn = in->xn;
+    c.vn = in->vn;
+    c.h = in->h;
+    c.h2 = in->h2;
+    c.inv_h = in->inv_h;
+    c.warm = in->warm;
+    c.tol2 = cdyn__tol2_of(sys->proj->opt.position_tolerance);
+    return c;
+}
+
+static ctx velocity_context(cdyn_system *sys, const double *xn, double *vn, const double *a1,
+                            double h2, double scale)
+{
+    ctx c = context(sys);
+    c.xr = xn;
+    c.vn = vn;
+    c.a1 = a1;
+    c.h2 = h2;
+    c.inv_h = 0.5 / h2;
+    c.scale = scale;
+    c.tol2 = cdyn__tol2_of(sys->proj->opt.velocity_tolerance);
+    return c;
+}
+
+static CDYN__ALWAYS_INLINE double mu_of(const ctx *c, uint32_t r, const int mode)
+{
+    return (mode & CDYN__SWEEP_WARM) ? c->warm * c->lam[c->row_of[r] & ~CDYN__CHAIN_FLIP] : 0.0;
+}
+
+static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, const int mode)
+{
+    return (lanes){mu_of(c, ra, mode), mu_of(c, rb, mode)};
+}
+
+/* x_p (and v_p) of particles ia, ib: from x0, v0, a0, or as a final sweep
+ * stored them. */
+static CDYN__ALWAYS_INLINE void predict(const ctx *c, size_t ia, size_t ib, lv x0, lv *xp,
+                                        lv *vp, const int mode, size_t D)
+{
+    if (mode & CDYN__SWEEP_REBASED) {
+        *xp = lv_load(c->xb, ia, ib, D);
+        *vp = lv_load(c->vb, ia, ib, D);
+        return;
+    }
+    *vp = lv_add(lv_load(c->v0, ia, ib, D), lv_scale(same(c->h2), lv_load(c->a0, ia, ib, D), D), D);
+    *xp = lv_add(x0, lv_scale(same(c->h), *vp, D), D);
+}
+
+/* The position test of both lanes' rows. */
+static CDYN__ALWAYS_INLINE void check2(cdyn__pass *p, uint32_t ra, uint32_t rb, lanes g, lanes d2,
+                                       lanes l, double tol2)
+{
+    cdyn__check_exact(p, ra, g[0], d2[0], l[0], tol2);
+    cdyn__check_exact(p, rb, g[1], d2[1], l[1], tol2);
+}
+
+/* ------------------------------------------------------------------------
+ * Newton, inwards
+ * ------------------------------------------------------------------------ */
+
+/* A lane's state between rows: the particle it carries (x*, x0, w), the
+ * row's e0 and mu, the row before's e0, coupling to this row, pivot and
+ * y. */
+typedef struct nstate {
+    lv xc, x0n, ec, ep;
+    lanes wc, muc, jnp, pivp, yp, dip, cp;
+} nstate;
+
+static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn__pass *p,
+                                         double *sum, const int mode, size_t D)
+{
+    const uint32_t a = g->start, b = g->end - 1, n = g->end - g->start, m = n / 2;
+    const uint32_t *from = c->from, *to = c->to;
+    nstate s;
+    {
+        const size_t ia = from[a], ib = to[b];
+        const lv x0c = lv_load(c->x0, ia, ib, D);
+        s.x0n = lv_load(c->x0, to[a], from[b], D);
+        s.ec = lv_sub(s.x0n, x0c, D);
+        s.muc = mu2(c, a, b, mode);
+        s.wc = two(c->w, ia, ib);
+        lv xp, vp;
+        predict(c, ia, ib, x0c, &xp, &vp, mode, D);
+        s.xc = lv_add(xp, lv_scale(-(s.wc * s.muc), s.ec, D), D);
+        s.ep = lv_zero();
+        s.jnp = s.yp = s.dip = s.cp = same(0.0);
+        s.pivp = same(HUGE_VAL);
+    }
+    lanes bad = same(0.0), num_sum = same(0.0);
+    for (uint32_t k = 0; k < m; k++) {
+        const uint32_t ra = a + k, rb = b - k;
+        const size_t na = to[ra], nb = from[rb];
+        const lv x0q = lv_load(c->x0, to[ra + 1], from[rb - 1], D);
+        const lv en = lv_sub(x0q, s.x0n, D);
+        const lanes mun = mu2(c, ra + 1, rb - 1, mode), wn = two(c->w, na, nb);
+        lv xp, vp;
+        predict(c, na, nb, s.x0n, &xp, &vp, mode, D);
+        const lv xs =
+            lv_add(xp, lv_scale(wn, lv_sub(lv_scale(s.muc, s.ec, D), lv_scale(mun, en, D), D), D), D);
+        const lv e = lv_sub(xs, s.xc, D);
+        const lanes d2 = lv_dot(e, e, D), l = two(c->len, ra, rb);
+        const lanes gr = same(0.5) * (d2 - l * l);
+        if (mode & CDYN__SWEEP_TRACK) {
+            check2(p, ra, rb, gr, d2, l, c->tol2);
+        } else {
+            /* The warm start is not expected to pass: count, name nothing. */
+            const lanes num = gr * gr, lim = same(c->tol2) * (d2 * (l * l));
+            bad += (lanes){num[0] <= lim[0] ? 0.0 : 1.0, num[1] <= lim[1] ? 0.0 : 1.0};
+            num_sum += num;
+        }
+        const lanes di = (s.wc + wn) * lv_dot(e, s.ec, D);
+        const lanes jp = -(s.wc * lv_dot(e, s.ep, D)), jn = -(wn * lv_dot(e, en, D));
+        const lanes piv = di - (jp * s.jnp) / s.pivp;
+        if (!(di[0] > 0) || !(di[1] > 0) || !kept(piv, di))
+            return false;
+        const lanes inv = same(1.0) / piv, cr = jn * inv, yr = (-gr - jp * s.yp) * inv;
+        put(c->nc, ra, rb, cr);
+        put(c->ny, ra, rb, yr);
+        s.xc = xs;
+        s.x0n = x0q;
+        s.wc = wn;
+        s.ep = s.ec;
+        s.ec = en;
+        s.muc = mun;
+        s.jnp = jn;
+        s.pivp = piv;
+        s.yp = yr;
+        s.dip = di;
+        s.cp = cr;
+    }
+    if (!(mode & CDYN__SWEEP_TRACK)) {
+        p->n_bad += (uint32_t)(bad[0] + bad[1]);
+        *sum += num_sum[0] + num_sum[1];
+    }
+    /* The meeting. Lane A's relation is delta_ra = yA - cA delta_(ra+1),
+     * lane B's delta_rb = yB - cB delta_(rb-1). */
+    const uint32_t ra = a + m - 1, rb = b - m + 1;
+    const double cA = s.cp[0], cB = s.cp[1], yA = s.yp[0], yB = s.yp[1];
+    double dA, dB;
+    if (rb == ra + 1) {
+        /* Rows ra and rb: row ra's pivot with row rb eliminated into it is
+         * pA (1 - cA cB). */
+        const double den = 1.0 - cA * cB;
+        if (!(s.pivp[0] * den > CDYN__REDUNDANT_PIVOT * s.dip[0]))
+            return false;
+        dA = (yA - cA * yB) / den;
+        dB = yB - cB * dA;
+    } else {
+        /* Row t between them, at the lanes' carried particles P_(t-1) and
+         * P_t; lane A's vectors point along the path, lane B's against. */
+        const uint32_t t = ra + 1;
+        lv e = lv_zero();
+        for (size_t q = 0; q < D; q++)
+            e.c[q] = same(s.xc.c[q][1] - s.xc.c[q][0]);
+        const lanes d2v = lv_dot(e, e, D);
+        const double d2 = d2v[0], l = c->len[t], gt = 0.5 * (d2 - l * l);
+        if (mode & CDYN__SWEEP_TRACK) {
+            cdyn__check_exact(p, t, gt, d2, l, c->tol2);
+        } else {
+            p->n_bad += !(gt * gt <= c->tol2 * (d2 * (l * l)));
+            *sum += gt * gt;
+        }
+        const lanes eec = lv_dot(e, s.ec, D), eep = lv_dot(e, s.ep, D);
+        const double di = (s.wc[0] + s.wc[1]) * eec[0];
+        const double jA = -(s.wc[0] * eep[0]), jB = s.wc[1] * eep[1];
+        const double piv = di - jA * cA - jB * cB;
+        if (!(di > 0) || !(piv > CDYN__REDUNDANT_PIVOT * di))
+            return false;
+        const double dt = (-gt - jA * yA - jB * yB) / piv;
+        c->ny[t] = dt;
+        c->nc[t] = 0;
+        dA = yA - cA * dt;
+        dB = yB - cB * dt;
+    }
+    c->ny[ra] = dA;
+    c->ny[rb] = dB;
+    c->nc[ra] = c->nc[rb] = 0;
+    return true;
+}
+
+bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int mode,
+                                cdyn__chain_seg *g, cdyn__pass *p, double *sum)
+{
+    const ctx c = positions_context(sys, in);
+#define NEWTON_CASE(M)                                                                         \
+    case M:                                                                                    \
+        return sys->dim == 2 ? newton_d(&c, g, p, sum, M, 2) : newton_d(&c, g, p, sum, M, 3);
+    switch (mode) {
+        NEWTON_CASE(CDYN__SWEEP_WARM)
+        NEWTON_CASE(CDYN__SWEEP_WARM | CDYN__SWEEP_TRACK)
+        NEWTON_CASE(CDYN__SWEEP_TRACK)
+        NEWTON_CASE(CDYN__SWEEP_REBASED | CDYN__SWEEP_TRACK)
+    default:
+        return false;
+    }
+#undef NEWTON_CASE
+}
+
+/* ------------------------------------------------------------------------
+ * Final, outwards
+ * ------------------------------------------------------------------------ */
+
+/* A lane's state between rows, outwards: x1 of the particle it carries,
+ * x0 of the one it takes next, the row's e0 (from the carried particle to
+ * that one), M = mu + delta and delta. */
+typedef struct fstate {
+    lv x1c, x0n, ec;
+    lanes mc, dc;
+} fstate;
+
+/* Rows ra (lane A) and rb (lane B): each lane's new particle, and the
+ * rows' tests. @p last: the path's end rows, whose new particles are the
+ * path's end particles (stored when the segment owns them). */
+static CDYN__ALWAYS_INLINE void final_rows(const ctx *c, fstate *s, cdyn__pass *p,
+                                           const cdyn__chain_seg *g, uint32_t ra, uint32_t rb,
+                                           const int last, const int mode, size_t D)
+{
+    const int back = (mode & CDYN__SWEEP_BACK) != 0;
+    const size_t na = c->from[ra], nb = c->to[rb];
+    lv en = lv_zero(), x0q = s->x0n;
+    lanes mn = same(0.0), dn = same(0.0);
+    if (!last) {
+        x0q = lv_load(c->x0, c->from[ra - 1], c->to[rb + 1], D);
+        en = lv_sub(x0q, s->x0n, D);
+        if (back)
+            dn = two(c->ny, ra - 1, rb + 1) - two(c->nc, ra - 1, rb + 1) * s->dc;
+        mn = mu2(c, ra - 1, rb + 1, mode) + dn;
+    }
+    const lanes wn = two(c->w, na, nb);
+    lv xp, vp;
+    predict(c, na, nb, s->x0n, &xp, &vp, mode, D);
+    const lv dsp = lv_scale(wn, lv_sub(lv_scale(s->mc, s->ec, D), lv_scale(mn, en, D), D), D);
+    const lv x1 = lv_add(xp, dsp, D), vh = lv_add(vp, lv_scale(same(c->inv_h), dsp, D), D);
+    if (!last) {
+        lv_store(c->xn, na, nb, x1, D);
+        lv_store(c->vn, na, nb, vh, D);
+    } else {
+        if (g->own_first) {
+            cdyn__r3_store(c->xn + na * D, lv_lane(x1, 0, D), D);
+            cdyn__r3_store(c->vn + na * D, lv_lane(vh, 0, D), D);
+        }
+        if (g->own_last) {
+            cdyn__r3_store(c->xn + nb * D, lv_lane(x1, 1, D), D);
+            cdyn__r3_store(c->vn + nb * D, lv_lane(vh, 1, D), D);
+        }
+    }
+    const lv e1 = lv_sub(x1, s->x1c, D);
+    const lanes d2 = lv_dot(e1, e1, D), l = two(c->len, ra, rb);
+    check2(p, ra, rb, same(0.5) * (d2 - l * l), d2, l, c->tol2);
+    /* The change of the row's residual over the step (chain_velocity.c). */
+    put(c->dres, ra, rb, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
+    s->x1c = x1;
+    s->x0n = x0q;
+    s->ec = en;
+    s->mc = mn;
+    s->dc = dn;
+}
+
+/* Both lanes' values of one particle. */
+static CDYN__ALWAYS_INLINE lv lv_both(cdyn__r3 v, size_t D)
+{
+    lv r = lv_zero();
+    r.c[0] = same(v.xy[0]);
+    r.c[1] = same(v.xy[1]);
+    if (D == 3)
+        r.c[2] = same(v.z);
+    return r;
+}
+
+/* Each lane's vector to the other lane's particle. */
+static CDYN__ALWAYS_INLINE lv lv_across(lv x, size_t D)
+{
+    lv r = lv_zero();
+    for (size_t q = 0; q < D; q++)
+        r.c[q] = (lanes){x.c[q][1] - x.c[q][0], x.c[q][0] - x.c[q][1]};
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, cdyn__pass *p,
+                                        const int mode, size_t D)
+{
+    const int back = (mode & CDYN__SWEEP_BACK) != 0;
+    const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
+    const uint32_t ra = a + m - 1, rb = b - m + 1;
+    const uint32_t *from = c->from, *to = c->to;
+    fstate s;
+    s.x0n = lv_load(c->x0, from[ra], to[rb], D);
+    s.dc = back ? two(c->ny, ra, rb) : same(0.0);
+    s.mc = mu2(c, ra, rb, mode) + s.dc;
+    if (rb == ra + 1) {
+        /* The particle both lanes start from, between rows ra and rb. */
+        const size_t ip = to[ra];
+        const lv x0c = lv_load(c->x0, ip, ip, D);
+        s.ec = lv_sub(s.x0n, x0c, D);
+        lv xp, vp;
+        predict(c, ip, ip, x0c, &xp, &vp, mode, D);
+        const cdyn__r3 dsp = cdyn__r3_scale(
+            -c->w[ip],
+            cdyn__r3_add(cdyn__r3_scale(s.mc[0], lv_lane(s.ec, 0, D), D),
+                         cdyn__r3_scale(s.mc[1], lv_lane(s.ec, 1, D), D), D),
+            D);
+        const cdyn__r3 x1 = cdyn__r3_add(lv_lane(xp, 0, D), dsp, D);
+        cdyn__r3_store(c->xn + ip * D, x1, D);
+        cdyn__r3_store(c->vn + ip * D,
+                       cdyn__r3_add(lv_lane(vp, 0, D), cdyn__r3_scale(c->inv_h, dsp, D), D), D);
+        s.x1c = lv_both(x1, D);
+    } else {
+        /* Row t between the lanes, and its particles, which they start
+         * from. */
+        const uint32_t t = ra + 1;
+        const size_t ia = from[t], ib = to[t];
+        const lv x0c = lv_load(c->x0, ia, ib, D), et = lv_across(x0c, D);
+        s.ec = lv_sub(s.x0n, x0c, D);
+        const double mt = mu_of(c, t, mode) + (back ? c->ny[t] : 0.0);
+        lv xp, vp;
+        predict(c, ia, ib, x0c, &xp, &vp, mode, D);
+        const lv dsp = lv_scale(-two(c->w, ia, ib),
+                                lv_add(lv_scale(s.mc, s.ec, D), lv_scale(same(mt), et, D), D), D);
+        s.x1c = lv_add(xp, dsp, D);
+        lv_store(c->xn, ia, ib, s.x1c, D);
+        lv_store(c->vn, ia, ib, lv_add(vp, lv_scale(same(c->inv_h), dsp, D), D), D);
+        const lanes d2 = lv_dot(lv_across(s.x1c, D), lv_across(s.x1c, D), D);
+        const lanes e0e0 = lv_dot(et, et, D);
+        const double l = c->len[t];
+        cdyn__check_exact(p, t, 0.5 * (d2[0] - l * l), d2[0], l, c->tol2);
+        c->dres[t] = 0.5 * (d2[0] - e0e0[0]);
+    }
+    for (uint32_t k = 0; k + 1 < m; k++)
+        final_rows(c, &s, p, g, ra - k, rb + k, 0, mode, D);
+    final_rows(c, &s, p, g, a, b, 1, mode, D);
+}
+
+void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
+                               const cdyn__chain_seg *g, cdyn__pass *p)
+{
+    const ctx c = positions_context(sys, in);
+#define FINAL_CASE(M)                                                                          \
+    case M:                                                                                    \
+        if (sys->dim == 2)                                                                     \
+            final_d(&c, g, p, M, 2);                                                           \
+        else                                                                                   \
+            final_d(&c, g, p, M, 3);                                                           \
+        return;
+    switch (mode) {
+        FINAL_CASE(CDYN__SWEEP_WARM)
+        FINAL_CASE(CDYN__SWEEP_WARM | CDYN__SWEEP_BACK)
+        FINAL_CASE(0)
+        FINAL_CASE(CDYN__SWEEP_BACK)
+        FINAL_CASE(CDYN__SWEEP_REBASED)
+        FINAL_CASE(CDYN__SWEEP_BACK | CDYN__SWEEP_REBASED)
+    default:
+        return;
+    }
+#undef FINAL_CASE
+}
+
+/* ------------------------------------------------------------------------
+ * Velocities: forward, inwards
+ * ------------------------------------------------------------------------ */
+
+/* Particles' velocities before their correction: v + h/2 a1 with @p kick. */
+static CDYN__ALWAYS_INLINE lv kicked(const ctx *c, size_t ia, size_t ib, const int kick, size_t D)
+{
+    const lv v = lv_load(c->vn, ia, ib, D);
+    return kick ? lv_add(v, lv_scale(same(c->h2), lv_load(c->a1, ia, ib, D), D), D) : v;
+}
+
+/* A lane's state between rows, inwards: the particle it carries (x1, v~,
+ * w), the row before's e1, inverse pivot, pivot and diagonal, and z of
+ * both right-hand sides. */
+typedef struct vstate {
+    lv x1c, vc, e1p;
+    lanes wc, pp, pprev, diagp, zp, z2p;
+} vstate;
+
+static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, const int kick,
+                                          size_t D)
+{
+    const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
+    const uint32_t *from = c->from, *to = c->to;
+    vstate s;
+    {
+        const size_t ia = from[a], ib = to[b];
+        s.x1c = lv_load(c->xr, ia, ib, D);
+        s.vc = kicked(c, ia, ib, kick, D);
+        s.wc = two(c->w, ia, ib);
+        s.e1p = lv_zero();
+        s.pp = s.zp = s.z2p = s.diagp = same(0.0);
+        s.pprev = same(HUGE_VAL);
+    }
+    for (uint32_t k = 0; k < m; k++) {
+        const uint32_t ra = a + k, rb = b - k;
+        const size_t na = to[ra], nb = from[rb];
+        const lv x1 = lv_load(c->xr, na, nb, D), v = kicked(c, na, nb, kick, D);
+        const lanes wn = two(c->w, na, nb);
+        const lv e1 = lv_sub(x1, s.x1c, D);
+        const lanes rhs = -lv_dot(e1, lv_sub(v, s.vc, D), D);
+        lanes lk;
+        if (kick) {
+            const lanes o = -(s.wc * lv_dot(s.e1p, e1, D));
+            const lanes diag = (s.wc + wn) * lv_dot(e1, e1, D), piv = diag - (o * o) / s.pprev;
+            if (!kept(piv, diag))
+                return false;
+            const lanes inv = same(1.0) / piv;
+            lk = o * s.pp;
+            put(c->pinv, ra, rb, inv);
+            put(c->lower, ra, rb, lk);
+            s.pp = inv;
+            s.pprev = piv;
+            s.diagp = diag;
+        } else {
+            lk = two(c->lower, ra, rb);
+        }
+        const lanes z = rhs - lk * s.zp;
+        put(c->vz, ra, rb, z);
+        if (kick) {
+            /* The reported multipliers: the right-hand side without the
+             * change of the row's residual over the step. */
+            const lanes z2 = (rhs + two(c->dres, ra, rb) * same(c->inv_h)) - lk * s.z2p;
+            put(c->vz2, ra, rb, z2);
+            s.z2p = z2;
+        }
+        s.x1c = x1;
+        s.vc = v;
+        s.wc = wn;
+        s.e1p = e1;
+        s.zp = z;
+    }
+    /* The meeting: lane A's last row ra and lane B's rb, adjacent or with
+     * row t between them. Lane A's e1 points along the path, lane B's
+     * against it. */
+    const uint32_t ra = a + m - 1, rb = b - m + 1;
+    const cdyn__r3 eA = lv_lane(s.e1p, 0, D), eB = lv_lane(s.e1p, 1, D);
+    if (rb == ra + 1) {
+        /* Row rb into row ra: A1(ra, rb) = -w e1_ra.e1_rb. */
+        if (kick) {
+            const double o = s.wc[0] * cdyn__r3_dot(eA, eB, D), lm = o * s.pp[1];
+            const double piv = s.pprev[0] - o * lm;
+            if (!(piv > CDYN__REDUNDANT_PIVOT * s.diagp[0]))
+                return false;
+            g->tw_l[0] = lm;
+            g->tw_pinv = 1.0 / piv;
+        }
+        const double lm = g->tw_l[0];
+        c->vz[ra] = s.zp[0] - lm * s.zp[1];
+        if (kick)
+            c->vz2[ra] = s.z2p[0] - lm * s.z2p[1];
+        return true;
+    }
+    const uint32_t t = ra + 1;
+    const cdyn__r3 et = cdyn__r3_sub(lv_lane(s.x1c, 1, D), lv_lane(s.x1c, 0, D), D);
+    const double rhs =
+        -cdyn__r3_dot(et, cdyn__r3_sub(lv_lane(s.vc, 1, D), lv_lane(s.vc, 0, D), D), D);
+    if (kick) {
+        const double oA = -(s.wc[0] * cdyn__r3_dot(eA, et, D));
+        const double oB = s.wc[1] * cdyn__r3_dot(et, eB, D);
+        const double lA = oA * s.pp[0], lB = oB * s.pp[1];
+        const double diag = (s.wc[0] + s.wc[1]) * cdyn__r3_dot(et, et, D);
+        const double piv = diag - oA * lA - oB * lB;
+        if (!(piv > CDYN__REDUNDANT_PIVOT * diag))
+            return false;
+        g->tw_l[0] = lA;
+        g->tw_l[1] = lB;
+        g->tw_pinv = 1.0 / piv;
+    }
+    const double lA = g->tw_l[0], lB = g->tw_l[1];
+    c->vz[t] = rhs - lA * s.zp[0] - lB * s.zp[1];
+    if (kick)
+        c->vz2[t] = (rhs + c->dres[t] * c->inv_h) - lA * s.z2p[0] - lB * s.z2p[1];
+    return true;
+}
+
+bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const double *vn,
+                                 const double *a1, double h2, int kick, cdyn__chain_seg *g)
+{
+    /* (The forward sweep reads vn only.) */
+    const ctx c = velocity_context(sys, xn, (double *)(uintptr_t)vn, a1, h2, 0.0);
+    bool ok;
+    if (sys->dim == 2)
+        ok = kick ? forward_d(&c, g, 1, 2) : forward_d(&c, g, 0, 2);
+    else
+        ok = kick ? forward_d(&c, g, 1, 3) : forward_d(&c, g, 0, 3);
+    if (!ok)
+        cdyn__chain_factor_a1(sys, xn, g);
+    return ok;
+}
+
+/* ------------------------------------------------------------------------
+ * Velocities: backward, outwards
+ * ------------------------------------------------------------------------ */
+
+/* A lane's state between rows, outwards: the particle it carries (final v
+ * and its squared speed), x1 of the one it takes next, the row's e1 (from
+ * the carried particle to that one), and the row's nu for both right-hand
+ * sides. */
+typedef struct bstate {
+    lv x1n, ec, vc;
+    lanes sc, nuc, nu2c;
+} bstate;
+
+static CDYN__ALWAYS_INLINE void set_lam(const ctx *c, uint32_t r, double nu, double nu2,
+                                        const int refine)
+{
+    const uint32_t q = c->row_of[r] & ~CDYN__CHAIN_FLIP;
+    c->lam[q] = refine ? c->lam[q] + c->scale * nu : c->scale * nu2;
+}
+
+/* The velocity tests of both lanes' rows. */
+static CDYN__ALWAYS_INLINE void vtest2(cdyn__chain_vtest *t, lv e1, lv va, lv vb, lanes sa,
+                                       lanes sb, double tol2, size_t D)
+{
+    const lanes gv = lv_dot(e1, lv_sub(vb, va, D), D), e1e1 = lv_dot(e1, e1, D);
+    cdyn__chain_vtest_row(t, gv[0], e1e1[0], cdyn__maxd(sa[0], sb[0]), tol2);
+    cdyn__chain_vtest_row(t, gv[1], e1e1[1], cdyn__maxd(sa[1], sb[1]), tol2);
+}
+
+static CDYN__ALWAYS_INLINE void backward_rows(const ctx *c, bstate *s, cdyn__chain_vtest *t,
+                                              const cdyn__chain_seg *g, uint32_t ra, uint32_t rb,
+                                              const int last, const int refine, size_t D)
+{
+    const size_t na = c->from[ra], nb = c->to[rb];
+    lv en = lv_zero(), x1q = s->x1n;
+    lanes nun = same(0.0), nu2n = same(0.0);
+    if (!last) {
+        x1q = lv_load(c->xr, c->from[ra - 1], c->to[rb + 1], D);
+        en = lv_sub(x1q, s->x1n, D);
+        const lanes pv = two(c->pinv, ra - 1, rb + 1), lk = two(c->lower, ra, rb);
+        nun = two(c->vz, ra - 1, rb + 1) * pv - lk * s->nuc;
+        if (!refine)
+            nu2n = two(c->vz2, ra - 1, rb + 1) * pv - lk * s->nu2c;
+        set_lam(c, ra - 1, nun[0], nu2n[0], refine);
+        set_lam(c, rb + 1, nun[1], nu2n[1], refine);
+    }
+    const lv v = lv_add(
+        kicked(c, na, nb, !refine, D),
+        lv_scale(two(c->w, na, nb),
+                 lv_sub(lv_scale(s->nuc, s->ec, D), lv_scale(nun, en, D), D), D),
+        D);
+    const lanes sv = lv_dot(v, v, D);
+    if (!last) {
+        lv_store(c->vn, na, nb, v, D);
+    } else {
+        if (g->own_first)
+            cdyn__r3_store(c->vn + na * D, lv_lane(v, 0, D), D);
+        if (g->own_last)
+            cdyn__r3_store(c->vn + nb * D, lv_lane(v, 1, D), D);
+    }
+    vtest2(t, s->ec, s->vc, v, s->sc, sv, c->tol2, D);
+    s->x1n = x1q;
+    s->ec = en;
+    s->vc = v;
+    s->sc = sv;
+    s->nuc = nun;
+    s->nu2c = nu2n;
+}
+
+static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *g,
+                                           cdyn__chain_vtest *t, const int refine, size_t D)
+{
+    const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
+    const uint32_t ra = a + m - 1, rb = b - m + 1;
+    const uint32_t *from = c->from, *to = c->to;
+    const double *pinv = c->pinv, *vz = c->vz, *vz2 = c->vz2;
+    bstate s;
+    s.x1n = lv_load(c->xr, from[ra], to[rb], D);
+    double nA, nB, n2A = 0, n2B = 0;
+    if (rb == ra + 1) {
+        /* nu at rows ra and rb, and the particle between them. */
+        const double lm = g->tw_l[0];
+        nA = vz[ra] * g->tw_pinv;
+        nB = vz[rb] * pinv[rb] - lm * nA;
+        if (!refine) {
+            n2A = vz2[ra] * g->tw_pinv;
+            n2B = vz2[rb] * pinv[rb] - lm * n2A;
+        }
+        const size_t ip = to[ra];
+        const lv x1c = lv_load(c->xr, ip, ip, D);
+        s.ec = lv_sub(s.x1n, x1c, D);
+        const cdyn__r3 corr = cdyn__r3_add(cdyn__r3_scale(nA, lv_lane(s.ec, 0, D), D),
+                                           cdyn__r3_scale(nB, lv_lane(s.ec, 1, D), D), D);
+        const cdyn__r3 v = cdyn__r3_sub(lv_lane(kicked(c, ip, ip, !refine, D), 0, D),
+                                        cdyn__r3_scale(c->w[ip], corr, D), D);
+        cdyn__r3_store(c->vn + ip * D, v, D);
+        s.vc = lv_both(v, D);
+        s.sc = same(cdyn__r3_dot(v, v, D));
+    } else {
+        /* nu at row t and the rows beside it; t's particles. */
+        const uint32_t tr = ra + 1;
+        const double lA = g->tw_l[0], lB = g->tw_l[1];
+        const double nt = vz[tr] * g->tw_pinv;
+        nA = vz[ra] * pinv[ra] - lA * nt;
+        nB = vz[rb] * pinv[rb] - lB * nt;
+        double n2t = 0;
+        if (!refine) {
+            n2t = vz2[tr] * g->tw_pinv;
+            n2A = vz2[ra] * pinv[ra] - lA * n2t;
+            n2B = vz2[rb] * pinv[rb] - lB * n2t;
+        }
+        set_lam(c, tr, nt, n2t, refine);
+        const size_t ia = from[tr], ib = to[tr];
+        const lv x1c = lv_load(c->xr, ia, ib, D), et = lv_across(x1c, D);
+        s.ec = lv_sub(s.x1n, x1c, D);
+        const lanes nu = {nA, nB};
+        s.vc = lv_sub(kicked(c, ia, ib, !refine, D),
+                      lv_scale(two(c->w, ia, ib),
+                               lv_add(lv_scale(nu, s.ec, D), lv_scale(same(nt), et, D), D), D),
+                      D);
+        lv_store(c->vn, ia, ib, s.vc, D);
+        s.sc = lv_dot(s.vc, s.vc, D);
+        const lanes gv = lv_dot(et, lv_across(s.vc, D), D), e1e1 = lv_dot(et, et, D);
+        cdyn__chain_vtest_row(t, gv[0], e1e1[0], cdyn__maxd(s.sc[0], s.sc[1]), c->tol2);
+    }
+    set_lam(c, ra, nA, n2A, refine);
+    set_lam(c, rb, nB, n2B, refine);
+    s.nuc = (lanes){nA, nB};
+    s.nu2c = (lanes){n2A, n2B};
+    for (uint32_t k = 0; k + 1 < m; k++)
+        backward_rows(c, &s, t, g, ra - k, rb + k, 0, refine, D);
+    backward_rows(c, &s, t, g, a, b, 1, refine, D);
+}
+
+void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn,
+                                  const double *a1, double h2, double scale, int refine,
+                                  const cdyn__chain_seg *g, cdyn__chain_vtest *t)
+{
+    const ctx c = velocity_context(sys, xn, vn, a1, h2, scale);
+    if (sys->dim == 2) {
+        if (refine)
+            backward_d(&c, g, t, 1, 2);
+        else
+            backward_d(&c, g, t, 0, 2);
+    } else {
+        if (refine)
+            backward_d(&c, g, t, 1, 3);
+        else
+            backward_d(&c, g, t, 0, 3);
+    }
+}
+
+#else
+
+bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int mode,
+                                cdyn__chain_seg *g, cdyn__pass *p, double *sum)
+{
+    (void)sys, (void)in, (void)mode, (void)g, (void)p, (void)sum;
+    return false;
+}
+
+void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
+                               const cdyn__chain_seg *g, cdyn__pass *p)
+{
+    (void)sys, (void)in, (void)mode, (void)g, (void)p;
+}
+
+bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const double *vn,
+                                 const double *a1, double h2, int kick, cdyn__chain_seg *g)
+{
+    (void)vn, (void)a1, (void)h2, (void)kick;
+    cdyn__chain_factor_a1(sys, xn, g);
+    return false;
+}
+
+void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn,
+                                  const double *a1, double h2, double scale, int refine,
+                                  const cdyn__chain_seg *g, cdyn__chain_vtest *t)
+{
+    (void)sys, (void)xn, (void)vn, (void)a1, (void)h2, (void)scale, (void)refine, (void)g,
+        (void)t;
+}
+
+#endif
