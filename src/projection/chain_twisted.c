@@ -37,6 +37,7 @@
  * final sweep would have). */
 #include "projection/chain.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "constraint/constraint.h"
@@ -268,23 +269,115 @@ static CDYN__ALWAYS_INLINE void predict(const ctx *c, size_t ia, size_t ib, lv x
     *xp = lv_add(x0, lv_scale(same(c->h), *vp, D), D);
 }
 
-/* The position test of both lanes' rows. */
-static CDYN__ALWAYS_INLINE void check2(cdyn__pass *p, uint32_t ra, uint32_t rb, lanes g, lanes d2,
-                                       lanes l, double tol2)
+/* ------------------------------------------------------------------------
+ * The residual tests, a lane each (merged into the sweep's pass at its end)
+ * ------------------------------------------------------------------------ */
+
+typedef long long lmask __attribute__((vector_size(16)));
+
+static CDYN__ALWAYS_INLINE lanes pick_if(lmask m, lanes a, lanes b)
 {
-    cdyn__check_exact(p, ra, g[0], d2[0], l[0], tol2);
-    cdyn__check_exact(p, rb, g[1], d2[1], l[1], tol2);
+    return (lanes)(((lmask)a & m) | ((lmask)b & ~m));
+}
+
+/* cdyn__pass per lane; rows as doubles (exact below 2^53). */
+typedef struct lpass {
+    lanes wn, wd, wrow, bn, bd, brow, n_bad;
+    lmask infinite;
+} lpass;
+
+static CDYN__ALWAYS_INLINE void lpass_init(lpass *t)
+{
+    t->wn = t->n_bad = t->wrow = t->brow = same(0.0);
+    t->wd = t->bd = same(1.0);
+    t->bn = same(-1.0);
+    t->infinite = (lmask){0, 0};
+}
+
+/* cdyn__check_exact of both lanes' rows. */
+static CDYN__ALWAYS_INLINE void lpass_check(lpass *t, uint32_t ra, uint32_t rb, lanes g,
+                                            lanes d2, lanes l, double tol2)
+{
+    const lanes rows = {(double)ra, (double)rb}, num = g * g;
+    const lanes den = pick_if(d2 > same(0.0), d2, same(1.0)) * (l * l);
+    const lmask worse = num * t->wd > t->wn * den;
+    if (worse[0] | worse[1]) { /* rarely taken once a few rows are in */
+        t->wn = pick_if(worse, num, t->wn);
+        t->wd = pick_if(worse, den, t->wd);
+        t->wrow = pick_if(worse, rows, t->wrow);
+    }
+    const lmask bad = ~(num <= same(tol2) * den);
+    if (bad[0] | bad[1]) { /* rare once converged */
+        t->n_bad += pick_if(bad, same(1.0), same(0.0));
+        t->infinite |= bad & ~(num <= same(DBL_MAX));
+        const lmask bworse = bad & (num * t->bd > t->bn * den);
+        t->bn = pick_if(bworse, num, t->bn);
+        t->bd = pick_if(bworse, den, t->bd);
+        t->brow = pick_if(bworse, rows, t->brow);
+    }
+}
+
+static CDYN__ALWAYS_INLINE void lpass_merge(const lpass *t, cdyn__pass *p)
+{
+    for (int k = 0; k < 2; k++) {
+        if (t->wn[k] * p->wd > p->wn * t->wd[k]) {
+            p->wn = t->wn[k];
+            p->wd = t->wd[k];
+            p->worst_row = (uint32_t)t->wrow[k];
+        }
+        if (t->n_bad[k] > 0) {
+            p->n_bad += (uint32_t)t->n_bad[k];
+            p->finite &= !t->infinite[k];
+            if (t->bn[k] * p->bd > p->bn * t->bd[k]) {
+                p->bn = t->bn[k];
+                p->bd = t->bd[k];
+                p->bad_row = (uint32_t)t->brow[k];
+            }
+        }
+    }
+}
+
+/* cdyn__chain_vtest per lane. */
+typedef struct lvtest {
+    lanes wn, wd, sum, n_bad;
+} lvtest;
+
+static CDYN__ALWAYS_INLINE void lvtest_row(lvtest *t, lanes gv, lanes e1e1, lanes s2, double tol2)
+{
+    const lanes num = gv * gv, prod = e1e1 * s2;
+    const lanes den = pick_if(prod > same(DBL_MIN), prod, same(DBL_MIN));
+    t->n_bad += pick_if(num <= same(tol2) * den, same(0.0), same(1.0));
+    const lmask worse = num * t->wd > t->wn * den;
+    if (worse[0] | worse[1]) {
+        t->wn = pick_if(worse, num, t->wn);
+        t->wd = pick_if(worse, den, t->wd);
+    }
+    t->sum += num;
+}
+
+static CDYN__ALWAYS_INLINE void lvtest_merge(const lvtest *l, cdyn__chain_vtest *t)
+{
+    for (int k = 0; k < 2; k++) {
+        if (l->wn[k] * t->wd > t->wn * l->wd[k]) {
+            t->wn = l->wn[k];
+            t->wd = l->wd[k];
+        }
+        t->n_bad += (uint32_t)l->n_bad[k];
+        t->sum += l->sum[k];
+    }
 }
 
 /* ------------------------------------------------------------------------
  * Newton, inwards
  * ------------------------------------------------------------------------ */
 
-/* A lane's state between rows: the particle it carries (x*, x0, w), the
- * row's e0 and mu, the row before's e0, coupling to this row, pivot and
- * y. */
+/* A lane's state between rows: the particle it carries (x_p and its
+ * displacement D, kept apart: a row's vector is formed as (x_p difference)
+ * + (D difference), which keeps the digits that x_p + D, far from the
+ * origin, would round off; w), x0 of the one it takes next, the row's e0
+ * and mu, the row before's e0, coupling to this row, pivot and y. */
 typedef struct nstate {
-    lv xc, x0n, ec, ep;
+    lv xpc, dc, x0n, ec, ep;
     lanes wc, muc, jnp, pivp, yp, dip, cp;
 } nstate;
 
@@ -301,14 +394,16 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         s.ec = lv_sub(s.x0n, x0c, D);
         s.muc = mu2(c, a, b, mode);
         s.wc = two(c->w, ia, ib);
-        lv xp, vp;
-        predict(c, ia, ib, x0c, &xp, &vp, mode, D);
-        s.xc = lv_add(xp, lv_scale(-(s.wc * s.muc), s.ec, D), D);
+        lv vp;
+        predict(c, ia, ib, x0c, &s.xpc, &vp, mode, D);
+        s.dc = lv_scale(-(s.wc * s.muc), s.ec, D);
         s.ep = lv_zero();
         s.jnp = s.yp = s.dip = s.cp = same(0.0);
         s.pivp = same(HUGE_VAL);
     }
     lanes bad = same(0.0), num_sum = same(0.0);
+    lpass lp;
+    lpass_init(&lp);
     for (uint32_t k = 0; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
         const size_t na = to[ra], nb = from[rb];
@@ -317,13 +412,12 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         const lanes mun = mu2(c, ra + 1, rb - 1, mode), wn = two(c->w, na, nb);
         lv xp, vp;
         predict(c, na, nb, s.x0n, &xp, &vp, mode, D);
-        const lv xs =
-            lv_add(xp, lv_scale(wn, lv_sub(lv_scale(s.muc, s.ec, D), lv_scale(mun, en, D), D), D), D);
-        const lv e = lv_sub(xs, s.xc, D);
+        const lv dn = lv_scale(wn, lv_sub(lv_scale(s.muc, s.ec, D), lv_scale(mun, en, D), D), D);
+        const lv e = lv_add(lv_sub(xp, s.xpc, D), lv_sub(dn, s.dc, D), D);
         const lanes d2 = lv_dot(e, e, D), l = two(c->len, ra, rb);
         const lanes gr = same(0.5) * (d2 - l * l);
         if (mode & CDYN__SWEEP_TRACK) {
-            check2(p, ra, rb, gr, d2, l, c->tol2);
+            lpass_check(&lp, ra, rb, gr, d2, l, c->tol2);
         } else {
             /* The warm start is not expected to pass: count, name nothing. */
             const lanes num = gr * gr, lim = same(c->tol2) * (d2 * (l * l));
@@ -338,7 +432,8 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         const lanes inv = same(1.0) / piv, cr = jn * inv, yr = (-gr - jp * s.yp) * inv;
         put(c->nc, ra, rb, cr);
         put(c->ny, ra, rb, yr);
-        s.xc = xs;
+        s.xpc = xp;
+        s.dc = dn;
         s.x0n = x0q;
         s.wc = wn;
         s.ep = s.ec;
@@ -350,7 +445,9 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         s.dip = di;
         s.cp = cr;
     }
-    if (!(mode & CDYN__SWEEP_TRACK)) {
+    if (mode & CDYN__SWEEP_TRACK) {
+        lpass_merge(&lp, p);
+    } else {
         p->n_bad += (uint32_t)(bad[0] + bad[1]);
         *sum += num_sum[0] + num_sum[1];
     }
@@ -373,7 +470,7 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         const uint32_t t = ra + 1;
         lv e = lv_zero();
         for (size_t q = 0; q < D; q++)
-            e.c[q] = same(s.xc.c[q][1] - s.xc.c[q][0]);
+            e.c[q] = same((s.xpc.c[q][1] - s.xpc.c[q][0]) + (s.dc.c[q][1] - s.dc.c[q][0]));
         const lanes d2v = lv_dot(e, e, D);
         const double d2 = d2v[0], l = c->len[t], gt = 0.5 * (d2 - l * l);
         if (mode & CDYN__SWEEP_TRACK) {
@@ -422,18 +519,18 @@ bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int 
  * Final, outwards
  * ------------------------------------------------------------------------ */
 
-/* A lane's state between rows, outwards: x1 of the particle it carries,
- * x0 of the one it takes next, the row's e0 (from the carried particle to
- * that one), M = mu + delta and delta. */
+/* A lane's state between rows, outwards: the particle it carries (x_p and
+ * D apart, as in the Newton sweep), x0 of the one it takes next, the row's
+ * e0 (from the carried particle to that one), M = mu + delta and delta. */
 typedef struct fstate {
-    lv x1c, x0n, ec;
+    lv xpc, dspc, x0n, ec;
     lanes mc, dc;
 } fstate;
 
 /* Rows ra (lane A) and rb (lane B): each lane's new particle, and the
  * rows' tests. @p last: the path's end rows, whose new particles are the
  * path's end particles (stored when the segment owns them). */
-static CDYN__ALWAYS_INLINE void final_rows(const ctx *c, fstate *s, cdyn__pass *p,
+static CDYN__ALWAYS_INLINE void final_rows(const ctx *c, fstate *s, lpass *p,
                                            const cdyn__chain_seg *g, uint32_t ra, uint32_t rb,
                                            const int last, const int mode, size_t D)
 {
@@ -466,12 +563,13 @@ static CDYN__ALWAYS_INLINE void final_rows(const ctx *c, fstate *s, cdyn__pass *
             cdyn__r3_store(c->vn + nb * D, lv_lane(vh, 1, D), D);
         }
     }
-    const lv e1 = lv_sub(x1, s->x1c, D);
-    const lanes d2 = lv_dot(e1, e1, D), l = two(c->len, ra, rb);
-    check2(p, ra, rb, same(0.5) * (d2 - l * l), d2, l, c->tol2);
+    const lv ev = lv_add(lv_sub(xp, s->xpc, D), lv_sub(dsp, s->dspc, D), D);
+    const lanes d2 = lv_dot(ev, ev, D), l = two(c->len, ra, rb);
+    lpass_check(p, ra, rb, same(0.5) * (d2 - l * l), d2, l, c->tol2);
     /* The change of the row's residual over the step (chain_velocity.c). */
     put(c->dres, ra, rb, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
-    s->x1c = x1;
+    s->xpc = xp;
+    s->dspc = dsp;
     s->x0n = x0q;
     s->ec = en;
     s->mc = mn;
@@ -525,7 +623,8 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, 
         cdyn__r3_store(c->xn + ip * D, x1, D);
         cdyn__r3_store(c->vn + ip * D,
                        cdyn__r3_add(lv_lane(vp, 0, D), cdyn__r3_scale(c->inv_h, dsp, D), D), D);
-        s.x1c = lv_both(x1, D);
+        s.xpc = xp;
+        s.dspc = lv_both(dsp, D);
     } else {
         /* Row t between the lanes, and its particles, which they start
          * from. */
@@ -538,18 +637,22 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, 
         predict(c, ia, ib, x0c, &xp, &vp, mode, D);
         const lv dsp = lv_scale(-two(c->w, ia, ib),
                                 lv_add(lv_scale(s.mc, s.ec, D), lv_scale(same(mt), et, D), D), D);
-        s.x1c = lv_add(xp, dsp, D);
-        lv_store(c->xn, ia, ib, s.x1c, D);
+        s.xpc = xp;
+        s.dspc = dsp;
+        lv_store(c->xn, ia, ib, lv_add(xp, dsp, D), D);
         lv_store(c->vn, ia, ib, lv_add(vp, lv_scale(same(c->inv_h), dsp, D), D), D);
-        const lanes d2 = lv_dot(lv_across(s.x1c, D), lv_across(s.x1c, D), D);
-        const lanes e0e0 = lv_dot(et, et, D);
+        const lv ev = lv_add(lv_across(xp, D), lv_across(dsp, D), D);
+        const lanes d2 = lv_dot(ev, ev, D), e0e0 = lv_dot(et, et, D);
         const double l = c->len[t];
         cdyn__check_exact(p, t, 0.5 * (d2[0] - l * l), d2[0], l, c->tol2);
         c->dres[t] = 0.5 * (d2[0] - e0e0[0]);
     }
+    lpass lp;
+    lpass_init(&lp);
     for (uint32_t k = 0; k + 1 < m; k++)
-        final_rows(c, &s, p, g, ra - k, rb + k, 0, mode, D);
-    final_rows(c, &s, p, g, a, b, 1, mode, D);
+        final_rows(c, &s, &lp, g, ra - k, rb + k, 0, mode, D);
+    final_rows(c, &s, &lp, g, a, b, 1, mode, D);
+    lpass_merge(&lp, p);
 }
 
 void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
@@ -728,15 +831,14 @@ static CDYN__ALWAYS_INLINE void set_lam(const ctx *c, uint32_t r, double nu, dou
 }
 
 /* The velocity tests of both lanes' rows. */
-static CDYN__ALWAYS_INLINE void vtest2(cdyn__chain_vtest *t, lv e1, lv va, lv vb, lanes sa,
-                                       lanes sb, double tol2, size_t D)
+static CDYN__ALWAYS_INLINE void vtest2(lvtest *t, lv e1, lv va, lv vb, lanes sa, lanes sb,
+                                       double tol2, size_t D)
 {
     const lanes gv = lv_dot(e1, lv_sub(vb, va, D), D), e1e1 = lv_dot(e1, e1, D);
-    cdyn__chain_vtest_row(t, gv[0], e1e1[0], cdyn__maxd(sa[0], sb[0]), tol2);
-    cdyn__chain_vtest_row(t, gv[1], e1e1[1], cdyn__maxd(sa[1], sb[1]), tol2);
+    lvtest_row(t, gv, e1e1, pick_if(sa > sb, sa, sb), tol2);
 }
 
-static CDYN__ALWAYS_INLINE void backward_rows(const ctx *c, bstate *s, cdyn__chain_vtest *t,
+static CDYN__ALWAYS_INLINE void backward_rows(const ctx *c, bstate *s, lvtest *t,
                                               const cdyn__chain_seg *g, uint32_t ra, uint32_t rb,
                                               const int last, const int refine, size_t D)
 {
@@ -836,9 +938,11 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
     set_lam(c, rb, nB, n2B, refine);
     s.nuc = (lanes){nA, nB};
     s.nu2c = (lanes){n2A, n2B};
+    lvtest lt = {same(0.0), same(1.0), same(0.0), same(0.0)};
     for (uint32_t k = 0; k + 1 < m; k++)
-        backward_rows(c, &s, t, g, ra - k, rb + k, 0, refine, D);
-    backward_rows(c, &s, t, g, a, b, 1, refine, D);
+        backward_rows(c, &s, &lt, g, ra - k, rb + k, 0, refine, D);
+    backward_rows(c, &s, &lt, g, a, b, 1, refine, D);
+    lvtest_merge(&lt, t);
 }
 
 void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn,
