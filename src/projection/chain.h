@@ -120,6 +120,10 @@ typedef struct cdyn__chain {
     double *nc, *ny, *ns;
     double *pinv, *lower, *af;
     double *vz, *vz2, *dres;
+    /* The twisted sweeps' own layout (chain_twisted.c): a path's values in
+     * lane pairs, pair k (rows start + k and end - 1 - k) at start + 2k;
+     * per particle x_p then x1, v_p then v_h, and w. */
+    double *pk_x[3], *pk_v[3], *pk_w;
 
     /* The partition: segments in path order, in blocks. */
     uint32_t n_segs, n_blocks;

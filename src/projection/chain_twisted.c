@@ -186,8 +186,12 @@ typedef struct ctx {
     const double *restrict w, *restrict len;
     double *restrict lam;
     const uint32_t *restrict from, *restrict to, *restrict row_of;
-    double *restrict nc, *restrict ny, *restrict dres, *restrict pinv, *restrict lower;
-    double *restrict vz, *restrict vz2;
+    /* In lane pairs (chain.h): the Newton elimination; x_p, v_p and w of
+     * the particles; the rows' e0 (in pinv, lower and ns: free until the
+     * forward sweep) and mu, then the change of their residuals (both in
+     * af); the factor of A1 and the forward solves. */
+    double *nc, *ny, *pinv, *lower, *vz, *vz2;
+    double *px[3], *pv[3], *pw, *pe[3], *pmu, *pdres;
     double *restrict xn, *restrict vn; /* written (positions), read and written (velocities) */
     const double *restrict xr;         /* positions read by the velocity sweeps */
     const double *restrict a1;
@@ -205,11 +209,16 @@ static ctx context(cdyn_system *sys)
                    .row_of = ch->row_of,
                    .nc = ch->nc,
                    .ny = ch->ny,
-                   .dres = ch->dres,
                    .pinv = ch->pinv,
                    .lower = ch->lower,
                    .vz = ch->vz,
-                   .vz2 = ch->vz2};
+                   .vz2 = ch->vz2,
+                   .px = {ch->pk_x[0], ch->pk_x[1], ch->pk_x[2]},
+                   .pv = {ch->pk_v[0], ch->pk_v[1], ch->pk_v[2]},
+                   .pw = ch->pk_w,
+                   .pe = {ch->pinv, ch->lower, ch->ns},
+                   .pmu = ch->af,
+                   .pdres = ch->af};
     return c;
 }
 
@@ -253,6 +262,31 @@ static CDYN__ALWAYS_INLINE double mu_of(const ctx *c, uint32_t r, const int mode
 static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, const int mode)
 {
     return (lanes){mu_of(c, ra, mode), mu_of(c, rb, mode)};
+}
+
+/* A lane pair at offset @p off of packed arrays. */
+static CDYN__ALWAYS_INLINE lanes pk(const double *a, size_t off)
+{
+    return cdyn__v2d_load(a + off);
+}
+
+static CDYN__ALWAYS_INLINE void pk_put(double *a, size_t off, lanes v)
+{
+    cdyn__v2d_store(a + off, v);
+}
+
+static CDYN__ALWAYS_INLINE lv lv_pk(double *const *a, size_t off, size_t D)
+{
+    lv r = lv_zero();
+    for (size_t q = 0; q < D; q++)
+        r.c[q] = pk(a[q], off);
+    return r;
+}
+
+static CDYN__ALWAYS_INLINE void lv_pk_put(double *const *a, size_t off, lv v, size_t D)
+{
+    for (size_t q = 0; q < D; q++)
+        pk_put(a[q], off, v.c[q]);
 }
 
 /* x_p (and v_p) of particles ia, ib: from x0, v0, a0, or as a final sweep
@@ -397,6 +431,10 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         lv vp;
         predict(c, ia, ib, x0c, &s.xpc, &vp, mode, D);
         s.dc = lv_scale(-(s.wc * s.muc), s.ec, D);
+        /* The path's end particles, for the final sweep. */
+        lv_pk_put(c->px, a, s.xpc, D);
+        lv_pk_put(c->pv, a, vp, D);
+        pk_put(c->pw, a, s.wc);
         s.ep = lv_zero();
         s.jnp = s.yp = s.dip = s.cp = same(0.0);
         s.pivp = same(HUGE_VAL);
@@ -406,12 +444,21 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
     lpass_init(&lp);
     for (uint32_t k = 0; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
-        const size_t na = to[ra], nb = from[rb];
+        const size_t na = to[ra], nb = from[rb], off = a + 2 * (size_t)k;
         const lv x0q = lv_load(c->x0, to[ra + 1], from[rb - 1], D);
         const lv en = lv_sub(x0q, s.x0n, D);
         const lanes mun = mu2(c, ra + 1, rb - 1, mode), wn = two(c->w, na, nb);
         lv xp, vp;
         predict(c, na, nb, s.x0n, &xp, &vp, mode, D);
+        /* For the final sweep: the rows' e0 and mu, and the new particles
+         * but the middle ones (which it forms itself). */
+        lv_pk_put(c->pe, off, s.ec, D);
+        pk_put(c->pmu, off, s.muc);
+        if (k + 1 < m) {
+            lv_pk_put(c->px, off + 2, xp, D);
+            lv_pk_put(c->pv, off + 2, vp, D);
+            pk_put(c->pw, off + 2, wn);
+        }
         const lv dn = lv_scale(wn, lv_sub(lv_scale(s.muc, s.ec, D), lv_scale(mun, en, D), D), D);
         const lv e = lv_add(lv_sub(xp, s.xpc, D), lv_sub(dn, s.dc, D), D);
         const lanes d2 = lv_dot(e, e, D), l = two(c->len, ra, rb);
@@ -430,8 +477,8 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         if (!(di[0] > 0) || !(di[1] > 0) || !kept(piv, di))
             return false;
         const lanes inv = same(1.0) / piv, cr = jn * inv, yr = (-gr - jp * s.yp) * inv;
-        put(c->nc, ra, rb, cr);
-        put(c->ny, ra, rb, yr);
+        pk_put(c->nc, off, cr);
+        pk_put(c->ny, off, yr);
         s.xpc = xp;
         s.dc = dn;
         s.x0n = x0q;
@@ -486,14 +533,14 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         if (!(di > 0) || !(piv > CDYN__REDUNDANT_PIVOT * di))
             return false;
         const double dt = (-gt - jA * yA - jB * yB) / piv;
-        c->ny[t] = dt;
-        c->nc[t] = 0;
+        c->ny[a + 2 * (size_t)m] = dt; /* row t's place in the pairs' layout */
         dA = yA - cA * dt;
         dB = yB - cB * dt;
     }
-    c->ny[ra] = dA;
-    c->ny[rb] = dB;
-    c->nc[ra] = c->nc[rb] = 0;
+    /* The last pair's delta, final (no coupling inwards left). */
+    const size_t off = a + 2 * (size_t)(m - 1);
+    pk_put(c->ny, off, (lanes){dA, dB});
+    pk_put(c->nc, off, same(0.0));
     return true;
 }
 
@@ -519,37 +566,40 @@ bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int 
  * Final, outwards
  * ------------------------------------------------------------------------ */
 
-/* A lane's state between rows, outwards: the particle it carries (x_p and
- * D apart, as in the Newton sweep), x0 of the one it takes next, the row's
- * e0 (from the carried particle to that one), M = mu + delta and delta. */
+/* A lane's state between pairs, outwards: the particle it carries (x_p and
+ * D apart, as in the Newton sweep), and the pair's row: its e0 as the
+ * Newton sweep left it (pointing inwards), M = mu + delta and delta. A
+ * particle between rows r (this pair's) and r' (the next pair's, outwards)
+ * moves by D = w (M' e0' - M e0) with both vectors pointing inwards. */
 typedef struct fstate {
-    lv xpc, dspc, x0n, ec;
+    lv xpc, dspc, ec;
     lanes mc, dc;
 } fstate;
 
-/* Rows ra (lane A) and rb (lane B): each lane's new particle, and the
- * rows' tests. @p last: the path's end rows, whose new particles are the
- * path's end particles (stored when the segment owns them). */
-static CDYN__ALWAYS_INLINE void final_rows(const ctx *c, fstate *s, lpass *p,
-                                           const cdyn__chain_seg *g, uint32_t ra, uint32_t rb,
-                                           const int last, const int mode, size_t D)
+/* Pair k: each lane's new particle (x_p, v_p and w from the Newton sweep)
+ * and the rows' tests. @p last: pair 0, the path's end rows, whose new
+ * particles are the path's end particles (stored when the segment owns
+ * them). */
+static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
+                                           const cdyn__chain_seg *g, uint32_t k, const int last,
+                                           const int mode, size_t D)
 {
     const int back = (mode & CDYN__SWEEP_BACK) != 0;
-    const size_t na = c->from[ra], nb = c->to[rb];
-    lv en = lv_zero(), x0q = s->x0n;
+    const uint32_t ra = g->start + k, rb = g->end - 1 - k;
+    const size_t off = g->start + 2 * (size_t)k;
+    lv en = lv_zero();
     lanes mn = same(0.0), dn = same(0.0);
     if (!last) {
-        x0q = lv_load(c->x0, c->from[ra - 1], c->to[rb + 1], D);
-        en = lv_sub(x0q, s->x0n, D);
+        en = lv_pk(c->pe, off - 2, D);
         if (back)
-            dn = two(c->ny, ra - 1, rb + 1) - two(c->nc, ra - 1, rb + 1) * s->dc;
-        mn = mu2(c, ra - 1, rb + 1, mode) + dn;
+            dn = pk(c->ny, off - 2) - pk(c->nc, off - 2) * s->dc;
+        mn = pk(c->pmu, off - 2) + dn;
     }
-    const lanes wn = two(c->w, na, nb);
-    lv xp, vp;
-    predict(c, na, nb, s->x0n, &xp, &vp, mode, D);
-    const lv dsp = lv_scale(wn, lv_sub(lv_scale(s->mc, s->ec, D), lv_scale(mn, en, D), D), D);
+    const lv xp = lv_pk(c->px, off, D), vp = lv_pk(c->pv, off, D);
+    const lanes wn = pk(c->pw, off);
+    const lv dsp = lv_scale(wn, lv_sub(lv_scale(mn, en, D), lv_scale(s->mc, s->ec, D), D), D);
     const lv x1 = lv_add(xp, dsp, D), vh = lv_add(vp, lv_scale(same(c->inv_h), dsp, D), D);
+    const size_t na = c->from[ra], nb = c->to[rb];
     if (!last) {
         lv_store(c->xn, na, nb, x1, D);
         lv_store(c->vn, na, nb, vh, D);
@@ -566,11 +616,11 @@ static CDYN__ALWAYS_INLINE void final_rows(const ctx *c, fstate *s, lpass *p,
     const lv ev = lv_add(lv_sub(xp, s->xpc, D), lv_sub(dsp, s->dspc, D), D);
     const lanes d2 = lv_dot(ev, ev, D), l = two(c->len, ra, rb);
     lpass_check(p, ra, rb, same(0.5) * (d2 - l * l), d2, l, c->tol2);
-    /* The change of the row's residual over the step (chain_velocity.c). */
-    put(c->dres, ra, rb, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
+    /* The change of the row's residual over the step (chain_velocity.c),
+     * over this pair's mu, which is read. */
+    pk_put(c->pdres, off, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
     s->xpc = xp;
     s->dspc = dsp;
-    s->x0n = x0q;
     s->ec = en;
     s->mc = mn;
     s->dc = dn;
@@ -600,43 +650,40 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, 
                                         const int mode, size_t D)
 {
     const int back = (mode & CDYN__SWEEP_BACK) != 0;
-    const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
-    const uint32_t ra = a + m - 1, rb = b - m + 1;
-    const uint32_t *from = c->from, *to = c->to;
+    const uint32_t a = g->start, m = (g->end - g->start) / 2, ra = a + m - 1;
+    const size_t off = a + 2 * (size_t)(m - 1);
     fstate s;
-    s.x0n = lv_load(c->x0, from[ra], to[rb], D);
-    s.dc = back ? two(c->ny, ra, rb) : same(0.0);
-    s.mc = mu2(c, ra, rb, mode) + s.dc;
-    if (rb == ra + 1) {
-        /* The particle both lanes start from, between rows ra and rb. */
-        const size_t ip = to[ra];
+    s.ec = lv_pk(c->pe, off, D);
+    s.dc = back ? pk(c->ny, off) : same(0.0);
+    s.mc = pk(c->pmu, off) + s.dc;
+    if (2 * m == g->end - a) {
+        /* The particle both lanes start from, between the last pair's
+         * rows. */
+        const size_t ip = c->to[ra];
         const lv x0c = lv_load(c->x0, ip, ip, D);
-        s.ec = lv_sub(s.x0n, x0c, D);
         lv xp, vp;
         predict(c, ip, ip, x0c, &xp, &vp, mode, D);
         const cdyn__r3 dsp = cdyn__r3_scale(
-            -c->w[ip],
+            c->w[ip],
             cdyn__r3_add(cdyn__r3_scale(s.mc[0], lv_lane(s.ec, 0, D), D),
                          cdyn__r3_scale(s.mc[1], lv_lane(s.ec, 1, D), D), D),
             D);
-        const cdyn__r3 x1 = cdyn__r3_add(lv_lane(xp, 0, D), dsp, D);
-        cdyn__r3_store(c->xn + ip * D, x1, D);
+        cdyn__r3_store(c->xn + ip * D, cdyn__r3_add(lv_lane(xp, 0, D), dsp, D), D);
         cdyn__r3_store(c->vn + ip * D,
                        cdyn__r3_add(lv_lane(vp, 0, D), cdyn__r3_scale(c->inv_h, dsp, D), D), D);
         s.xpc = xp;
         s.dspc = lv_both(dsp, D);
     } else {
         /* Row t between the lanes, and its particles, which they start
-         * from. */
+         * from; et points from each to the other. */
         const uint32_t t = ra + 1;
-        const size_t ia = from[t], ib = to[t];
+        const size_t ia = c->from[t], ib = c->to[t];
         const lv x0c = lv_load(c->x0, ia, ib, D), et = lv_across(x0c, D);
-        s.ec = lv_sub(s.x0n, x0c, D);
-        const double mt = mu_of(c, t, mode) + (back ? c->ny[t] : 0.0);
+        const double mt = mu_of(c, t, mode) + (back ? c->ny[off + 2] : 0.0);
         lv xp, vp;
         predict(c, ia, ib, x0c, &xp, &vp, mode, D);
-        const lv dsp = lv_scale(-two(c->w, ia, ib),
-                                lv_add(lv_scale(s.mc, s.ec, D), lv_scale(same(mt), et, D), D), D);
+        const lv dsp = lv_scale(two(c->w, ia, ib),
+                                lv_sub(lv_scale(s.mc, s.ec, D), lv_scale(same(mt), et, D), D), D);
         s.xpc = xp;
         s.dspc = dsp;
         lv_store(c->xn, ia, ib, lv_add(xp, dsp, D), D);
@@ -645,13 +692,13 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, 
         const lanes d2 = lv_dot(ev, ev, D), e0e0 = lv_dot(et, et, D);
         const double l = c->len[t];
         cdyn__check_exact(p, t, 0.5 * (d2[0] - l * l), d2[0], l, c->tol2);
-        c->dres[t] = 0.5 * (d2[0] - e0e0[0]);
+        c->pdres[off + 2] = 0.5 * (d2[0] - e0e0[0]);
     }
     lpass lp;
     lpass_init(&lp);
-    for (uint32_t k = 0; k + 1 < m; k++)
-        final_rows(c, &s, &lp, g, ra - k, rb + k, 0, mode, D);
-    final_rows(c, &s, &lp, g, a, b, 1, mode, D);
+    for (uint32_t k = m - 1; k > 0; k--)
+        final_pair(c, &s, &lp, g, k, 0, mode, D);
+    final_pair(c, &s, &lp, g, 0, 1, mode, D);
     lpass_merge(&lp, p);
 }
 
@@ -715,7 +762,7 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
     }
     for (uint32_t k = 0; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
-        const size_t na = to[ra], nb = from[rb];
+        const size_t na = to[ra], nb = from[rb], off = a + 2 * (size_t)k;
         const lv x1 = lv_load(c->xr, na, nb, D), v = kicked(c, na, nb, kick, D);
         const lanes wn = two(c->w, na, nb);
         const lv e1 = lv_sub(x1, s.x1c, D);
@@ -728,21 +775,21 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
                 return false;
             const lanes inv = same(1.0) / piv;
             lk = o * s.pp;
-            put(c->pinv, ra, rb, inv);
-            put(c->lower, ra, rb, lk);
+            pk_put(c->pinv, off, inv);
+            pk_put(c->lower, off, lk);
             s.pp = inv;
             s.pprev = piv;
             s.diagp = diag;
         } else {
-            lk = two(c->lower, ra, rb);
+            lk = pk(c->lower, off);
         }
         const lanes z = rhs - lk * s.zp;
-        put(c->vz, ra, rb, z);
+        pk_put(c->vz, off, z);
         if (kick) {
             /* The reported multipliers: the right-hand side without the
              * change of the row's residual over the step. */
-            const lanes z2 = (rhs + two(c->dres, ra, rb) * same(c->inv_h)) - lk * s.z2p;
-            put(c->vz2, ra, rb, z2);
+            const lanes z2 = (rhs + pk(c->pdres, off) * same(c->inv_h)) - lk * s.z2p;
+            pk_put(c->vz2, off, z2);
             s.z2p = z2;
         }
         s.x1c = x1;
@@ -755,6 +802,7 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
      * row t between them. Lane A's e1 points along the path, lane B's
      * against it. */
     const uint32_t ra = a + m - 1, rb = b - m + 1;
+    const size_t off = a + 2 * (size_t)(m - 1), ot = off + 2; /* the last pair, row t */
     const cdyn__r3 eA = lv_lane(s.e1p, 0, D), eB = lv_lane(s.e1p, 1, D);
     if (rb == ra + 1) {
         /* Row rb into row ra: A1(ra, rb) = -w e1_ra.e1_rb. */
@@ -767,12 +815,11 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
             g->tw_pinv = 1.0 / piv;
         }
         const double lm = g->tw_l[0];
-        c->vz[ra] = s.zp[0] - lm * s.zp[1];
+        c->vz[off] = s.zp[0] - lm * s.zp[1];
         if (kick)
-            c->vz2[ra] = s.z2p[0] - lm * s.z2p[1];
+            c->vz2[off] = s.z2p[0] - lm * s.z2p[1];
         return true;
     }
-    const uint32_t t = ra + 1;
     const cdyn__r3 et = cdyn__r3_sub(lv_lane(s.x1c, 1, D), lv_lane(s.x1c, 0, D), D);
     const double rhs =
         -cdyn__r3_dot(et, cdyn__r3_sub(lv_lane(s.vc, 1, D), lv_lane(s.vc, 0, D), D), D);
@@ -789,9 +836,9 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         g->tw_pinv = 1.0 / piv;
     }
     const double lA = g->tw_l[0], lB = g->tw_l[1];
-    c->vz[t] = rhs - lA * s.zp[0] - lB * s.zp[1];
+    c->vz[ot] = rhs - lA * s.zp[0] - lB * s.zp[1];
     if (kick)
-        c->vz2[t] = (rhs + c->dres[t] * c->inv_h) - lA * s.z2p[0] - lB * s.z2p[1];
+        c->vz2[ot] = (rhs + c->pdres[ot] * c->inv_h) - lA * s.z2p[0] - lB * s.z2p[1];
     return true;
 }
 
@@ -805,8 +852,19 @@ bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const doubl
         ok = kick ? forward_d(&c, g, 1, 2) : forward_d(&c, g, 0, 2);
     else
         ok = kick ? forward_d(&c, g, 1, 3) : forward_d(&c, g, 0, 3);
-    if (!ok)
+    if (!ok) {
+        /* The one-ended sweeps: A1 factored from one end, the residuals'
+         * changes in row order. */
         cdyn__chain_factor_a1(sys, xn, g);
+        const cdyn__chain *ch = &sys->proj->chain;
+        const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
+        for (uint32_t k = 0; k < m; k++) {
+            ch->dres[a + k] = ch->af[a + 2 * (size_t)k];
+            ch->dres[b - k] = ch->af[a + 2 * (size_t)k + 1];
+        }
+        if (2 * m < g->end - a)
+            ch->dres[a + m] = ch->af[a + 2 * (size_t)m];
+    }
     return ok;
 }
 
@@ -838,20 +896,23 @@ static CDYN__ALWAYS_INLINE void vtest2(lvtest *t, lv e1, lv va, lv vb, lanes sa,
     lvtest_row(t, gv, e1e1, pick_if(sa > sb, sa, sb), tol2);
 }
 
-static CDYN__ALWAYS_INLINE void backward_rows(const ctx *c, bstate *s, lvtest *t,
-                                              const cdyn__chain_seg *g, uint32_t ra, uint32_t rb,
-                                              const int last, const int refine, size_t D)
+/* Pair k: nu of the next pair outwards, each lane's new particle, the
+ * rows' tests. @p last: pair 0, as in the final sweep. */
+static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t,
+                                              const cdyn__chain_seg *g, uint32_t k, const int last,
+                                              const int refine, size_t D)
 {
-    const size_t na = c->from[ra], nb = c->to[rb];
+    const uint32_t ra = g->start + k, rb = g->end - 1 - k;
+    const size_t na = c->from[ra], nb = c->to[rb], off = g->start + 2 * (size_t)k;
     lv en = lv_zero(), x1q = s->x1n;
     lanes nun = same(0.0), nu2n = same(0.0);
     if (!last) {
         x1q = lv_load(c->xr, c->from[ra - 1], c->to[rb + 1], D);
         en = lv_sub(x1q, s->x1n, D);
-        const lanes pv = two(c->pinv, ra - 1, rb + 1), lk = two(c->lower, ra, rb);
-        nun = two(c->vz, ra - 1, rb + 1) * pv - lk * s->nuc;
+        const lanes pv = pk(c->pinv, off - 2), lk = pk(c->lower, off);
+        nun = pk(c->vz, off - 2) * pv - lk * s->nuc;
         if (!refine)
-            nu2n = two(c->vz2, ra - 1, rb + 1) * pv - lk * s->nu2c;
+            nu2n = pk(c->vz2, off - 2) * pv - lk * s->nu2c;
         set_lam(c, ra - 1, nun[0], nu2n[0], refine);
         set_lam(c, rb + 1, nun[1], nu2n[1], refine);
     }
@@ -885,17 +946,19 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
     const uint32_t ra = a + m - 1, rb = b - m + 1;
     const uint32_t *from = c->from, *to = c->to;
     const double *pinv = c->pinv, *vz = c->vz, *vz2 = c->vz2;
+    /* The last pair's lanes (ra, rb) and row t. */
+    const size_t oa = a + 2 * (size_t)(m - 1), ob = oa + 1, ot = oa + 2;
     bstate s;
     s.x1n = lv_load(c->xr, from[ra], to[rb], D);
     double nA, nB, n2A = 0, n2B = 0;
     if (rb == ra + 1) {
         /* nu at rows ra and rb, and the particle between them. */
         const double lm = g->tw_l[0];
-        nA = vz[ra] * g->tw_pinv;
-        nB = vz[rb] * pinv[rb] - lm * nA;
+        nA = vz[oa] * g->tw_pinv;
+        nB = vz[ob] * pinv[ob] - lm * nA;
         if (!refine) {
-            n2A = vz2[ra] * g->tw_pinv;
-            n2B = vz2[rb] * pinv[rb] - lm * n2A;
+            n2A = vz2[oa] * g->tw_pinv;
+            n2B = vz2[ob] * pinv[ob] - lm * n2A;
         }
         const size_t ip = to[ra];
         const lv x1c = lv_load(c->xr, ip, ip, D);
@@ -911,14 +974,14 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
         /* nu at row t and the rows beside it; t's particles. */
         const uint32_t tr = ra + 1;
         const double lA = g->tw_l[0], lB = g->tw_l[1];
-        const double nt = vz[tr] * g->tw_pinv;
-        nA = vz[ra] * pinv[ra] - lA * nt;
-        nB = vz[rb] * pinv[rb] - lB * nt;
+        const double nt = vz[ot] * g->tw_pinv;
+        nA = vz[oa] * pinv[oa] - lA * nt;
+        nB = vz[ob] * pinv[ob] - lB * nt;
         double n2t = 0;
         if (!refine) {
-            n2t = vz2[tr] * g->tw_pinv;
-            n2A = vz2[ra] * pinv[ra] - lA * n2t;
-            n2B = vz2[rb] * pinv[rb] - lB * n2t;
+            n2t = vz2[ot] * g->tw_pinv;
+            n2A = vz2[oa] * pinv[oa] - lA * n2t;
+            n2B = vz2[ob] * pinv[ob] - lB * n2t;
         }
         set_lam(c, tr, nt, n2t, refine);
         const size_t ia = from[tr], ib = to[tr];
@@ -939,9 +1002,9 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
     s.nuc = (lanes){nA, nB};
     s.nu2c = (lanes){n2A, n2B};
     lvtest lt = {same(0.0), same(1.0), same(0.0), same(0.0)};
-    for (uint32_t k = 0; k + 1 < m; k++)
-        backward_rows(c, &s, &lt, g, ra - k, rb + k, 0, refine, D);
-    backward_rows(c, &s, &lt, g, a, b, 1, refine, D);
+    for (uint32_t k = m - 1; k > 0; k--)
+        backward_pair(c, &s, &lt, g, k, 0, refine, D);
+    backward_pair(c, &s, &lt, g, 0, 1, refine, D);
     lvtest_merge(&lt, t);
 }
 

@@ -42,11 +42,11 @@ cdyn_status cdyn__projection_ensure(cdyn_system *sys, const char *what)
     return CDYN_OK;
 }
 
-/* The rod-chain arrays live in two blocks: per row (seven arrays of
+/* The rod-chain arrays live in two blocks: per row (fourteen arrays of
  * doubles, then four of indices; rows + 1 entries each, for the path
  * starts' end mark) and per particle (two index arrays); its segments in
  * a third (chain_plan.c). */
-#define CHAIN_ROW_DOUBLES 7
+#define CHAIN_ROW_DOUBLES 14
 #define CHAIN_ROW_BYTES (4 * sizeof(uint32_t) + CHAIN_ROW_DOUBLES * sizeof(double))
 
 static void *alloc_chain_rows(const cdyn_allocator *al, size_t rows)
@@ -73,7 +73,10 @@ static void set_chain_rows(cdyn__projection *pr, void *block, size_t rows)
     double **arrays[CHAIN_ROW_DOUBLES] = {&pr->chain.row_length, &pr->chain.nc,
                                           &pr->chain.ny,         &pr->chain.ns,
                                           &pr->chain.pinv,       &pr->chain.lower,
-                                          &pr->chain.af};
+                                          &pr->chain.af,         &pr->chain.pk_x[0],
+                                          &pr->chain.pk_x[1],    &pr->chain.pk_x[2],
+                                          &pr->chain.pk_v[0],    &pr->chain.pk_v[1],
+                                          &pr->chain.pk_v[2],    &pr->chain.pk_w};
     for (size_t i = 0; i < CHAIN_ROW_DOUBLES; i++)
         *arrays[i] = d + i * m;
     pr->chain.vz = pr->chain.nc;
