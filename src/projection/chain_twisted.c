@@ -412,7 +412,7 @@ static CDYN__ALWAYS_INLINE void lvtest_merge(const lvtest *l, cdyn__chain_vtest 
  * and mu, the row before's e0, coupling to this row, pivot and y. */
 typedef struct nstate {
     lv xpc, dc, x0n, ec, ep;
-    lanes wc, muc, jnp, pivp, yp, dip, cp;
+    lanes wc, muc, jnp, pivp, yp;
 } nstate;
 
 static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn__pass *p,
@@ -436,7 +436,7 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         lv_pk_put(c->pv, a, vp, D);
         pk_put(c->pw, a, s.wc);
         s.ep = lv_zero();
-        s.jnp = s.yp = s.dip = s.cp = same(0.0);
+        s.jnp = s.yp = same(0.0);
         s.pivp = same(HUGE_VAL);
     }
     lanes bad = same(0.0), num_sum = same(0.0);
@@ -467,8 +467,8 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
             lpass_check(&lp, ra, rb, gr, d2, l, c->tol2);
         } else {
             /* The warm start is not expected to pass: count, name nothing. */
-            const lanes num = gr * gr, lim = same(c->tol2) * (d2 * (l * l));
-            bad += (lanes){num[0] <= lim[0] ? 0.0 : 1.0, num[1] <= lim[1] ? 0.0 : 1.0};
+            const lanes num = gr * gr;
+            bad += pick_if(num <= same(c->tol2) * (d2 * (l * l)), same(0.0), same(1.0));
             num_sum += num;
         }
         const lanes di = (s.wc + wn) * lv_dot(e, s.ec, D);
@@ -489,8 +489,6 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         s.jnp = jn;
         s.pivp = piv;
         s.yp = yr;
-        s.dip = di;
-        s.cp = cr;
     }
     if (mode & CDYN__SWEEP_TRACK) {
         lpass_merge(&lp, p);
@@ -501,13 +499,15 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
     /* The meeting. Lane A's relation is delta_ra = yA - cA delta_(ra+1),
      * lane B's delta_rb = yB - cB delta_(rb-1). */
     const uint32_t ra = a + m - 1, rb = b - m + 1;
-    const double cA = s.cp[0], cB = s.cp[1], yA = s.yp[0], yB = s.yp[1];
+    const size_t off = a + 2 * (size_t)(m - 1);
+    const double cA = c->nc[off], cB = c->nc[off + 1], yA = s.yp[0], yB = s.yp[1];
     double dA, dB;
     if (rb == ra + 1) {
         /* Rows ra and rb: row ra's pivot with row rb eliminated into it is
-         * pA (1 - cA cB). */
+         * pA (1 - cA cB), tested against pA (which passed against its
+         * diagonal). */
         const double den = 1.0 - cA * cB;
-        if (!(s.pivp[0] * den > CDYN__REDUNDANT_PIVOT * s.dip[0]))
+        if (!(den > CDYN__REDUNDANT_PIVOT) || !(den <= DBL_MAX))
             return false;
         dA = (yA - cA * yB) / den;
         dB = yB - cB * dA;
@@ -533,12 +533,11 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         if (!(di > 0) || !(piv > CDYN__REDUNDANT_PIVOT * di))
             return false;
         const double dt = (-gt - jA * yA - jB * yB) / piv;
-        c->ny[a + 2 * (size_t)m] = dt; /* row t's place in the pairs' layout */
+        c->ny[off + 2] = dt; /* row t's place in the pairs' layout */
         dA = yA - cA * dt;
         dB = yB - cB * dt;
     }
     /* The last pair's delta, final (no coupling inwards left). */
-    const size_t off = a + 2 * (size_t)(m - 1);
     pk_put(c->ny, off, (lanes){dA, dB});
     pk_put(c->nc, off, same(0.0));
     return true;
