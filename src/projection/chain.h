@@ -63,10 +63,12 @@ typedef struct cdyn__chain_seg {
      * step's sweeps run from both ends (set by the Newton sweep, cleared
      * where a pivot sends the segment back to the one-ended sweeps). */
     bool twistable, twisted;
-    /* The twisted velocity solve's meeting: the multipliers of the lanes'
-     * last rows in terms of the middle one (even row count: lane B's last
-     * row in terms of lane A's), and the middle row's inverse pivot. */
-    double tw_l[2], tw_pinv;
+    /* The twisted sweeps' meeting: the multipliers of the lanes' last rows
+     * in terms of the middle one (even row count: lane B's last row in
+     * terms of lane A's), and the middle row's inverse pivot; for an odd
+     * row count, the row between the lanes' delta, change of residual and
+     * forward solves. */
+    double tw_l[2], tw_pinv, tw_delta, tw_dres, tw_vz[2];
     /* Newton: delta_last = ta + tb delta_first + tc delta_next (delta_next
      * the next segment's first unknown); the boundary solution t (delta at
      * the first row) and bottom (delta at the last row). */
@@ -120,10 +122,8 @@ typedef struct cdyn__chain {
     double *nc, *ny, *ns;
     double *pinv, *lower, *af;
     double *vz, *vz2, *dres;
-    /* The twisted sweeps' own layout (chain_twisted.c): a path's values in
-     * lane pairs, pair k (rows start + k and end - 1 - k) at start + 2k;
-     * per particle x_p then x1, v_p then v_h, and w. */
-    double *pk_x[3], *pk_v[3], *pk_w;
+    /* The twisted sweeps' records (chain_twisted.c): 13 doubles a row. */
+    double *pk;
 
     /* The partition: segments in path order, in blocks. */
     uint32_t n_segs, n_blocks;
@@ -218,7 +218,7 @@ static CDYN__ALWAYS_INLINE void cdyn__chain_vtest_row(cdyn__chain_vtest *t, doub
 bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int mode,
                                 cdyn__chain_seg *g, cdyn__pass *p, double *sum);
 void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
-                               const cdyn__chain_seg *g, cdyn__pass *p);
+                               cdyn__chain_seg *g, cdyn__pass *p);
 bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const double *vn,
                                  const double *a1, double h2, int kick, cdyn__chain_seg *g);
 void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn,

@@ -186,12 +186,7 @@ typedef struct ctx {
     const double *restrict w, *restrict len;
     double *restrict lam;
     const uint32_t *restrict from, *restrict to, *restrict row_of;
-    /* In lane pairs (chain.h): the Newton elimination; x_p, v_p and w of
-     * the particles; the rows' e0 (in pinv, lower and ns: free until the
-     * forward sweep) and mu, then the change of their residuals (both in
-     * af); the factor of A1 and the forward solves. */
-    double *nc, *ny, *pinv, *lower, *vz, *vz2;
-    double *px[3], *pv[3], *pw, *pe[3], *pmu, *pdres;
+    double *restrict pk; /* the pairs' records */
     double *restrict xn, *restrict vn; /* written (positions), read and written (velocities) */
     const double *restrict xr;         /* positions read by the velocity sweeps */
     const double *restrict a1;
@@ -207,18 +202,7 @@ static ctx context(cdyn_system *sys)
                    .from = ch->row_from,
                    .to = ch->row_to,
                    .row_of = ch->row_of,
-                   .nc = ch->nc,
-                   .ny = ch->ny,
-                   .pinv = ch->pinv,
-                   .lower = ch->lower,
-                   .vz = ch->vz,
-                   .vz2 = ch->vz2,
-                   .px = {ch->pk_x[0], ch->pk_x[1], ch->pk_x[2]},
-                   .pv = {ch->pk_v[0], ch->pk_v[1], ch->pk_v[2]},
-                   .pw = ch->pk_w,
-                   .pe = {ch->pinv, ch->lower, ch->ns},
-                   .pmu = ch->af,
-                   .pdres = ch->af};
+                   .pk = ch->pk};
     return c;
 }
 
@@ -264,29 +248,60 @@ static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, con
     return (lanes){mu_of(c, ra, mode), mu_of(c, rb, mode)};
 }
 
-/* A lane pair at offset @p off of packed arrays. */
-static CDYN__ALWAYS_INLINE lanes pk(const double *a, size_t off)
+/* ------------------------------------------------------------------------
+ * Records
+ * ------------------------------------------------------------------------ */
+
+/* Pair k of a path (rows start + k and end - 1 - k) keeps its values in a
+ * record of 3 D + 4 lane pairs at row start + 2k of chain.pk, laid out for
+ * the sweeps that pass them on. The Newton sweep leaves the final sweep the
+ * particle between pairs k - 1 and k (a path's end particles at k = 0):
+ * x_p, v_p and w; and the pair's rows: e0 (pointing inwards), mu and the
+ * elimination (c, y). The final sweep puts the change of the rows'
+ * residuals over mu; the forward sweep the factor of A1 (inverse pivot,
+ * lower) over c and y and its two forward solves over e0. */
+#define R_XP 0
+#define R_VP D
+#define R_W (2 * D)
+#define R_E (2 * D + 1)
+#define R_MU (3 * D + 1)
+#define R_NC (3 * D + 2)
+#define R_NY (3 * D + 3)
+#define R_DRES R_MU
+#define R_PINV R_NC
+#define R_LOWER R_NY
+#define R_VZ R_E
+#define R_VZ2 (R_E + 1)
+#define R_SIZE (3 * D + 4)
+
+static CDYN__ALWAYS_INLINE double *rec(const ctx *c, const cdyn__chain_seg *g, uint32_t k,
+                                       size_t D)
 {
-    return cdyn__v2d_load(a + off);
+    return c->pk + (g->start + 2 * (size_t)k) * R_SIZE;
 }
 
-static CDYN__ALWAYS_INLINE void pk_put(double *a, size_t off, lanes v)
+static CDYN__ALWAYS_INLINE lanes rd(const double *r, size_t j)
 {
-    cdyn__v2d_store(a + off, v);
+    return cdyn__v2d_load(r + 2 * j);
 }
 
-static CDYN__ALWAYS_INLINE lv lv_pk(double *const *a, size_t off, size_t D)
+static CDYN__ALWAYS_INLINE void wr(double *r, size_t j, lanes v)
 {
-    lv r = lv_zero();
+    cdyn__v2d_store(r + 2 * j, v);
+}
+
+static CDYN__ALWAYS_INLINE lv rd_lv(const double *r, size_t j, size_t D)
+{
+    lv v = lv_zero();
     for (size_t q = 0; q < D; q++)
-        r.c[q] = pk(a[q], off);
-    return r;
+        v.c[q] = rd(r, j + q);
+    return v;
 }
 
-static CDYN__ALWAYS_INLINE void lv_pk_put(double *const *a, size_t off, lv v, size_t D)
+static CDYN__ALWAYS_INLINE void wr_lv(double *r, size_t j, lv v, size_t D)
 {
     for (size_t q = 0; q < D; q++)
-        pk_put(a[q], off, v.c[q]);
+        wr(r, j + q, v.c[q]);
 }
 
 /* x_p (and v_p) of particles ia, ib: from x0, v0, a0, or as a final sweep
@@ -432,9 +447,10 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         predict(c, ia, ib, x0c, &s.xpc, &vp, mode, D);
         s.dc = lv_scale(-(s.wc * s.muc), s.ec, D);
         /* The path's end particles, for the final sweep. */
-        lv_pk_put(c->px, a, s.xpc, D);
-        lv_pk_put(c->pv, a, vp, D);
-        pk_put(c->pw, a, s.wc);
+        double *r0 = rec(c, g, 0, D);
+        wr_lv(r0, R_XP, s.xpc, D);
+        wr_lv(r0, R_VP, vp, D);
+        wr(r0, R_W, s.wc);
         s.ep = lv_zero();
         s.jnp = s.yp = same(0.0);
         s.pivp = same(HUGE_VAL);
@@ -444,7 +460,8 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
     lpass_init(&lp);
     for (uint32_t k = 0; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
-        const size_t na = to[ra], nb = from[rb], off = a + 2 * (size_t)k;
+        const size_t na = to[ra], nb = from[rb];
+        double *r = rec(c, g, k, D);
         const lv x0q = lv_load(c->x0, to[ra + 1], from[rb - 1], D);
         const lv en = lv_sub(x0q, s.x0n, D);
         const lanes mun = mu2(c, ra + 1, rb - 1, mode), wn = two(c->w, na, nb);
@@ -452,12 +469,12 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         predict(c, na, nb, s.x0n, &xp, &vp, mode, D);
         /* For the final sweep: the rows' e0 and mu, and the new particles
          * but the middle ones (which it forms itself). */
-        lv_pk_put(c->pe, off, s.ec, D);
-        pk_put(c->pmu, off, s.muc);
+        wr_lv(r, R_E, s.ec, D);
+        wr(r, R_MU, s.muc);
         if (k + 1 < m) {
-            lv_pk_put(c->px, off + 2, xp, D);
-            lv_pk_put(c->pv, off + 2, vp, D);
-            pk_put(c->pw, off + 2, wn);
+            wr_lv(r + 2 * R_SIZE, R_XP, xp, D);
+            wr_lv(r + 2 * R_SIZE, R_VP, vp, D);
+            wr(r + 2 * R_SIZE, R_W, wn);
         }
         const lv dn = lv_scale(wn, lv_sub(lv_scale(s.muc, s.ec, D), lv_scale(mun, en, D), D), D);
         const lv e = lv_add(lv_sub(xp, s.xpc, D), lv_sub(dn, s.dc, D), D);
@@ -477,8 +494,8 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         if (!(di[0] > 0) || !(di[1] > 0) || !kept(piv, di))
             return false;
         const lanes inv = same(1.0) / piv, cr = jn * inv, yr = (-gr - jp * s.yp) * inv;
-        pk_put(c->nc, off, cr);
-        pk_put(c->ny, off, yr);
+        wr(r, R_NC, cr);
+        wr(r, R_NY, yr);
         s.xpc = xp;
         s.dc = dn;
         s.x0n = x0q;
@@ -499,8 +516,8 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
     /* The meeting. Lane A's relation is delta_ra = yA - cA delta_(ra+1),
      * lane B's delta_rb = yB - cB delta_(rb-1). */
     const uint32_t ra = a + m - 1, rb = b - m + 1;
-    const size_t off = a + 2 * (size_t)(m - 1);
-    const double cA = c->nc[off], cB = c->nc[off + 1], yA = s.yp[0], yB = s.yp[1];
+    double *rl = rec(c, g, m - 1, D);
+    const double cA = rl[2 * R_NC], cB = rl[2 * R_NC + 1], yA = s.yp[0], yB = s.yp[1];
     double dA, dB;
     if (rb == ra + 1) {
         /* Rows ra and rb: row ra's pivot with row rb eliminated into it is
@@ -533,13 +550,13 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         if (!(di > 0) || !(piv > CDYN__REDUNDANT_PIVOT * di))
             return false;
         const double dt = (-gt - jA * yA - jB * yB) / piv;
-        c->ny[off + 2] = dt; /* row t's place in the pairs' layout */
+        g->tw_delta = dt;
         dA = yA - cA * dt;
         dB = yB - cB * dt;
     }
     /* The last pair's delta, final (no coupling inwards left). */
-    pk_put(c->ny, off, (lanes){dA, dB});
-    pk_put(c->nc, off, same(0.0));
+    wr(rl, R_NY, (lanes){dA, dB});
+    wr(rl, R_NC, same(0.0));
     return true;
 }
 
@@ -585,17 +602,18 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
 {
     const int back = (mode & CDYN__SWEEP_BACK) != 0;
     const uint32_t ra = g->start + k, rb = g->end - 1 - k;
-    const size_t off = g->start + 2 * (size_t)k;
+    double *r = rec(c, g, k, D);
     lv en = lv_zero();
     lanes mn = same(0.0), dn = same(0.0);
     if (!last) {
-        en = lv_pk(c->pe, off - 2, D);
+        const double *rn = r - 2 * R_SIZE;
+        en = rd_lv(rn, R_E, D);
         if (back)
-            dn = pk(c->ny, off - 2) - pk(c->nc, off - 2) * s->dc;
-        mn = pk(c->pmu, off - 2) + dn;
+            dn = rd(rn, R_NY) - rd(rn, R_NC) * s->dc;
+        mn = rd(rn, R_MU) + dn;
     }
-    const lv xp = lv_pk(c->px, off, D), vp = lv_pk(c->pv, off, D);
-    const lanes wn = pk(c->pw, off);
+    const lv xp = rd_lv(r, R_XP, D), vp = rd_lv(r, R_VP, D);
+    const lanes wn = rd(r, R_W);
     const lv dsp = lv_scale(wn, lv_sub(lv_scale(mn, en, D), lv_scale(s->mc, s->ec, D), D), D);
     const lv x1 = lv_add(xp, dsp, D), vh = lv_add(vp, lv_scale(same(c->inv_h), dsp, D), D);
     const size_t na = c->from[ra], nb = c->to[rb];
@@ -617,7 +635,7 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
     lpass_check(p, ra, rb, same(0.5) * (d2 - l * l), d2, l, c->tol2);
     /* The change of the row's residual over the step (chain_velocity.c),
      * over this pair's mu, which is read. */
-    pk_put(c->pdres, off, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
+    wr(r, R_DRES, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
     s->xpc = xp;
     s->dspc = dsp;
     s->ec = en;
@@ -645,16 +663,16 @@ static CDYN__ALWAYS_INLINE lv lv_across(lv x, size_t D)
     return r;
 }
 
-static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, cdyn__pass *p,
+static CDYN__ALWAYS_INLINE void final_d(const ctx *c, cdyn__chain_seg *g, cdyn__pass *p,
                                         const int mode, size_t D)
 {
     const int back = (mode & CDYN__SWEEP_BACK) != 0;
     const uint32_t a = g->start, m = (g->end - g->start) / 2, ra = a + m - 1;
-    const size_t off = a + 2 * (size_t)(m - 1);
+    const double *rl = rec(c, g, m - 1, D);
     fstate s;
-    s.ec = lv_pk(c->pe, off, D);
-    s.dc = back ? pk(c->ny, off) : same(0.0);
-    s.mc = pk(c->pmu, off) + s.dc;
+    s.ec = rd_lv(rl, R_E, D);
+    s.dc = back ? rd(rl, R_NY) : same(0.0);
+    s.mc = rd(rl, R_MU) + s.dc;
     if (2 * m == g->end - a) {
         /* The particle both lanes start from, between the last pair's
          * rows. */
@@ -678,7 +696,7 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, 
         const uint32_t t = ra + 1;
         const size_t ia = c->from[t], ib = c->to[t];
         const lv x0c = lv_load(c->x0, ia, ib, D), et = lv_across(x0c, D);
-        const double mt = mu_of(c, t, mode) + (back ? c->ny[off + 2] : 0.0);
+        const double mt = mu_of(c, t, mode) + (back ? g->tw_delta : 0.0);
         lv xp, vp;
         predict(c, ia, ib, x0c, &xp, &vp, mode, D);
         const lv dsp = lv_scale(two(c->w, ia, ib),
@@ -691,7 +709,7 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, 
         const lanes d2 = lv_dot(ev, ev, D), e0e0 = lv_dot(et, et, D);
         const double l = c->len[t];
         cdyn__check_exact(p, t, 0.5 * (d2[0] - l * l), d2[0], l, c->tol2);
-        c->pdres[off + 2] = 0.5 * (d2[0] - e0e0[0]);
+        g->tw_dres = 0.5 * (d2[0] - e0e0[0]);
     }
     lpass lp;
     lpass_init(&lp);
@@ -702,7 +720,7 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, const cdyn__chain_seg *g, 
 }
 
 void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
-                               const cdyn__chain_seg *g, cdyn__pass *p)
+                               cdyn__chain_seg *g, cdyn__pass *p)
 {
     const ctx c = positions_context(sys, in);
 #define FINAL_CASE(M)                                                                          \
@@ -761,7 +779,8 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
     }
     for (uint32_t k = 0; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
-        const size_t na = to[ra], nb = from[rb], off = a + 2 * (size_t)k;
+        const size_t na = to[ra], nb = from[rb];
+        double *r = rec(c, g, k, D);
         const lv x1 = lv_load(c->xr, na, nb, D), v = kicked(c, na, nb, kick, D);
         const lanes wn = two(c->w, na, nb);
         const lv e1 = lv_sub(x1, s.x1c, D);
@@ -774,21 +793,21 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
                 return false;
             const lanes inv = same(1.0) / piv;
             lk = o * s.pp;
-            pk_put(c->pinv, off, inv);
-            pk_put(c->lower, off, lk);
+            wr(r, R_PINV, inv);
+            wr(r, R_LOWER, lk);
             s.pp = inv;
             s.pprev = piv;
             s.diagp = diag;
         } else {
-            lk = pk(c->lower, off);
+            lk = rd(r, R_LOWER);
         }
         const lanes z = rhs - lk * s.zp;
-        pk_put(c->vz, off, z);
+        wr(r, R_VZ, z);
         if (kick) {
             /* The reported multipliers: the right-hand side without the
              * change of the row's residual over the step. */
-            const lanes z2 = (rhs + pk(c->pdres, off) * same(c->inv_h)) - lk * s.z2p;
-            pk_put(c->vz2, off, z2);
+            const lanes z2 = (rhs + rd(r, R_DRES) * same(c->inv_h)) - lk * s.z2p;
+            wr(r, R_VZ2, z2);
             s.z2p = z2;
         }
         s.x1c = x1;
@@ -801,7 +820,7 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
      * row t between them. Lane A's e1 points along the path, lane B's
      * against it. */
     const uint32_t ra = a + m - 1, rb = b - m + 1;
-    const size_t off = a + 2 * (size_t)(m - 1), ot = off + 2; /* the last pair, row t */
+    double *rl = rec(c, g, m - 1, D);
     const cdyn__r3 eA = lv_lane(s.e1p, 0, D), eB = lv_lane(s.e1p, 1, D);
     if (rb == ra + 1) {
         /* Row rb into row ra: A1(ra, rb) = -w e1_ra.e1_rb. */
@@ -814,9 +833,9 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
             g->tw_pinv = 1.0 / piv;
         }
         const double lm = g->tw_l[0];
-        c->vz[off] = s.zp[0] - lm * s.zp[1];
+        rl[2 * R_VZ] = s.zp[0] - lm * s.zp[1];
         if (kick)
-            c->vz2[off] = s.z2p[0] - lm * s.z2p[1];
+            rl[2 * R_VZ2] = s.z2p[0] - lm * s.z2p[1];
         return true;
     }
     const cdyn__r3 et = cdyn__r3_sub(lv_lane(s.x1c, 1, D), lv_lane(s.x1c, 0, D), D);
@@ -835,9 +854,9 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         g->tw_pinv = 1.0 / piv;
     }
     const double lA = g->tw_l[0], lB = g->tw_l[1];
-    c->vz[ot] = rhs - lA * s.zp[0] - lB * s.zp[1];
+    g->tw_vz[0] = rhs - lA * s.zp[0] - lB * s.zp[1];
     if (kick)
-        c->vz2[ot] = (rhs + c->pdres[ot] * c->inv_h) - lA * s.z2p[0] - lB * s.z2p[1];
+        g->tw_vz[1] = (rhs + g->tw_dres * c->inv_h) - lA * s.z2p[0] - lB * s.z2p[1];
     return true;
 }
 
@@ -855,14 +874,16 @@ bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const doubl
         /* The one-ended sweeps: A1 factored from one end, the residuals'
          * changes in row order. */
         cdyn__chain_factor_a1(sys, xn, g);
-        const cdyn__chain *ch = &sys->proj->chain;
+        double *dres = sys->proj->chain.dres;
+        const size_t D = (size_t)sys->dim;
         const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
         for (uint32_t k = 0; k < m; k++) {
-            ch->dres[a + k] = ch->af[a + 2 * (size_t)k];
-            ch->dres[b - k] = ch->af[a + 2 * (size_t)k + 1];
+            const double *r = rec(&c, g, k, D);
+            dres[a + k] = r[2 * R_DRES];
+            dres[b - k] = r[2 * R_DRES + 1];
         }
         if (2 * m < g->end - a)
-            ch->dres[a + m] = ch->af[a + 2 * (size_t)m];
+            dres[a + m] = g->tw_dres;
     }
     return ok;
 }
@@ -902,16 +923,18 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
                                               const int refine, size_t D)
 {
     const uint32_t ra = g->start + k, rb = g->end - 1 - k;
-    const size_t na = c->from[ra], nb = c->to[rb], off = g->start + 2 * (size_t)k;
+    const size_t na = c->from[ra], nb = c->to[rb];
+    const double *r = rec(c, g, k, D);
     lv en = lv_zero(), x1q = s->x1n;
     lanes nun = same(0.0), nu2n = same(0.0);
     if (!last) {
         x1q = lv_load(c->xr, c->from[ra - 1], c->to[rb + 1], D);
         en = lv_sub(x1q, s->x1n, D);
-        const lanes pv = pk(c->pinv, off - 2), lk = pk(c->lower, off);
-        nun = pk(c->vz, off - 2) * pv - lk * s->nuc;
+        const double *rn = r - 2 * R_SIZE;
+        const lanes pv = rd(rn, R_PINV), lk = rd(r, R_LOWER);
+        nun = rd(rn, R_VZ) * pv - lk * s->nuc;
         if (!refine)
-            nu2n = pk(c->vz2, off - 2) * pv - lk * s->nu2c;
+            nu2n = rd(rn, R_VZ2) * pv - lk * s->nu2c;
         set_lam(c, ra - 1, nun[0], nu2n[0], refine);
         set_lam(c, rb + 1, nun[1], nu2n[1], refine);
     }
@@ -944,20 +967,20 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
     const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
     const uint32_t ra = a + m - 1, rb = b - m + 1;
     const uint32_t *from = c->from, *to = c->to;
-    const double *pinv = c->pinv, *vz = c->vz, *vz2 = c->vz2;
-    /* The last pair's lanes (ra, rb) and row t. */
-    const size_t oa = a + 2 * (size_t)(m - 1), ob = oa + 1, ot = oa + 2;
+    /* The last pair's record: its lanes (rows ra, rb). */
+    const double *rl = rec(c, g, m - 1, D);
+    const double *pinv = rl + 2 * R_PINV, *vz = rl + 2 * R_VZ, *vz2 = rl + 2 * R_VZ2;
     bstate s;
     s.x1n = lv_load(c->xr, from[ra], to[rb], D);
     double nA, nB, n2A = 0, n2B = 0;
     if (rb == ra + 1) {
         /* nu at rows ra and rb, and the particle between them. */
         const double lm = g->tw_l[0];
-        nA = vz[oa] * g->tw_pinv;
-        nB = vz[ob] * pinv[ob] - lm * nA;
+        nA = vz[0] * g->tw_pinv;
+        nB = vz[1] * pinv[1] - lm * nA;
         if (!refine) {
-            n2A = vz2[oa] * g->tw_pinv;
-            n2B = vz2[ob] * pinv[ob] - lm * n2A;
+            n2A = vz2[0] * g->tw_pinv;
+            n2B = vz2[1] * pinv[1] - lm * n2A;
         }
         const size_t ip = to[ra];
         const lv x1c = lv_load(c->xr, ip, ip, D);
@@ -973,14 +996,14 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
         /* nu at row t and the rows beside it; t's particles. */
         const uint32_t tr = ra + 1;
         const double lA = g->tw_l[0], lB = g->tw_l[1];
-        const double nt = vz[ot] * g->tw_pinv;
-        nA = vz[oa] * pinv[oa] - lA * nt;
-        nB = vz[ob] * pinv[ob] - lB * nt;
+        const double nt = g->tw_vz[0] * g->tw_pinv;
+        nA = vz[0] * pinv[0] - lA * nt;
+        nB = vz[1] * pinv[1] - lB * nt;
         double n2t = 0;
         if (!refine) {
-            n2t = vz2[ot] * g->tw_pinv;
-            n2A = vz2[oa] * pinv[oa] - lA * n2t;
-            n2B = vz2[ob] * pinv[ob] - lB * n2t;
+            n2t = g->tw_vz[1] * g->tw_pinv;
+            n2A = vz2[0] * pinv[0] - lA * n2t;
+            n2B = vz2[1] * pinv[1] - lB * n2t;
         }
         set_lam(c, tr, nt, n2t, refine);
         const size_t ia = from[tr], ib = to[tr];
@@ -1035,7 +1058,7 @@ bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int 
 }
 
 void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
-                               const cdyn__chain_seg *g, cdyn__pass *p)
+                               cdyn__chain_seg *g, cdyn__pass *p)
 {
     (void)sys, (void)in, (void)mode, (void)g, (void)p;
 }
