@@ -169,14 +169,6 @@ static CDYN__ALWAYS_INLINE lv lv_zero(void)
     return r;
 }
 
-/* Both lanes' pivots pass the redundancy test against their diagonals
- * (a NaN fails it). */
-static CDYN__ALWAYS_INLINE bool kept(lanes piv, lanes diag)
-{
-    const lanes lim = same(CDYN__REDUNDANT_PIVOT) * diag;
-    return piv[0] > lim[0] && piv[1] > lim[1];
-}
-
 /* ------------------------------------------------------------------------
  * Context
  * ------------------------------------------------------------------------ */
@@ -420,15 +412,23 @@ static CDYN__ALWAYS_INLINE void lvtest_merge(const lvtest *l, cdyn__chain_vtest 
  * Newton, inwards
  * ------------------------------------------------------------------------ */
 
-/* A lane's state between rows: the particle it carries (x_p and its
- * displacement D, kept apart: a row's vector is formed as (x_p difference)
- * + (D difference), which keeps the digits that x_p + D, far from the
- * origin, would round off; w), x0 of the one it takes next, the row's e0
- * and mu, the row before's e0, coupling to this row, pivot and y. */
+/* A lane's state between rows: the particle it carries (its displacement
+ * from x0, u = (x_p - x0) + D: a row's vector is then e0 + (u_b - u_a),
+ * which keeps the digits that x_p + D, far from the origin, would round
+ * off; and w), the particle it takes next (its index and x0), the row's
+ * e0 and mu, the row before's e0, coupling to this row, pivot and y. */
 typedef struct nstate {
-    lv xpc, dc, x0n, ec, ep;
+    lv uc, x0n, ec, ep;
     lanes wc, muc, jnp, pivp, yp;
+    size_t na, nb;
 } nstate;
+
+/* Both lanes' rows pass the redundancy test (a NaN fails it). */
+static CDYN__ALWAYS_INLINE bool kept_rows(lanes piv, lanes diag)
+{
+    const lmask ok = (diag > same(0.0)) & (piv > same(CDYN__REDUNDANT_PIVOT) * diag);
+    return (ok[0] & ok[1]) != 0;
+}
 
 static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn__pass *p,
                                          double *sum, const int mode, size_t D)
@@ -439,30 +439,37 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
     {
         const size_t ia = from[a], ib = to[b];
         const lv x0c = lv_load(c->x0, ia, ib, D);
-        s.x0n = lv_load(c->x0, to[a], from[b], D);
+        s.na = to[a];
+        s.nb = from[b];
+        s.x0n = lv_load(c->x0, s.na, s.nb, D);
         s.ec = lv_sub(s.x0n, x0c, D);
         s.muc = mu2(c, a, b, mode);
         s.wc = two(c->w, ia, ib);
-        lv vp;
-        predict(c, ia, ib, x0c, &s.xpc, &vp, mode, D);
-        s.dc = lv_scale(-(s.wc * s.muc), s.ec, D);
+        lv xp, vp;
+        predict(c, ia, ib, x0c, &xp, &vp, mode, D);
+        s.uc = lv_add(lv_sub(xp, x0c, D), lv_scale(-(s.wc * s.muc), s.ec, D), D);
         /* The path's end particles, for the final sweep. */
         double *r0 = rec(c, g, 0, D);
-        wr_lv(r0, R_XP, s.xpc, D);
+        wr_lv(r0, R_XP, xp, D);
         wr_lv(r0, R_VP, vp, D);
         wr(r0, R_W, s.wc);
         s.ep = lv_zero();
         s.jnp = s.yp = same(0.0);
         s.pivp = same(HUGE_VAL);
     }
-    lanes bad = same(0.0), num_sum = same(0.0);
+    /* The warm start is not expected to pass: it is tested for any row
+     * above tolerance (the driver names none from it). */
+    lmask bad = {0, 0};
+    lanes num_sum = same(0.0);
     lpass lp;
     lpass_init(&lp);
     for (uint32_t k = 0; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
-        const size_t na = to[ra], nb = from[rb];
+        const size_t na = s.na, nb = s.nb;
+        s.na = to[ra + 1];
+        s.nb = from[rb - 1];
         double *r = rec(c, g, k, D);
-        const lv x0q = lv_load(c->x0, to[ra + 1], from[rb - 1], D);
+        const lv x0q = lv_load(c->x0, s.na, s.nb, D);
         const lv en = lv_sub(x0q, s.x0n, D);
         const lanes mun = mu2(c, ra + 1, rb - 1, mode), wn = two(c->w, na, nb);
         lv xp, vp;
@@ -477,27 +484,26 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
             wr(r + 2 * R_SIZE, R_W, wn);
         }
         const lv dn = lv_scale(wn, lv_sub(lv_scale(s.muc, s.ec, D), lv_scale(mun, en, D), D), D);
-        const lv e = lv_add(lv_sub(xp, s.xpc, D), lv_sub(dn, s.dc, D), D);
+        const lv un = lv_add(lv_sub(xp, s.x0n, D), dn, D);
+        const lv e = lv_add(s.ec, lv_sub(un, s.uc, D), D);
         const lanes d2 = lv_dot(e, e, D), l = two(c->len, ra, rb);
         const lanes gr = same(0.5) * (d2 - l * l);
         if (mode & CDYN__SWEEP_TRACK) {
             lpass_check(&lp, ra, rb, gr, d2, l, c->tol2);
         } else {
-            /* The warm start is not expected to pass: count, name nothing. */
             const lanes num = gr * gr;
-            bad += pick_if(num <= same(c->tol2) * (d2 * (l * l)), same(0.0), same(1.0));
+            bad |= ~(num <= same(c->tol2) * (d2 * (l * l)));
             num_sum += num;
         }
         const lanes di = (s.wc + wn) * lv_dot(e, s.ec, D);
         const lanes jp = -(s.wc * lv_dot(e, s.ep, D)), jn = -(wn * lv_dot(e, en, D));
         const lanes piv = di - (jp * s.jnp) / s.pivp;
-        if (!(di[0] > 0) || !(di[1] > 0) || !kept(piv, di))
+        if (!kept_rows(piv, di))
             return false;
         const lanes inv = same(1.0) / piv, cr = jn * inv, yr = (-gr - jp * s.yp) * inv;
         wr(r, R_NC, cr);
         wr(r, R_NY, yr);
-        s.xpc = xp;
-        s.dc = dn;
+        s.uc = un;
         s.x0n = x0q;
         s.wc = wn;
         s.ep = s.ec;
@@ -510,7 +516,7 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
     if (mode & CDYN__SWEEP_TRACK) {
         lpass_merge(&lp, p);
     } else {
-        p->n_bad += (uint32_t)(bad[0] + bad[1]);
+        p->n_bad += (bad[0] != 0) + (bad[1] != 0);
         *sum += num_sum[0] + num_sum[1];
     }
     /* The meeting. Lane A's relation is delta_ra = yA - cA delta_(ra+1),
@@ -534,7 +540,7 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         const uint32_t t = ra + 1;
         lv e = lv_zero();
         for (size_t q = 0; q < D; q++)
-            e.c[q] = same((s.xpc.c[q][1] - s.xpc.c[q][0]) + (s.dc.c[q][1] - s.dc.c[q][0]));
+            e.c[q] = same(s.ec.c[q][0] + (s.uc.c[q][1] - s.uc.c[q][0]));
         const lanes d2v = lv_dot(e, e, D);
         const double d2 = d2v[0], l = c->len[t], gt = 0.5 * (d2 - l * l);
         if (mode & CDYN__SWEEP_TRACK) {
@@ -789,7 +795,7 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         if (kick) {
             const lanes o = -(s.wc * lv_dot(s.e1p, e1, D));
             const lanes diag = (s.wc + wn) * lv_dot(e1, e1, D), piv = diag - (o * o) / s.pprev;
-            if (!kept(piv, diag))
+            if (!kept_rows(piv, diag))
                 return false;
             const lanes inv = same(1.0) / piv;
             lk = o * s.pp;
