@@ -779,6 +779,11 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         s.x1c = lv_load(c->xr, ia, ib, D);
         s.vc = kicked(c, ia, ib, kick, D);
         s.wc = two(c->w, ia, ib);
+        /* Each particle's x1 and velocity before its correction, for the
+         * backward sweep (but the middle ones, which it reads itself). */
+        double *r0 = rec(c, g, 0, D);
+        wr_lv(r0, R_XP, s.x1c, D);
+        wr_lv(r0, R_VP, s.vc, D);
         s.e1p = lv_zero();
         s.pp = s.zp = s.z2p = s.diagp = same(0.0);
         s.pprev = same(HUGE_VAL);
@@ -789,6 +794,10 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         double *r = rec(c, g, k, D);
         const lv x1 = lv_load(c->xr, na, nb, D), v = kicked(c, na, nb, kick, D);
         const lanes wn = two(c->w, na, nb);
+        if (k + 1 < m) {
+            wr_lv(r + 2 * R_SIZE, R_XP, x1, D);
+            wr_lv(r + 2 * R_SIZE, R_VP, v, D);
+        }
         const lv e1 = lv_sub(x1, s.x1c, D);
         const lanes rhs = -lv_dot(e1, lv_sub(v, s.vc, D), D);
         lanes lk;
@@ -934,9 +943,9 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
     lv en = lv_zero(), x1q = s->x1n;
     lanes nun = same(0.0), nu2n = same(0.0);
     if (!last) {
-        x1q = lv_load(c->xr, c->from[ra - 1], c->to[rb + 1], D);
-        en = lv_sub(x1q, s->x1n, D);
         const double *rn = r - 2 * R_SIZE;
+        x1q = rd_lv(rn, R_XP, D);
+        en = lv_sub(x1q, s->x1n, D);
         const lanes pv = rd(rn, R_PINV), lk = rd(r, R_LOWER);
         nun = rd(rn, R_VZ) * pv - lk * s->nuc;
         if (!refine)
@@ -945,8 +954,8 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
         set_lam(c, rb + 1, nun[1], nu2n[1], refine);
     }
     const lv v = lv_add(
-        kicked(c, na, nb, !refine, D),
-        lv_scale(two(c->w, na, nb),
+        rd_lv(r, R_VP, D),
+        lv_scale(rd(r, R_W),
                  lv_sub(lv_scale(s->nuc, s->ec, D), lv_scale(nun, en, D), D), D),
         D);
     const lanes sv = lv_dot(v, v, D);
