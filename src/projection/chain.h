@@ -122,7 +122,10 @@ typedef struct cdyn__chain {
     double *nc, *ny, *ns;
     double *pinv, *lower, *af;
     double *vz, *vz2, *dres;
-    /* The twisted sweeps' records (chain_twisted.c): 13 doubles a row. */
+    /* The twisted sweeps' records (chain_twisted.c): 13 doubles a row. A
+     * twistable path's rod lengths are kept in lane pairs (pair k, rows
+     * start + k and end - 1 - k, at start + 2k) in af, which only paths cut
+     * into segments use otherwise. */
     double *pk;
 
     /* The partition: segments in path order, in blocks. */

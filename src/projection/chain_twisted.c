@@ -178,7 +178,8 @@ typedef struct ctx {
     const double *restrict w, *restrict len;
     double *restrict lam;
     const uint32_t *restrict from, *restrict to, *restrict row_of;
-    double *restrict pk; /* the pairs' records */
+    double *restrict pk;        /* the pairs' records */
+    const double *restrict plen; /* the rods' lengths in lane pairs */
     double *restrict xn, *restrict vn; /* written (positions), read and written (velocities) */
     const double *restrict xr;         /* positions read by the velocity sweeps */
     const double *restrict a1;
@@ -194,7 +195,8 @@ static ctx context(cdyn_system *sys)
                    .from = ch->row_from,
                    .to = ch->row_to,
                    .row_of = ch->row_of,
-                   .pk = ch->pk};
+                   .pk = ch->pk,
+                   .plen = ch->af};
     return c;
 }
 
@@ -486,7 +488,7 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         const lv dn = lv_scale(wn, lv_sub(lv_scale(s.muc, s.ec, D), lv_scale(mun, en, D), D), D);
         const lv un = lv_add(lv_sub(xp, s.x0n, D), dn, D);
         const lv e = lv_add(s.ec, lv_sub(un, s.uc, D), D);
-        const lanes d2 = lv_dot(e, e, D), l = two(c->len, ra, rb);
+        const lanes d2 = lv_dot(e, e, D), l = cdyn__v2d_load(c->plen + a + 2 * (size_t)k);
         const lanes gr = same(0.5) * (d2 - l * l);
         if (mode & CDYN__SWEEP_TRACK) {
             lpass_check(&lp, ra, rb, gr, d2, l, c->tol2);
@@ -637,7 +639,7 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
         }
     }
     const lv ev = lv_add(lv_sub(xp, s->xpc, D), lv_sub(dsp, s->dspc, D), D);
-    const lanes d2 = lv_dot(ev, ev, D), l = two(c->len, ra, rb);
+    const lanes d2 = lv_dot(ev, ev, D), l = cdyn__v2d_load(c->plen + g->start + 2 * (size_t)k);
     lpass_check(p, ra, rb, same(0.5) * (d2 - l * l), d2, l, c->tol2);
     /* The change of the row's residual over the step (chain_velocity.c),
      * over this pair's mu, which is read. */
