@@ -30,11 +30,13 @@ def _chain(n, pool=None, steps=20, integrator="rattle"):
 def test_pool_gives_the_same_bits():
     # Long chains are cut into segments only under a task system: the runs
     # with 1, 2 and 4 workers agree bit for bit, and with the serial run
-    # to round-off (the same exact solution, summed in another order).
+    # (swept from both ends) to round-off: the same exact solution, summed
+    # in another order, within a few units in the last place of the
+    # coordinates (up to 1200 m).
     x0, v0 = _chain(12000)
     with cdyn.TaskPool(1) as pool:
         x1, v1 = _chain(12000, pool)
-    assert np.allclose(x1, x0, rtol=0, atol=1e-12)
+    assert np.allclose(x1, x0, rtol=0, atol=1e-14 * np.abs(x0).max())
     assert np.allclose(v1, v0, rtol=0, atol=1e-9)
     for workers in (2, 4):
         with cdyn.TaskPool(workers) as pool:

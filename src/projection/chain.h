@@ -38,9 +38,12 @@
  * path of fewer than 1.5 segments is one segment, with neither, and long
  * paths are cut only as fine as threads need. */
 #define CDYN__CHAIN_SEGMENT 4096
-/* Rows from which a path of one segment is swept from both ends at once
- * (chain_twisted.c; shorter paths: the one-ended sweeps). */
+/* Rows from which, and up to which, a path of one segment is swept from
+ * both ends at once (chain_twisted.c). Shorter paths keep the one-ended
+ * sweeps' bits; longer ones wait on memory, where the one-ended sweeps'
+ * single stream through each array is the faster (docs/performance.md). */
 #define CDYN__CHAIN_TWIST_MIN 256u
+#define CDYN__CHAIN_TWIST_MAX 262144u
 /* Segments per block (the items of a parallel loop). */
 #define CDYN__CHAIN_BLOCK_SEGS 1
 /* The flag of cdyn__chain.row_of. */
@@ -58,11 +61,13 @@ typedef struct cdyn__chain_seg {
      * particle (not a fixed hub). Fixed hubs, in several paths, are
      * written once by the driver: each particle has one writer. */
     bool own_first, own_last;
-    /* The segment is a whole path of CDYN__CHAIN_TWIST_MIN rows or more,
-     * on a compiler with vector extensions (fixed by the plan); this
+    /* The segment is a whole path of CDYN__CHAIN_TWIST_MIN to
+     * CDYN__CHAIN_TWIST_MAX rows, on a compiler with vector extensions
+     * (fixed by the plan); this
      * step's sweeps run from both ends (set by the Newton sweep, cleared
      * where a pivot sends the segment back to the one-ended sweeps). */
     bool twistable, twisted;
+    size_t pk_base; /* where its records start in chain.pk (twistable) */
     /* The twisted sweeps' meeting: the multipliers of the lanes' last rows
      * in terms of the middle one (even row count: lane B's last row in
      * terms of lane A's), and the middle row's inverse pivot; for an odd
@@ -122,11 +127,12 @@ typedef struct cdyn__chain {
     double *nc, *ny, *ns;
     double *pinv, *lower, *af;
     double *vz, *vz2, *dres;
-    /* The twisted sweeps' records (chain_twisted.c): 13 doubles a row. A
+    /* The twisted sweeps' records (chain_twisted.c), cap_pk doubles; a
      * twistable path's rod lengths are kept in lane pairs (pair k, rows
      * start + k and end - 1 - k, at start + 2k) in af, which only paths cut
      * into segments use otherwise. */
     double *pk;
+    size_t cap_pk;
 
     /* The partition: segments in path order, in blocks. */
     uint32_t n_segs, n_blocks;
@@ -239,7 +245,7 @@ void cdyn__chain_velocity_boundary(cdyn__chain *c, int n_rhs);
 /* Makes room for @p n_segs segments (NO_MEMORY: nothing changed). */
 cdyn_status cdyn__chain_reserve_segs(cdyn_system *sys, cdyn__chain *c, uint32_t n_segs);
 
-/* Frees the segment arrays. */
+/* Frees the segment arrays and the twisted sweeps' records. */
 void cdyn__chain_free_segs(cdyn_system *sys, cdyn__chain *c);
 
 #endif /* CDYN__PROJECTION_CHAIN_H */

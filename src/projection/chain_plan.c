@@ -34,8 +34,27 @@ cdyn_status cdyn__chain_reserve_segs(cdyn_system *sys, cdyn__chain *c, uint32_t 
     return CDYN_OK;
 }
 
+/* Makes room for @p n doubles of records (NO_MEMORY: nothing changed). */
+static cdyn_status reserve_records(cdyn_system *sys, cdyn__chain *c, size_t n)
+{
+    if (n <= c->cap_pk)
+        return CDYN_OK;
+    double *pk = cdyn__calloc_array(&sys->alloc, n, sizeof *pk);
+    if (!pk)
+        return cdyn__fail(sys, CDYN_ERR_NO_MEMORY,
+                          "projection: out of memory for the records of %zu chain rows",
+                          n / (3 * (size_t)sys->dim + 4));
+    cdyn__free_array(&sys->alloc, c->pk, c->cap_pk, sizeof *c->pk);
+    c->pk = pk;
+    c->cap_pk = n;
+    return CDYN_OK;
+}
+
 void cdyn__chain_free_segs(cdyn_system *sys, cdyn__chain *c)
 {
+    cdyn__free_array(&sys->alloc, c->pk, c->cap_pk, sizeof *c->pk);
+    c->pk = NULL;
+    c->cap_pk = 0;
     cdyn__free_array(&sys->alloc, c->seg, c->cap_segs, sizeof *c->seg);
     cdyn__free_array(&sys->alloc, c->block, c->cap_segs, sizeof *c->block);
     c->seg = NULL;
@@ -69,6 +88,7 @@ static cdyn_status partition(cdyn_system *sys, cdyn__chain *c, const uint8_t *hu
     if (st)
         return st;
     uint32_t k = 0;
+    size_t records = 0; /* doubles, 3 D + 4 a row */
     for (uint32_t q = 0; q < c->n_paths; q++) {
         const uint32_t r0 = c->path_start[q], n = c->path_start[q + 1] - r0;
         const uint32_t m = segments_of(n, split), base = n / m, rem = n % m;
@@ -84,15 +104,20 @@ static cdyn_status partition(cdyn_system *sys, cdyn__chain *c, const uint8_t *hu
             g->own_first = g->path_first && !hub[c->row_from[g->start]];
             g->own_last = !g->path_last || !hub[c->row_to[g->end - 1]];
 #if defined(CDYN__HAVE_V2D)
-            g->twistable = m == 1 && n >= CDYN__CHAIN_TWIST_MIN;
-            if (g->twistable) /* its rods' lengths in lane pairs (chain.h) */
+            g->twistable = m == 1 && n >= CDYN__CHAIN_TWIST_MIN && n <= CDYN__CHAIN_TWIST_MAX;
+            if (g->twistable) { /* its rods' lengths in lane pairs (chain.h) */
                 for (uint32_t j = 0; j < n / 2; j++) {
                     c->af[r0 + 2 * j] = c->row_length[r0 + j];
                     c->af[r0 + 2 * j + 1] = c->row_length[r0 + n - 1 - j];
                 }
+                g->pk_base = records;
+                records += (size_t)n * (3 * (size_t)sys->dim + 4);
+            }
 #endif
         }
     }
+    if ((st = reserve_records(sys, c, records)))
+        return st;
     c->n_segs = n_segs;
     c->n_blocks = (n_segs + CDYN__CHAIN_BLOCK_SEGS - 1) / CDYN__CHAIN_BLOCK_SEGS;
     return CDYN_OK;

@@ -247,8 +247,8 @@ static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, con
  * ------------------------------------------------------------------------ */
 
 /* Pair k of a path (rows start + k and end - 1 - k) keeps its values in a
- * record of 3 D + 4 lane pairs at row start + 2k of chain.pk, laid out for
- * the sweeps that pass them on. The Newton sweep leaves the final sweep the
+ * record of 3 D + 4 lane pairs, the k-th from the path's place in
+ * chain.pk, laid out for the sweeps that pass them on. The Newton sweep leaves the final sweep the
  * particle between pairs k - 1 and k (a path's end particles at k = 0):
  * x_p, v_p and w; and the pair's rows: e0 (pointing inwards), mu and the
  * elimination (c, y). The final sweep puts the change of the rows'
@@ -271,7 +271,7 @@ static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, con
 static CDYN__ALWAYS_INLINE double *rec(const ctx *c, const cdyn__chain_seg *g, uint32_t k,
                                        size_t D)
 {
-    return c->pk + (g->start + 2 * (size_t)k) * R_SIZE;
+    return c->pk + g->pk_base + 2 * (size_t)k * R_SIZE;
 }
 
 static CDYN__ALWAYS_INLINE lanes rd(const double *r, size_t j)

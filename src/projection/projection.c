@@ -43,11 +43,10 @@ cdyn_status cdyn__projection_ensure(cdyn_system *sys, const char *what)
 }
 
 /* The rod-chain arrays live in two blocks: per row (seven arrays of
- * doubles, the twisted sweeps' records of up to 13 doubles a row, then four
- * arrays of indices; rows + 1 entries each, for the path
+ * doubles, then four of indices; rows + 1 entries each, for the path
  * starts' end mark) and per particle (two index arrays); its segments in
  * a third (chain_plan.c). */
-#define CHAIN_ROW_DOUBLES 20
+#define CHAIN_ROW_DOUBLES 7
 #define CHAIN_ROW_BYTES (4 * sizeof(uint32_t) + CHAIN_ROW_DOUBLES * sizeof(double))
 
 static void *alloc_chain_rows(const cdyn_allocator *al, size_t rows)
@@ -71,13 +70,12 @@ static void set_chain_rows(cdyn__projection *pr, void *block, size_t rows)
 {
     size_t m = rows + 1;
     double *d = block;
-    double **arrays[7] = {&pr->chain.row_length, &pr->chain.nc,
+    double **arrays[CHAIN_ROW_DOUBLES] = {&pr->chain.row_length, &pr->chain.nc,
                                           &pr->chain.ny,         &pr->chain.ns,
                                           &pr->chain.pinv,       &pr->chain.lower,
                                           &pr->chain.af};
-    for (size_t i = 0; i < 7; i++)
+    for (size_t i = 0; i < CHAIN_ROW_DOUBLES; i++)
         *arrays[i] = d + i * m;
-    pr->chain.pk = d + 7 * m;
     pr->chain.vz = pr->chain.nc;
     pr->chain.vz2 = pr->chain.ny;
     pr->chain.dres = pr->chain.ns;
