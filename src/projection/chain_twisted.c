@@ -380,16 +380,20 @@ static CDYN__ALWAYS_INLINE void lpass_merge(const lpass *t, cdyn__pass *p)
     }
 }
 
-/* cdyn__chain_vtest per lane. */
+/* cdyn__chain_vtest per lane, but for the rows above tolerance, of which
+ * it keeps whether there are any (the driver's scalar pass counts and names
+ * them when a step fails). The denominator's floor is added rather than
+ * taken as a maximum: one instruction, and the same test but for
+ * denominators within a few DBL_MIN of zero. */
 typedef struct lvtest {
-    lanes wn, wd, sum, n_bad;
+    lanes wn, wd, sum;
+    lmask bad;
 } lvtest;
 
 static CDYN__ALWAYS_INLINE void lvtest_row(lvtest *t, lanes gv, lanes e1e1, lanes s2, double tol2)
 {
-    const lanes num = gv * gv, prod = e1e1 * s2;
-    const lanes den = pick_if(prod > same(DBL_MIN), prod, same(DBL_MIN));
-    t->n_bad += pick_if(num <= same(tol2) * den, same(0.0), same(1.0));
+    const lanes num = gv * gv, den = e1e1 * s2 + same(DBL_MIN);
+    t->bad |= ~(num <= same(tol2) * den);
     const lmask worse = num * t->wd > t->wn * den;
     if (worse[0] | worse[1]) {
         t->wn = pick_if(worse, num, t->wn);
@@ -405,7 +409,7 @@ static CDYN__ALWAYS_INLINE void lvtest_merge(const lvtest *l, cdyn__chain_vtest 
             t->wn = l->wn[k];
             t->wd = l->wd[k];
         }
-        t->n_bad += (uint32_t)l->n_bad[k];
+        t->n_bad += l->bad[k] != 0;
         t->sum += l->sum[k];
     }
 }
@@ -1040,7 +1044,7 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
     set_lam(c, rb, nB, n2B, refine);
     s.nuc = (lanes){nA, nB};
     s.nu2c = (lanes){n2A, n2B};
-    lvtest lt = {same(0.0), same(1.0), same(0.0), same(0.0)};
+    lvtest lt = {same(0.0), same(1.0), same(0.0), {0, 0}};
     for (uint32_t k = m - 1; k > 0; k--)
         backward_pair(c, &s, &lt, g, k, 0, refine, D);
     backward_pair(c, &s, &lt, g, 0, 1, refine, D);
