@@ -1,0 +1,121 @@
+/* White-box tests of RATTLE's chain kernel: the twisted velocity solve's
+ * fallback, which no rod chain reaches from a step (its A1 is singular only
+ * where the Newton sweep's Jacobian already was, and that sends the whole
+ * step to the one-ended sweeps), driven here by hand. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <cdyn/cdyn.h>
+
+#include "core/system.h"
+#include "projection/chain.h"
+#include "projection/projection.h"
+#include "support.h"
+
+enum { RODS = 300 };
+
+/* A taut straight chain of RODS rods between two fixed particles, at rest:
+ * its rows are redundant (RODS rods fix RODS - 1 coordinates along the
+ * line). A step plans the kernel (one twistable path) and leaves it at
+ * rest. */
+static cdyn_system *taut_chain(cdyn_constraint *rods)
+{
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE), CDYN_OK);
+    cdyn_projection_options o;
+    cdyn_projection_options_init(&o);
+    o.position_tolerance = o.velocity_tolerance = 1e-12;
+    assert_int_equal(cdyn_system_set_projection_options(sys, &o), CDYN_OK);
+    cdyn_particle prev = 0, p;
+    for (int i = 0; i <= RODS; i++) {
+        assert_int_equal(cdyn_particle_add(sys, 1.0 + 0.5 * (i % 2), (double[]){0.1 * i, 0},
+                                           NULL, &p),
+                         CDYN_OK);
+        if (i == 0 || i == RODS)
+            assert_int_equal(cdyn_particle_set_fixed(sys, p, true), CDYN_OK);
+        if (i > 0)
+            assert_int_equal(cdyn_constraint_add_distance(sys, prev, p, 0.1, &rods[i - 1]),
+                             CDYN_OK);
+        prev = p;
+    }
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    return sys;
+}
+
+/* The velocity projection of the taut chain with its segment marked as
+ * swept from both ends: the forward sweep meets a pivot that fails the
+ * redundancy test, factors A1 from one end (dropping the redundant row)
+ * and hands the solve to the one-ended sweeps. The projection is then the
+ * exact one: every velocity along the line is zero (the rods and the
+ * fixed ends allow none), every velocity across it unchanged (G^T nu lies
+ * along the line), and the multipliers reported are finite: the changes of
+ * the rows' residuals, which the twisted final sweep keeps in its records,
+ * are laid out in row order for the one-ended sweep (all zero here: the
+ * rods hold exactly). */
+static void test_forward_fallback(void **state)
+{
+    (void)state;
+    cdyn_constraint rods[RODS];
+    cdyn_system *sys = taut_chain(rods);
+    cdyn__chain *ch = &sys->proj->chain;
+    assert_true(ch->usable);
+    assert_int_equal(ch->n_segs, 1);
+    assert_true(ch->seg[0].twistable);
+    const size_t m = 2 * (RODS + 1);
+    double *v = calloc(m, sizeof *v), *a1 = calloc(m, sizeof *a1);
+    assert_non_null(v);
+    assert_non_null(a1);
+    for (int i = 1; i < RODS; i++) {
+        v[2 * i] = 0.3 * sin(i);
+        v[2 * i + 1] = 0.2 * cos(i);
+    }
+    /* What the one-ended sweeps of the first step left is not to be used. */
+    for (uint32_t r = 0; r < RODS; r++)
+        ch->pinv[r] = ch->lower[r] = ch->dres[r] = NAN;
+    ch->seg[0].twisted = true;
+    bool finite = false;
+    assert_int_equal(cdyn__projection_chain_velocities(sys, sys->x, v, a1, 1e-3, &finite),
+                     CDYN_OK);
+    assert_true(finite);
+    assert_false(ch->seg[0].twisted); /* sent back to the one-ended sweeps */
+    int dropped = 0;
+    for (uint32_t r = 0; r < RODS; r++)
+        dropped += ch->pinv[r] == 0.0;
+    double along = 0, across = 0;
+    for (int i = 0; i <= RODS; i++) {
+        along = fmax(along, fabs(v[2 * i]));
+        const double was = i == 0 || i == RODS ? 0.0 : 0.2 * cos(i);
+        across = fmax(across, fabs(v[2 * i + 1] - was));
+    }
+    print_message("fallback: %d row dropped; velocities along the line up to %.1e m/s, "
+                  "across it changed by %.1e m/s\n",
+                  dropped, along, across);
+    assert_int_equal(dropped, 1);
+    for (int i = 0; i < RODS; i++) {
+        double lambda;
+        assert_int_equal(cdyn_constraint_get_multipliers(sys, rods[i], &lambda, 1), CDYN_OK);
+        assert_true(isfinite(lambda));
+    }
+    assert_true(along < 1e-13);
+    assert_true(across == 0.0);
+    free(v);
+    free(a1);
+    cdyn_system_destroy(sys);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_forward_fallback),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
