@@ -181,7 +181,8 @@ static void final(twisted *t)
         x1cx = x1x, x1cy = x1y, dfrom = d, mufrom = muc, efx = ecx, efy = ecy;
         mu_last = muc;
     }
-    final_ends(t, &mu_last[1], &worst);
+    const double mu_n = mu_last[1];
+    final_ends(t, &mu_n, &worst);
     t->worst_g = fmax(worst[0], worst[1]);
 }
 
