@@ -128,7 +128,7 @@ typedef struct cdyn__chain {
     double *pinv, *lower, *af;
     double *vz, *vz2, *dres;
     /* The twisted sweeps' records (chain_twisted.c), cap_pk doubles; a
-     * twistable path's rod lengths are kept in lane pairs (pair k, rows
+     * twistable path's rods' squared lengths are kept in lane pairs (pair k, rows
      * start + k and end - 1 - k, at start + 2k) in af, which only paths cut
      * into segments use otherwise. */
     double *pk;

@@ -105,10 +105,11 @@ static cdyn_status partition(cdyn_system *sys, cdyn__chain *c, const uint8_t *hu
             g->own_last = !g->path_last || !hub[c->row_to[g->end - 1]];
 #if defined(CDYN__HAVE_V2D)
             g->twistable = m == 1 && n >= CDYN__CHAIN_TWIST_MIN && n <= CDYN__CHAIN_TWIST_MAX;
-            if (g->twistable) { /* its rods' lengths in lane pairs (chain.h) */
+            if (g->twistable) { /* its rods' squared lengths in lane pairs (chain.h) */
                 for (uint32_t j = 0; j < n / 2; j++) {
-                    c->af[r0 + 2 * j] = c->row_length[r0 + j];
-                    c->af[r0 + 2 * j + 1] = c->row_length[r0 + n - 1 - j];
+                    const double la = c->row_length[r0 + j], lb = c->row_length[r0 + n - 1 - j];
+                    c->af[r0 + 2 * j] = la * la;
+                    c->af[r0 + 2 * j + 1] = lb * lb;
                 }
                 g->pk_base = records;
                 records += (size_t)n * (3 * (size_t)sys->dim + 4);

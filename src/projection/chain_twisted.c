@@ -179,7 +179,7 @@ typedef struct ctx {
     double *restrict lam;
     const uint32_t *restrict from, *restrict to, *restrict row_of;
     double *restrict pk;        /* the pairs' records */
-    const double *restrict plen; /* the rods' lengths in lane pairs */
+    const double *restrict pll; /* the rods' squared lengths in lane pairs */
     double *restrict xn, *restrict vn; /* written (positions), read and written (velocities) */
     const double *restrict xr;         /* positions read by the velocity sweeps */
     const double *restrict a1;
@@ -196,7 +196,7 @@ static ctx context(cdyn_system *sys)
                    .to = ch->row_to,
                    .row_of = ch->row_of,
                    .pk = ch->pk,
-                   .plen = ch->af};
+                   .pll = ch->af};
     return c;
 }
 
@@ -337,20 +337,19 @@ static CDYN__ALWAYS_INLINE void lpass_init(lpass *t)
     t->infinite = (lmask){0, 0};
 }
 
-/* cdyn__check_exact of both lanes' rows. */
-static CDYN__ALWAYS_INLINE void lpass_check(lpass *t, uint32_t ra, uint32_t rb, lanes g,
-                                            lanes d2, lanes l, double tol2)
+/* lpass_check's rare part (a row worse than any before it in its lane, or
+ * above tolerance), out of line: the sweeps' loops keep their registers. */
+static __attribute__((noinline)) void lpass_note(lpass *t, uint32_t ra, uint32_t rb, lanes num,
+                                                 lanes d2, lanes ll, double tol2)
 {
-    const lanes rows = {(double)ra, (double)rb}, num = g * g;
-    const lanes den = pick_if(d2 > same(0.0), d2, same(1.0)) * (l * l);
+    const lanes rows = {(double)ra, (double)rb};
+    const lanes den = pick_if(d2 > same(0.0), d2, same(1.0)) * ll;
     const lmask worse = num * t->wd > t->wn * den;
-    if (worse[0] | worse[1]) { /* rarely taken once a few rows are in */
-        t->wn = pick_if(worse, num, t->wn);
-        t->wd = pick_if(worse, den, t->wd);
-        t->wrow = pick_if(worse, rows, t->wrow);
-    }
+    t->wn = pick_if(worse, num, t->wn);
+    t->wd = pick_if(worse, den, t->wd);
+    t->wrow = pick_if(worse, rows, t->wrow);
     const lmask bad = ~(num <= same(tol2) * den);
-    if (bad[0] | bad[1]) { /* rare once converged */
+    if (bad[0] | bad[1]) {
         t->n_bad += pick_if(bad, same(1.0), same(0.0));
         t->infinite |= bad & ~(num <= same(DBL_MAX));
         const lmask bworse = bad & (num * t->bd > t->bn * den);
@@ -358,6 +357,18 @@ static CDYN__ALWAYS_INLINE void lpass_check(lpass *t, uint32_t ra, uint32_t rb, 
         t->bd = pick_if(bworse, den, t->bd);
         t->brow = pick_if(bworse, rows, t->brow);
     }
+}
+
+/* cdyn__check_exact of both lanes' rows, from g, |e|^2 and the squared
+ * lengths. Without a floor on |e|^2 a zero one takes the rare part (where
+ * the floor is), or passes with a zero residual as it would with it. */
+static CDYN__ALWAYS_INLINE void lpass_check(lpass *t, uint32_t ra, uint32_t rb, lanes g,
+                                            lanes d2, lanes ll, double tol2)
+{
+    const lanes num = g * g, den = d2 * ll;
+    const lmask hit = (num * t->wd > t->wn * den) | ~(num <= same(tol2) * den);
+    if (hit[0] | hit[1]) /* rarely taken once a few rows are in */
+        lpass_note(t, ra, rb, num, d2, ll, tol2);
 }
 
 static CDYN__ALWAYS_INLINE void lpass_merge(const lpass *t, cdyn__pass *p)
@@ -492,13 +503,13 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         const lv dn = lv_scale(wn, lv_sub(lv_scale(s.muc, s.ec, D), lv_scale(mun, en, D), D), D);
         const lv un = lv_add(lv_sub(xp, s.x0n, D), dn, D);
         const lv e = lv_add(s.ec, lv_sub(un, s.uc, D), D);
-        const lanes d2 = lv_dot(e, e, D), l = cdyn__v2d_load(c->plen + a + 2 * (size_t)k);
-        const lanes gr = same(0.5) * (d2 - l * l);
+        const lanes d2 = lv_dot(e, e, D), ll = cdyn__v2d_load(c->pll + a + 2 * (size_t)k);
+        const lanes gr = same(0.5) * (d2 - ll);
         if (mode & CDYN__SWEEP_TRACK) {
-            lpass_check(&lp, ra, rb, gr, d2, l, c->tol2);
+            lpass_check(&lp, ra, rb, gr, d2, ll, c->tol2);
         } else {
             const lanes num = gr * gr;
-            bad |= ~(num <= same(c->tol2) * (d2 * (l * l)));
+            bad |= ~(num <= same(c->tol2) * (d2 * ll));
             num_sum += num;
         }
         const lanes di = (s.wc + wn) * lv_dot(e, s.ec, D);
@@ -643,8 +654,8 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
         }
     }
     const lv ev = lv_add(lv_sub(xp, s->xpc, D), lv_sub(dsp, s->dspc, D), D);
-    const lanes d2 = lv_dot(ev, ev, D), l = cdyn__v2d_load(c->plen + g->start + 2 * (size_t)k);
-    lpass_check(p, ra, rb, same(0.5) * (d2 - l * l), d2, l, c->tol2);
+    const lanes d2 = lv_dot(ev, ev, D), ll = cdyn__v2d_load(c->pll + g->start + 2 * (size_t)k);
+    lpass_check(p, ra, rb, same(0.5) * (d2 - ll), d2, ll, c->tol2);
     /* The change of the row's residual over the step (chain_velocity.c),
      * over this pair's mu, which is read. */
     wr(r, R_DRES, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
