@@ -1,6 +1,6 @@
 /* The chain kernel's sweeps over a whole path from both ends at once
- * (chain.h; docs/performance.md, "One thread"), for paths of
- * CDYN__CHAIN_TWIST_MIN rows or more.
+ * (chain.h; docs/rattle.md section 4; docs/performance.md, "One thread"),
+ * for paths of CDYN__CHAIN_TWIST_MIN to CDYN__CHAIN_TWIST_MAX rows.
  *
  * Every sweep of the one-ended kernel is a chain of dependent divisions:
  * each pivot waits for the one before. Here lane A takes the path's rows
@@ -23,12 +23,14 @@
  *             multipliers, each row's velocity test.
  *
  * Lane A reads a row's particles P_(r-1), P_r as (carried, new) inwards
- * and (new, carried) outwards, lane B the other way round. Each lane's
- * vectors point from the particle it carries to the one it takes, so the
- * two lanes' formulas are the same: the signs cancel in every product of
- * two such vectors, and a particle's displacement w (M_r e_r - M_r' e_r')
- * (r' the row after r in the lane's direction) is the same vector either
- * way.
+ * and (new, carried) outwards, lane B the other way round. Within a sweep
+ * all of a lane's vectors point the same way along it (inwards, or from
+ * the particle it carries to the one it takes), so the two lanes' formulas
+ * are the same: the signs cancel in every product of two such vectors, and
+ * a particle's displacement w (M_r e_r - M_r' e_r') (r' the row after r in
+ * the lane's direction) is the same vector either way. What a sweep leaves
+ * for the next one goes in a record per pair of rows (below), read back in
+ * the order the next sweep needs it.
  *
  * The pivots take the one-ended sweeps' redundancy test, the meeting too.
  * A failure sends the segment back to the one-ended sweeps for the rest of

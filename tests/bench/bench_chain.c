@@ -520,16 +520,17 @@ static int library_positions(long n, double dt, int steps, double *x)
 }
 
 /* Per N: the lean hand-written RATTLE, the library on one thread and the
- * sketch of the twisted two-lane kernel (chain_twisted.c), interleaved
+ * first sketch of its twisted two-lane sweeps (chain_twisted.c), interleaved
  * @p repeat times, medians; and how far the sketch's chain ends from the
  * library's. */
 static int twisted_table(int repeat)
 {
     const long sizes[] = {1000, 10000, 100000};
     printf("\nstandard chain, RATTLE at dt = 1e-3 over 1000 steps after a first: the lean "
-           "hand-written code (chain_reference.c), the library on one thread, and the sketch "
-           "of the twisted two-lane kernel (chain_twisted.c: written for this chain alone), "
-           "interleaved, medians of %d\n", repeat);
+           "hand-written code (chain_reference.c), the library on one thread (its twisted "
+           "sweeps, for paths of 256 to 262144 rods), and the first sketch of them "
+           "(chain_twisted.c: written for this chain alone), interleaved, medians of %d\n",
+           repeat);
     printf("%9s %10s %10s %10s %9s %9s %11s %11s %11s %12s\n", "N", "hand ns", "lib ns",
            "sketch ns", "lib/hand", "sk/hand", "rod hand", "rod lib", "rod sketch",
            "|x_sk-x_lib|");
