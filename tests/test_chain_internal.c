@@ -16,6 +16,7 @@
 #include <cdyn/cdyn.h>
 
 #include "core/system.h"
+#include "core/vec.h"
 #include "projection/chain.h"
 #include "projection/projection.h"
 #include "support.h"
@@ -112,9 +113,34 @@ static void test_forward_fallback(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A hanging chain of RODS rods (not straight: no redundant row) steps with
+ * the twisted sweeps where the compiler has vector extensions, and keeps
+ * them through the velocity solve. */
+static void test_twisted_taken(void **state)
+{
+    (void)state;
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE), CDYN_OK);
+    assert_int_equal(ts_standard_chain(sys, RODS, NULL, NULL), CDYN_OK);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    const cdyn__chain *ch = &sys->proj->chain;
+    assert_true(ch->usable);
+    assert_int_equal(ch->n_segs, 1);
+#if defined(CDYN__HAVE_V2D)
+    assert_true(ch->seg[0].twistable);
+    assert_true(ch->seg[0].twisted);
+#else
+    assert_false(ch->seg[0].twistable);
+#endif
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_twisted_taken),
         cmocka_unit_test(test_forward_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,6 +39,8 @@
  * final sweep would have). */
 #include "projection/chain.h"
 
+#include "core/vec.h" /* CDYN__HAVE_V2D */
+
 #if defined(CDYN__HAVE_V2D)
 
 #include "projection/chain_lanes.h"
