@@ -149,6 +149,22 @@ enum {
     CDYN__SWEEP_TRACK = 8    /* the Newton sweep names its worst rows (else it counts) */
 };
 
+/* The modes each sweep is compiled for, one X(mode) each: the drivers
+ * (projection_chain.c) call the Newton sweep and the final sweep in these
+ * alone, so the one-ended and the twisted sweeps dispatch on one list. */
+#define CDYN__NEWTON_MODES(X)                                                                   \
+    X(CDYN__SWEEP_WARM)                                                                        \
+    X(CDYN__SWEEP_WARM | CDYN__SWEEP_TRACK)                                                    \
+    X(CDYN__SWEEP_TRACK)                                                                       \
+    X(CDYN__SWEEP_REBASED | CDYN__SWEEP_TRACK)
+#define CDYN__FINAL_MODES(X)                                                                    \
+    X(CDYN__SWEEP_WARM)                                                                        \
+    X(CDYN__SWEEP_WARM | CDYN__SWEEP_BACK)                                                     \
+    X(0)                                                                                       \
+    X(CDYN__SWEEP_BACK)                                                                        \
+    X(CDYN__SWEEP_REBASED)                                                                     \
+    X(CDYN__SWEEP_BACK | CDYN__SWEEP_REBASED)
+
 /* The step's start and predictor: x_p = x0 + h v_p, v_p = v0 + h/2 a0,
  * formed where they are needed; after a final sweep that did not converge,
  * the positions and velocities it stored, copied to xb, vb (the next

@@ -296,12 +296,7 @@ void cdyn__chain_final(cdyn_system *sys, const cdyn__chain_in *in, int mode, uin
             blocks(sys, in, begin, end, M, 3);                                                 \
         return;
     switch (mode) {
-        FINAL_CASE(CDYN__SWEEP_WARM)
-        FINAL_CASE(CDYN__SWEEP_WARM | CDYN__SWEEP_BACK)
-        FINAL_CASE(0)
-        FINAL_CASE(CDYN__SWEEP_BACK)
-        FINAL_CASE(CDYN__SWEEP_REBASED)
-        FINAL_CASE(CDYN__SWEEP_BACK | CDYN__SWEEP_REBASED)
+        CDYN__FINAL_MODES(FINAL_CASE)
     default:
         return;
     }

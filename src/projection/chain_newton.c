@@ -232,10 +232,7 @@ void cdyn__chain_newton(cdyn_system *sys, const cdyn__chain_in *in, int mode, ui
             blocks(sys, in, begin, end, M, 3);                                                 \
         return;
     switch (mode) {
-        NEWTON_CASE(CDYN__SWEEP_WARM)
-        NEWTON_CASE(CDYN__SWEEP_WARM | CDYN__SWEEP_TRACK)
-        NEWTON_CASE(CDYN__SWEEP_TRACK)
-        NEWTON_CASE(CDYN__SWEEP_REBASED | CDYN__SWEEP_TRACK)
+        CDYN__NEWTON_MODES(NEWTON_CASE)
     default:
         return;
     }

@@ -204,10 +204,7 @@ bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int 
     case M:                                                                                    \
         return sys->dim == 2 ? newton_d(&c, g, p, sum, M, 2) : newton_d(&c, g, p, sum, M, 3);
     switch (mode) {
-        NEWTON_CASE(CDYN__SWEEP_WARM)
-        NEWTON_CASE(CDYN__SWEEP_WARM | CDYN__SWEEP_TRACK)
-        NEWTON_CASE(CDYN__SWEEP_TRACK)
-        NEWTON_CASE(CDYN__SWEEP_REBASED | CDYN__SWEEP_TRACK)
+        CDYN__NEWTON_MODES(NEWTON_CASE)
     default:
         return false;
     }
@@ -347,12 +344,7 @@ void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int m
             final_d(&c, g, p, M, 3);                                                           \
         return;
     switch (mode) {
-        FINAL_CASE(CDYN__SWEEP_WARM)
-        FINAL_CASE(CDYN__SWEEP_WARM | CDYN__SWEEP_BACK)
-        FINAL_CASE(0)
-        FINAL_CASE(CDYN__SWEEP_BACK)
-        FINAL_CASE(CDYN__SWEEP_REBASED)
-        FINAL_CASE(CDYN__SWEEP_BACK | CDYN__SWEEP_REBASED)
+        CDYN__FINAL_MODES(FINAL_CASE)
     default:
         return;
     }
