@@ -301,58 +301,6 @@ static void test_redundant_path(void **state)
         }
 }
 
-/* Out of memory at every allocation of building and first stepping a
- * chain of 300 rods (its plan takes the twisted sweeps' records): every
- * failure is reported, nothing leaks, and a failed step changed nothing. */
-static void test_out_of_memory(void **state)
-{
-    (void)state;
-    enum { N = 300 };
-    static double x0[2 * (N + 1)], x1[2 * (N + 1)];
-    for (size_t n = 1;; n++) {
-        ts_counting_alloc ca = {0};
-        ca.fail_at = n;
-        cdyn_allocator al = ts_counting_allocator(&ca);
-        cdyn_system *sys;
-        if (cdyn_system_create_with_allocator(2, &al, &sys) != CDYN_OK) {
-            assert_int_equal(ca.live_bytes, 0);
-            continue;
-        }
-        cdyn_status st = cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE);
-        cdyn_particle prev = 0, p;
-        cdyn_constraint c;
-        cdyn_force g;
-        if (!st)
-            st = cdyn_particle_add(sys, 1.0, (double[]){0, 0}, NULL, &prev);
-        if (!st)
-            st = cdyn_particle_set_fixed(sys, prev, true);
-        for (int i = 1; i <= N && !st; i++) {
-            st = cdyn_particle_add(sys, 1.0, (double[]){0.1 * i, 0}, NULL, &p);
-            if (!st)
-                st = cdyn_constraint_add_distance(sys, prev, p, 0.1, &c);
-            prev = p;
-        }
-        if (!st)
-            st = cdyn_force_add_gravity(sys, (double[]){0, -9.81}, &g);
-        if (!st) {
-            assert_int_equal(cdyn_system_get_positions(sys, x0, 2 * (N + 1)), CDYN_OK);
-            st = cdyn_system_step(sys, 1e-3);
-            if (st) {
-                assert_int_equal(cdyn_system_get_positions(sys, x1, 2 * (N + 1)), CDYN_OK);
-                assert_memory_equal(x0, x1, sizeof x0);
-                ca.fail_at = 0; /* it works once memory is back */
-                assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
-            }
-        }
-        if (st)
-            assert_int_equal(st, CDYN_ERR_NO_MEMORY);
-        cdyn_system_destroy(sys);
-        assert_int_equal(ca.live_bytes, 0);
-        if (!ca.failed)
-            break;
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,7 +309,6 @@ int main(void)
         cmocka_unit_test(test_both_ends_fixed),
         cmocka_unit_test(test_rebased_iterations),
         cmocka_unit_test(test_redundant_path),
-        cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
