@@ -5,6 +5,7 @@
  * faces kept whole (a chain longer than the box keeps its rod lengths);
  * grounds seen wrapped, walls from plane grounds; momentum conserved to
  * round-off in a periodic liquid. */
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -555,6 +556,31 @@ static void test_far_points_read_inside_the_box(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A box as long as the doubles reach and two bonded particles whose
+ * separation overflows to infinity: no image is nearer, and finding that
+ * must not loop (inf - L is inf). The step reports the divergence. */
+static void test_infinite_separation(void **state)
+{
+    (void)state;
+    cdyn_system *sys = make(2);
+    cdyn_particle p = add(sys, (double[]){1.7e308, 0.5}, NULL);
+    cdyn_particle q = add(sys, (double[]){-1.7e308, 0.5}, NULL);
+    cdyn_force g;
+    ok(cdyn_force_add_spring(sys, p, q, 1e-300, 0, 0.1, &g));
+    ok(cdyn_system_set_box(sys, (double[]){-0x1p1023, 0}, (double[]){DBL_MAX, 1},
+                           (bool[]){true, true}));
+    double acc[4];
+    ok(cdyn_system_evaluate(sys, acc, 4));
+    assert_true(isnan(acc[0]) && isnan(acc[2]));
+    double x[2];
+    ok(cdyn_particle_get_position(sys, p, x));
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_ERR_DIVERGED);
+    double y[2];
+    ok(cdyn_particle_get_position(sys, p, y));
+    assert_true(y[0] == x[0] && y[1] == x[1]);
+    cdyn_system_destroy(sys);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -571,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_momentum_round_off),
         cmocka_unit_test(test_image_counters_never_overflow),
         cmocka_unit_test(test_far_points_read_inside_the_box),
+        cmocka_unit_test(test_infinite_separation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,11 +68,11 @@ typedef struct cdyn__box {
 static inline void cdyn__box_min_image(const cdyn__box *b, int dim, double *d)
 {
     for (int k = 0; k < dim; k++) {
-        if (!b->periodic[k])
+        /* Not finite: no image is nearer (and inf - len is inf, forever). */
+        if (!b->periodic[k] || !isfinite(d[k]))
             continue;
         if (!(fabs(d[k]) <= 64.0 * b->len[k])) {
-            if (isfinite(d[k]))
-                d[k] -= b->len[k] * floor(d[k] * b->inv_len[k] + 0.5);
+            d[k] -= b->len[k] * floor(d[k] * b->inv_len[k] + 0.5);
             continue;
         }
         while (d[k] > b->half[k])
