@@ -301,6 +301,53 @@ static void test_redundant_path(void **state)
         }
 }
 
+/* The velocities a force callback was last given. */
+typedef struct seen {
+    double v[3 * (MAX_RODS + 8)];
+} seen;
+
+static int record_velocities(const cdyn_system *sys, double t, size_t n, int dim,
+                             const double *x, const double *v, double *f, void *user)
+{
+    (void)sys, (void)t, (void)x;
+    memcpy(((seen *)user)->v, v, n * (size_t)dim * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        f[i * (size_t)dim + 1] -= 0.5; /* a push down on every bead */
+    return 0;
+}
+
+/* A callback declared velocity independent is still handed the half-step
+ * velocities v_h = (x1 - x0) / h at the step's closing evaluation, on
+ * every particle: the kernel, which keeps those of a path's inner
+ * particles to itself, hands them over first. */
+static void test_callback_sees_half_step_velocities(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        enum { N = 300 };
+        const double h = 1e-3;
+        scene s;
+        free_chain(&s, dim, N, 0);
+        static seen got;
+        cdyn_force cb;
+        assert_int_equal(cdyn_force_add_callback(s.sys, record_velocities, &got, false, &cb),
+                         CDYN_OK);
+        const size_t m = (size_t)(N + 1) * (size_t)dim;
+        double x0[3 * (N + 1)], x1[3 * (N + 1)];
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(cdyn_system_get_positions(s.sys, x0, m), CDYN_OK);
+            assert_int_equal(cdyn_system_step(s.sys, h), CDYN_OK);
+            assert_int_equal(cdyn_system_get_positions(s.sys, x1, m), CDYN_OK);
+            double worst = 0;
+            for (size_t i = 0; i < m; i++)
+                worst = fmax(worst, fabs(got.v[i] - (x1[i] - x0[i]) / h));
+            print_message("%d-D, step %d: |v - (x1 - x0) / h| <= %.1e m/s\n", dim, k, worst);
+            assert_true(worst < 1e-9);
+        }
+        cdyn_system_destroy(s.sys);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_both_ends_fixed),
         cmocka_unit_test(test_rebased_iterations),
         cmocka_unit_test(test_redundant_path),
+        cmocka_unit_test(test_callback_sees_half_step_velocities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

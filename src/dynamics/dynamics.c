@@ -85,6 +85,20 @@ static void gravity_task(uint32_t begin, uint32_t end, void *context)
         }
 }
 
+/* Every force generator is gravity (at most GRAVITY_FAST_MAX of them), and
+ * there are no grounds, applied forces nor particles on shapes. */
+static bool only_gravity(const cdyn_system *sys)
+{
+    if (sys->param_of || sys->grounds || sys->kin || cdyn__applied_active(sys))
+        return false;
+    size_t ng = 0;
+    for (uint32_t i = 0; i < sys->forces.count; i++)
+        if (sys->forces.alive[i] && (sys->force[i].ops != &cdyn__gravity_ops ||
+                                     ++ng > GRAVITY_FAST_MAX))
+            return false;
+    return true;
+}
+
 /* When every force generator is gravity and there are no grounds, applied
  * forces nor particles on shapes (the common case), f = sum m g needs no accumulator:
  * it is formed per particle and a = W f written in one pass, instead of
@@ -94,21 +108,13 @@ static void gravity_task(uint32_t begin, uint32_t end, void *context)
  * when the case does not apply. */
 static int gravity_only(const cdyn_system *sys, double *a)
 {
-    if (sys->param_of || sys->grounds || sys->kin || cdyn__applied_active(sys))
+    if (!only_gravity(sys))
         return 0;
-    const double *g[GRAVITY_FAST_MAX];
-    size_t ng = 0;
-    for (uint32_t i = 0; i < sys->forces.count; i++) {
-        if (!sys->forces.alive[i])
-            continue;
-        if (sys->force[i].ops != &cdyn__gravity_ops || ng == GRAVITY_FAST_MAX)
-            return 0;
-        g[ng++] = sys->force[i].p;
-    }
-    gravity_job job = {sys->mass, sys->inv_mass, a, {NULL}, ng, (size_t)sys->dim,
+    gravity_job job = {sys->mass, sys->inv_mass, a, {NULL}, 0, (size_t)sys->dim,
                        sys->particles.count};
-    for (size_t j = 0; j < ng; j++)
-        job.g[j] = g[j];
+    for (uint32_t i = 0; i < sys->forces.count; i++)
+        if (sys->forces.alive[i])
+            job.g[job.ng++] = sys->force[i].p;
     cdyn__tasks_run(&sys->tasks, blocks_of(job.n), 1, (double)job.n, PARALLEL_PARTICLES,
                     gravity_task, &job);
     return 1;
@@ -193,4 +199,20 @@ int cdyn__dynamics_velocity_dependent(const cdyn_system *sys)
     return sys->n_velocity_dependent > 0 ||
            (sys->cons && sys->cons->n_rows > 0 && !sys->skip_constraint_solve) ||
            sys->param_of != NULL || cdyn__grounds_velocity_dependent(sys);
+}
+
+bool cdyn__dynamics_shows_velocity(const cdyn_system *sys)
+{
+    if (sys->grounds)
+        return true;
+    for (uint32_t i = 0; i < sys->forces.count; i++)
+        if (sys->forces.alive[i] && sys->force[i].ops == &cdyn__callback_ops)
+            return true;
+    return false;
+}
+
+bool cdyn__dynamics_constant(const cdyn_system *sys)
+{
+    const bool rows = sys->cons && sys->cons->n_rows > 0;
+    return only_gravity(sys) && !sys->drives && (!rows || sys->skip_constraint_solve);
 }

@@ -133,6 +133,9 @@ typedef struct cdyn__chain {
      * into segments use otherwise. */
     double *pk;
     size_t cap_pk;
+    /* Set by a final sweep: the twisted segments' inner particles have
+     * their v_h in the records, not in vn (cdyn__projection_chain_store_vh). */
+    bool vh_in_records;
 
     /* The partition: segments in path order, in blocks. */
     uint32_t n_segs, n_blocks;
@@ -201,7 +204,7 @@ void cdyn__chain_final(cdyn_system *sys, const cdyn__chain_in *in, int mode, uin
 /* The velocity solve's forward sweep: with @p kick (the first solve) at
  * v + h/2 a1 and with the reported multipliers' right-hand side; else the
  * refinement's, at v. */
-void cdyn__chain_velocity_forward(cdyn_system *sys, const double *xn, const double *vn,
+void cdyn__chain_velocity_forward(cdyn_system *sys, const double *xn, double *vn,
                                   const double *a1, double h2, int kick, uint32_t begin,
                                   uint32_t end);
 /* The backward sweep: nu, v += W G1^T nu, the multipliers (lambda = scale
@@ -244,11 +247,14 @@ bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int 
                                 cdyn__chain_seg *g, cdyn__pass *p, double *sum);
 void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
                                cdyn__chain_seg *g, cdyn__pass *p);
-bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const double *vn,
+bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, double *vn,
                                  const double *a1, double h2, int kick, cdyn__chain_seg *g);
 void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn,
                                   const double *a1, double h2, double scale, int refine,
                                   const cdyn__chain_seg *g, cdyn__chain_vtest *t);
+/* vn of twisted segment @p g's inner particles from its records, where the
+ * final sweep left their v_h. */
+void cdyn__chain_twisted_store_vh(cdyn_system *sys, double *vn, const cdyn__chain_seg *g);
 /* A1 = L D L^T of segment @p g (a whole path) from its first row, as the
  * one-ended final sweep factors it. */
 void cdyn__chain_factor_a1(cdyn_system *sys, const double *xn, const cdyn__chain_seg *g);

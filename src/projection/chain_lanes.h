@@ -178,12 +178,18 @@ static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, con
 
 /* Pair k of a path (rows start + k and end - 1 - k) keeps its values in a
  * record of 3 D + 4 lane pairs, the k-th from the path's place in
- * chain.pk, laid out for the sweeps that pass them on. The Newton sweep leaves the final sweep the
- * particle between pairs k - 1 and k (a path's end particles at k = 0):
- * x_p, v_p and w; and the pair's rows: e0 (pointing inwards), mu and the
- * elimination (c, y). The final sweep puts the change of the rows'
- * residuals over mu; the forward sweep the factor of A1 (inverse pivot,
- * lower) over c and y and its two forward solves over e0. */
+ * chain.pk, laid out for the sweeps that pass them on.
+ *   Newton: the particle between pairs k - 1 and k (a path's end
+ *     particles at k = 0): x_p, v_p and w; and the pair's rows: e0
+ *     (pointing inwards), mu and the elimination (c, y).
+ *   final: that particle's x1 and v_h over x_p and v_p (but at k = 0),
+ *     and the change of the rows' residuals over mu.
+ *   forward: the factor of A1 (inverse pivot, lower) over c and y and its
+ *     two forward solves over e0; at k = 0 the end particles' x1 and
+ *     velocities as vn holds them; in a refinement every particle's
+ *     velocity, as vn holds it.
+ * The backward sweep reads them all and kicks what it reads in the first
+ * solve. */
 #define R_XP 0
 #define R_VP D
 #define R_W (2 * D)
@@ -382,11 +388,17 @@ static CDYN__ALWAYS_INLINE lv lv_across(lv x, size_t D)
     return r;
 }
 
+/* @p v after the closing kick of particles ia, ib: v + h/2 a1. */
+static CDYN__ALWAYS_INLINE lv kick_of(const ctx *c, lv v, size_t ia, size_t ib, size_t D)
+{
+    return lv_add(v, lv_scale(same(c->h2), lv_load(c->a1, ia, ib, D), D), D);
+}
+
 /* Particles' velocities before their correction: v + h/2 a1 with @p kick. */
 static CDYN__ALWAYS_INLINE lv kicked(const ctx *c, size_t ia, size_t ib, const int kick, size_t D)
 {
     const lv v = lv_load(c->vn, ia, ib, D);
-    return kick ? lv_add(v, lv_scale(same(c->h2), lv_load(c->a1, ia, ib, D), D), D) : v;
+    return kick ? kick_of(c, v, ia, ib, D) : v;
 }
 
 #endif /* CDYN__PROJECTION_CHAIN_LANES_H */

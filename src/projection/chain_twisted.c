@@ -251,8 +251,11 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
     const lv x1 = lv_add(xp, dsp, D), vh = lv_add(vp, lv_scale(same(c->inv_h), dsp, D), D);
     const size_t na = c->from[ra], nb = c->to[rb];
     if (!last) {
+        /* v_h stays in the record, where the forward sweep reads it
+         * (cdyn__chain_twisted_store_vh puts it in vn for other readers). */
         lv_store(c->xn, na, nb, x1, D);
-        lv_store(c->vn, na, nb, vh, D);
+        wr_lv(r, R_XP, x1, D);
+        wr_lv(r, R_VP, vh, D);
     } else {
         if (g->own_first) {
             cdyn__r3_store(c->xn + na * D, lv_lane(x1, 0, D), D);

@@ -59,30 +59,33 @@ void cdyn__chain_factor_a1(cdyn_system *sys, const double *xn, const cdyn__chain
  * Velocities: forward, inwards
  * ------------------------------------------------------------------------ */
 
-/* A lane's state between rows, inwards: the particle it carries (x1, v~,
- * w), the row before's e1, inverse pivot, pivot and diagonal, and z of
+/* A lane's state between rows, inwards: the particle it carries (x1, its
+ * velocity after the kick, w), the row before's e1, inverse pivot, pivot and diagonal, and z of
  * both right-hand sides. */
 typedef struct vstate {
     lv x1c, vc, e1p;
     lanes wc, pp, pprev, diagp, zp, z2p;
 } vstate;
 
+/* @p kick: the first solve (A1 factored, the closing kick taken); @p
+ * gather: the velocities read from vn (a refinement, or v_h put there by
+ * cdyn__chain_twisted_store_vh), else from the records. */
 static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, const int kick,
-                                          size_t D)
+                                          const int gather, size_t D)
 {
     const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
     const uint32_t *from = c->from, *to = c->to;
     vstate s;
     {
+        /* The end particles (their x1 and v may come from other paths). */
         const size_t ia = from[a], ib = to[b];
+        const lv v = lv_load(c->vn, ia, ib, D);
         s.x1c = lv_load(c->xr, ia, ib, D);
-        s.vc = kicked(c, ia, ib, kick, D);
+        s.vc = kick ? kick_of(c, v, ia, ib, D) : v;
         s.wc = two(c->w, ia, ib);
-        /* Each particle's x1 and velocity before its correction, for the
-         * backward sweep (but the middle ones, which it reads itself). */
         double *r0 = rec(c, g, 0, D);
         wr_lv(r0, R_XP, s.x1c, D);
-        wr_lv(r0, R_VP, s.vc, D);
+        wr_lv(r0, R_VP, v, D);
         s.e1p = lv_zero();
         s.pp = s.zp = s.z2p = s.diagp = same(0.0);
         s.pprev = same(HUGE_VAL);
@@ -91,12 +94,25 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         const uint32_t ra = a + k, rb = b - k;
         const size_t na = to[ra], nb = from[rb];
         double *r = rec(c, g, k, D);
-        const lv x1 = lv_load(c->xr, na, nb, D), v = kicked(c, na, nb, kick, D);
-        const lanes wn = two(c->w, na, nb);
+        lv x1, v;
+        lanes wn;
         if (k + 1 < m) {
-            wr_lv(r + 2 * R_SIZE, R_XP, x1, D);
-            wr_lv(r + 2 * R_SIZE, R_VP, v, D);
+            double *rn = r + 2 * R_SIZE;
+            x1 = rd_lv(rn, R_XP, D);
+            wn = rd(rn, R_W);
+            if (gather) {
+                v = lv_load(c->vn, na, nb, D);
+                wr_lv(rn, R_VP, v, D);
+            } else {
+                v = rd_lv(rn, R_VP, D);
+            }
+        } else { /* the middle particles, which the final sweep stored */
+            x1 = lv_load(c->xr, na, nb, D);
+            v = lv_load(c->vn, na, nb, D);
+            wn = two(c->w, na, nb);
         }
+        if (kick)
+            v = kick_of(c, v, na, nb, D);
         const lv e1 = lv_sub(x1, s.x1c, D);
         const lanes rhs = -lv_dot(e1, lv_sub(v, s.vc, D), D);
         lanes lk;
@@ -174,19 +190,41 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
     return true;
 }
 
-bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const double *vn,
+static CDYN__ALWAYS_INLINE void store_vh_d(const ctx *c, const cdyn__chain_seg *g, size_t D)
+{
+    const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
+    for (uint32_t k = 1; k < m; k++)
+        lv_store(c->vn, c->from[a + k], c->to[b - k], rd_lv(rec(c, g, k, D), R_VP, D), D);
+}
+
+void cdyn__chain_twisted_store_vh(cdyn_system *sys, double *vn, const cdyn__chain_seg *g)
+{
+    const ctx c = velocity_context(sys, NULL, vn, NULL, 0.0, 0.0);
+    if (sys->dim == 2)
+        store_vh_d(&c, g, 2);
+    else
+        store_vh_d(&c, g, 3);
+}
+
+bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, double *vn,
                                  const double *a1, double h2, int kick, cdyn__chain_seg *g)
 {
-    /* (The forward sweep reads vn only.) */
-    const ctx c = velocity_context(sys, xn, (double *)(uintptr_t)vn, a1, h2, 0.0);
+    const ctx c = velocity_context(sys, xn, vn, a1, h2, 0.0);
+    /* The first solve reads v_h where the final sweep left it. */
+    const bool records = kick && sys->proj->chain.vh_in_records;
     bool ok;
     if (sys->dim == 2)
-        ok = kick ? forward_d(&c, g, 1, 2) : forward_d(&c, g, 0, 2);
+        ok = !kick ? forward_d(&c, g, 0, 1, 2)
+                   : records ? forward_d(&c, g, 1, 0, 2) : forward_d(&c, g, 1, 1, 2);
     else
-        ok = kick ? forward_d(&c, g, 1, 3) : forward_d(&c, g, 0, 3);
+        ok = !kick ? forward_d(&c, g, 0, 1, 3)
+                   : records ? forward_d(&c, g, 1, 0, 3) : forward_d(&c, g, 1, 1, 3);
     if (!ok) {
-        /* The one-ended sweeps: A1 factored from one end, the residuals'
-         * changes in row order. */
+        /* The one-ended sweeps: v_h in vn (from the records, which this
+         * sweep leaves as they were there), A1 factored from one end, the
+         * residuals' changes in row order. */
+        if (records)
+            cdyn__chain_twisted_store_vh(sys, vn, g);
         cdyn__chain_factor_a1(sys, xn, g);
         double *dres = sys->proj->chain.dres;
         const size_t D = (size_t)sys->dim;
@@ -252,10 +290,9 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
         set_lam(c, ra - 1, nun[0], nu2n[0], refine);
         set_lam(c, rb + 1, nun[1], nu2n[1], refine);
     }
+    const lv vr = rd_lv(r, R_VP, D), vk = refine ? vr : kick_of(c, vr, na, nb, D);
     const lv v = lv_add(
-        rd_lv(r, R_VP, D),
-        lv_scale(rd(r, R_W),
-                 lv_sub(lv_scale(s->nuc, s->ec, D), lv_scale(nun, en, D), D), D),
+        vk, lv_scale(rd(r, R_W), lv_sub(lv_scale(s->nuc, s->ec, D), lv_scale(nun, en, D), D), D),
         D);
     const lanes sv = lv_dot(v, v, D);
     if (!last) {
@@ -364,7 +401,12 @@ void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn
 
 #else
 
-bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, const double *vn,
+void cdyn__chain_twisted_store_vh(cdyn_system *sys, double *vn, const cdyn__chain_seg *g)
+{
+    (void)sys, (void)vn, (void)g; /* no segment is twisted without the lanes */
+}
+
+bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, double *vn,
                                  const double *a1, double h2, int kick, cdyn__chain_seg *g)
 {
     (void)vn, (void)a1, (void)h2, (void)kick;

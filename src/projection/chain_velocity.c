@@ -281,20 +281,20 @@ static CDYN__ALWAYS_INLINE void forward_blocks(cdyn_system *sys, const ctx *c, c
         cdyn__chain_seg *g = &ch->seg[k];
         /* A twisted segment whose A1 has a redundant row is factored from
          * one end instead, and solved so from here on. */
-        if (g->twisted && cdyn__chain_twisted_forward(sys, c->xn, c->vin, c->a1, c->h2, kick, g))
+        if (g->twisted && cdyn__chain_twisted_forward(sys, c->xn, c->vn, c->a1, c->h2, kick, g))
             continue;
         g->twisted = false;
         forward_segment(c, g, kick, D);
     }
 }
 
-void cdyn__chain_velocity_forward(cdyn_system *sys, const double *xn, const double *vn,
+void cdyn__chain_velocity_forward(cdyn_system *sys, const double *xn, double *vn,
                                   const double *a1, double h2, int kick, uint32_t begin,
                                   uint32_t end)
 {
     if (begin >= end)
         return;
-    const ctx c = context(sys, xn, vn, NULL, a1, h2, 0.0);
+    const ctx c = context(sys, xn, vn, vn, a1, h2, 0.0);
     cdyn__chain *ch = &sys->proj->chain;
     if (sys->dim == 2) {
         if (kick)

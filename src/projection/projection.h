@@ -122,10 +122,19 @@ cdyn_status cdyn__projection_chain_usable(cdyn_system *sys, bool *usable);
  * accelerations @p a0: @p xn and @p vn receive x1 and the half-step
  * velocity, x1 = x_p + W G(x0)^T mu with x_p = x0 + h v_p,
  * v_p = v0 + h/2 a0, by exact Newton on g(x1) = 0 (every particle: those
- * in no row get x_p, v_p). Statuses as cdyn__projection_positions. */
+ * in no row get x_p, v_p). The half-step velocities of the particles
+ * inside paths swept from both ends stay with the kernel, which the
+ * velocity projection reads them from: a caller that reads or changes
+ * @p vn before it calls cdyn__projection_chain_store_vh first. Statuses
+ * as cdyn__projection_positions. */
 cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
                                              const double *v0, const double *a0, double *xn,
                                              double *vn, double h);
+
+/* Completes @p vn, the half-step velocities of the last
+ * cdyn__projection_chain_positions (a pass over the particles the kernel
+ * kept them for; nothing when none). */
+void cdyn__projection_chain_store_vh(cdyn_system *sys, double *vn);
 
 /* Velocities of a RATTLE step on a chain: the closing kick
  * vn += h/2 @p a1 (every particle) and the projection onto G(x1) v = 0,

@@ -116,7 +116,19 @@ static void final(cdyn_system *sys, const cdyn__chain_in *in, int mode, cdyn__pa
 {
     job j = {sys, in, mode, NULL, NULL, NULL, 0, 0, 0};
     run(sys, final_task, &j, p);
+    sys->proj->chain.vh_in_records = true;
     sys->proj->stats.factorizations++;
+}
+
+void cdyn__projection_chain_store_vh(cdyn_system *sys, double *vn)
+{
+    cdyn__chain *ch = &sys->proj->chain;
+    if (!ch->vh_in_records)
+        return;
+    ch->vh_in_records = false;
+    for (uint32_t k = 0; k < ch->n_segs; k++)
+        if (ch->seg[k].twisted)
+            cdyn__chain_twisted_store_vh(sys, vn, &ch->seg[k]);
 }
 
 /* ------------------------------------------------------------------------
@@ -239,6 +251,7 @@ cdyn_status cdyn__projection_chain_positions(cdyn_system *sys, const double *x0,
         if (final_pass) {
             /* xn, vn hold x_p + D, v_p + D / h: the new base, from which the
              * multipliers start again at 0. */
+            cdyn__projection_chain_store_vh(sys, vn);
             memcpy(pr->xs, xn, len * sizeof *xn);
             memcpy(pr->xcopy, vn, len * sizeof *vn);
             mode = CDYN__SWEEP_REBASED;
@@ -375,6 +388,7 @@ cdyn_status cdyn__projection_chain_velocities(cdyn_system *sys, const double *xn
     pr->stats.velocity_iterations += it;
     pr->stats.velocity_iterations_total += it;
     pr->stats.velocity_residual = cdyn__pass_worst(&p);
+    sys->proj->chain.vh_in_records = false; /* vn is whole: the backward sweep wrote it */
     if (st)
         k->evaluated = false; /* the multipliers are of a step not taken */
     /* Every coordinate of a particle in a row enters its row's residuals,

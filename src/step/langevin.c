@@ -140,6 +140,7 @@ static cdyn_status baoab_chains(cdyn_system *sys, double dt, const double *a0)
         scratch[i] = 2.0 * a0[i];
     if ((st = cdyn__projection_chain_positions(sys, sys->x, sys->v, scratch, xm, vm, h2)))
         return st;
+    cdyn__projection_chain_store_vh(sys, vm);
     ornstein_uhlenbeck(sys, dt, vm);
     memset(scratch, 0, n * sizeof *scratch);
     if ((st = cdyn__projection_chain_velocities(sys, xm, vm, scratch, h2, &finite)) ||
@@ -148,6 +149,8 @@ static cdyn_status baoab_chains(cdyn_system *sys, double dt, const double *a0)
     double *a1 = cdyn__reuse_target(sys);
     if (!a1)
         a1 = scratch;
+    if (cdyn__dynamics_shows_velocity(sys))
+        cdyn__projection_chain_store_vh(sys, vn);
     if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
         return st;
     return cdyn__projection_chain_velocities(sys, xn, vn, a1, dt, &finite);

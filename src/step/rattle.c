@@ -56,9 +56,16 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
         /* Rod chains: the kernel of projection_chain.c, which also makes
          * the predictor and the closing kick (no drivers: the kernel takes
          * static rods without kinematic particles only). */
-        if ((st = cdyn__projection_chain_positions(sys, x, v, a0, xn, vn, dt)) ||
-            (st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
+        if ((st = cdyn__projection_chain_positions(sys, x, v, a0, xn, vn, dt)))
             return st;
+        if (cdyn__dynamics_shows_velocity(sys))
+            cdyn__projection_chain_store_vh(sys, vn);
+        if (cdyn__dynamics_constant(sys)) { /* a1 = a0: a pass over the particles saved */
+            if (a1 != a0)
+                memcpy(a1, a0, n * sizeof *a1);
+        } else if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1))) {
+            return st;
+        }
         cdyn__drive_accumulate(sys, h2);
         return cdyn__projection_chain_velocities(sys, xn, vn, a1, dt, checked);
     }

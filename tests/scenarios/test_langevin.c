@@ -147,6 +147,25 @@ static void test_constrained_chain_equipartition(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A chain of 300 rods, long enough for the kernel that sweeps paths from
+ * both ends: the noise acts between the two half drifts, on every bead. */
+static void test_long_chain_equipartition(void **state)
+{
+    (void)state;
+    enum { N = 300, STEPS = 6000, EVERY = 10 };
+    static cdyn_particle p[N + 1];
+    cdyn_system *sys = chain(N, 1.0, 1.5, 1.0, 17, p);
+    static double temp[STEPS / EVERY];
+    size_t m = 0;
+    for (int step = 0; step < STEPS + 1000; step++) {
+        ok(cdyn_system_step(sys, 0.005));
+        if (step >= 1000 && (step - 1000) % EVERY == 0)
+            ok(cdyn_system_get_temperature(sys, &temp[m++]));
+    }
+    expect_mean("chain of 300 rods: T over N_f = 603", temp, m, 1.5);
+    cdyn_system_destroy(sys);
+}
+
 static void test_trimer_angle_distribution(void **state)
 {
     (void)state;
@@ -396,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_ideal_gas),
         cmocka_unit_test(test_refusals_end_with_their_cause),
         cmocka_unit_test(test_constrained_chain_equipartition),
+        cmocka_unit_test(test_long_chain_equipartition),
         cmocka_unit_test(test_trimer_angle_distribution),
         cmocka_unit_test(test_chain_end_to_end),
         cmocka_unit_test(test_noise_independent_of_others),
