@@ -1,7 +1,9 @@
 /* White-box tests of RATTLE's chain kernel: the twisted velocity solve's
  * fallback, which no rod chain reaches from a step (its A1 is singular only
  * where the Newton sweep's Jacobian already was, and that sends the whole
- * step to the one-ended sweeps), driven here by hand. */
+ * step to the one-ended sweeps), driven here by hand; that long hanging
+ * chains take the twisted sweeps; and that a plan whose allocation failed
+ * is made again. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -172,11 +174,51 @@ static void test_twisted_taken(void **state)
     cdyn_system_destroy(sys);
 }
 
+/* A failed allocation while the plan is remade (the records of a path no
+ * longer cut, once the task system is taken back) fails that step, state
+ * kept; the next one, with the memory back, plans again and sweeps the
+ * path from both ends. */
+static void test_plan_again_after_failure(void **state)
+{
+    (void)state;
+    enum { LONG = 8000 }; /* cut in two for a task system */
+    ts_counting_alloc ca = {0};
+    const cdyn_allocator al = ts_counting_allocator(&ca);
+    cdyn_system *sys;
+    assert_int_equal(cdyn_system_create_with_allocator(2, &al, &sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE), CDYN_OK);
+    assert_int_equal(ts_standard_chain(sys, LONG, NULL, NULL), CDYN_OK);
+    ts_reverse_host host = {0, 0, 0};
+    const cdyn_task_system ts = ts_reverse_tasks(&host, 2);
+    assert_int_equal(cdyn_system_set_task_system(sys, &ts), CDYN_OK);
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    const cdyn__chain *ch = &sys->proj->chain;
+    assert_true(ch->usable);
+    assert_int_equal(ch->n_segs, 2);
+    assert_int_equal(cdyn_system_set_task_system(sys, NULL), CDYN_OK);
+    static double x0[2 * (LONG + 1)], x1[2 * (LONG + 1)];
+    assert_int_equal(cdyn_system_get_positions(sys, x0, 2 * (LONG + 1)), CDYN_OK);
+    ca.fail_at = ca.allocs + 1;
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_ERR_NO_MEMORY);
+    assert_int_equal(cdyn_system_get_positions(sys, x1, 2 * (LONG + 1)), CDYN_OK);
+    assert_memory_equal(x0, x1, sizeof x0);
+    ca.fail_at = 0;
+    assert_int_equal(cdyn_system_step(sys, 1e-3), CDYN_OK);
+    assert_true(ch->usable);
+    assert_int_equal(ch->n_segs, 1);
+#if defined(CDYN__HAVE_V2D)
+    assert_true(ch->seg[0].twisted);
+#endif
+    cdyn_system_destroy(sys);
+    assert_int_equal(ca.live_bytes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_twisted_taken),
         cmocka_unit_test(test_forward_fallback),
+        cmocka_unit_test(test_plan_again_after_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -232,8 +232,13 @@ cdyn_status cdyn__projection_chain_usable(cdyn_system *sys, bool *usable)
         replan = sys->inv_mass[pr->chain.fixed_hubs[i]] != 0;
     if (replan) {
         cdyn_status st = cdyn__projection_chain_plan(sys);
-        if (st)
+        if (st) {
+            /* Not planned for any particle count: the next step plans
+             * again (it would otherwise find the plan current and unusable,
+             * and take the general path until the shape changed). */
+            pr->chain.planned_particles = 0;
             return st;
+        }
     }
     *usable = pr->chain.usable;
     return CDYN_OK;
