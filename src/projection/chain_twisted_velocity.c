@@ -60,8 +60,8 @@ void cdyn__chain_factor_a1(cdyn_system *sys, const double *xn, const cdyn__chain
  * ------------------------------------------------------------------------ */
 
 /* A lane's state between rows, inwards: the particle it carries (x1, its
- * velocity after the kick, w), the row before's e1, inverse pivot, pivot and diagonal, and z of
- * both right-hand sides. */
+ * velocity after the kick, w), the row before's e1, inverse pivot, pivot
+ * and diagonal, and z of both right-hand sides. */
 typedef struct vstate {
     lv x1c, vc, e1p;
     lanes wc, pp, pprev, diagp, zp, z2p;
