@@ -123,9 +123,15 @@ void cdyn__constraints_detach_particle(cdyn_system *sys, uint32_t slot);
 /* Marks the topology for rebuilding (a fixed flag changed, ...). */
 void cdyn__constraints_touch(cdyn_system *sys);
 
-/* Rebuilds rows, blocks, the pattern of A and its analysis if dirty. May
- * allocate; on failure nothing the solve uses has changed. */
+/* Rebuilds rows, blocks and the pattern of A if dirty. May allocate; on
+ * failure nothing the solve uses has changed. */
 cdyn_status cdyn__constraints_prepare(cdyn_system *sys);
+
+/* The direct solver's analysis of A (k->ldlt: its ordering, the pattern of
+ * L, the solves' scratch), made at its first use after each rebuild: the
+ * rod-chain kernels of RATTLE never need it. CDYN_ERR_NO_MEMORY (message
+ * naming @p who): k->ldlt is as it was, and the next use tries again. */
+cdyn_status cdyn__constraints_analysis(cdyn_system *sys, const char *who);
 
 /* Solves for the multipliers at time t and the Cartesian state (x, v),
  * given in @p a the accelerations every particle would have without the

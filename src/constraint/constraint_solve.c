@@ -320,6 +320,18 @@ static cdyn_status conflict(cdyn_system *sys, uint32_t row, double rel)
                       "together with the others (relative residual %.3g)", h, row, rel);
 }
 
+cdyn_status cdyn__constraints_analysis(cdyn_system *sys, const char *who)
+{
+    cdyn__constraints *k = sys->cons;
+    if (k->ldlt.sym.n == k->a.n && (k->ldlt.w || k->a.n == 0))
+        return CDYN_OK;
+    cdyn_status st = cdyn__ldlt_analyze(&k->ldlt, &k->a, &sys->alloc, NULL);
+    if (st)
+        return cdyn__fail(sys, st, "%s: %s while analysing the constraint matrix", who,
+                          st == CDYN_ERR_NO_MEMORY ? "out of memory" : cdyn_status_string(st));
+    return CDYN_OK;
+}
+
 static cdyn_status solve_direct(cdyn_system *sys)
 {
     cdyn__constraints *k = sys->cons;
@@ -461,6 +473,9 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x,
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
         return CDYN_OK;
+    cdyn_status st;
+    if (k->opt.solver == CDYN_SOLVER_DIRECT && (st = cdyn__constraints_analysis(sys, "constraints")))
+        return st;
     if (k->tridiagonal && k->opt.solver == CDYN_SOLVER_DIRECT && !sys->param_of && k->ldlt.w &&
         cdyn__constraints_chain_apply(sys, x, v, acc)) {
         k->stats.rows = k->n_rows;
@@ -469,7 +484,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x,
         k->blocks_unstored = false;
         return CDYN_OK;
     }
-    cdyn_status st = rows_pass(sys, t, x, v, acc);
+    st = rows_pass(sys, t, x, v, acc);
     if (st)
         return st;
     if (sys->param_of || !k->terms_inline)

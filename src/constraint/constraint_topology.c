@@ -1,8 +1,8 @@
 /* The topology pass: when constraints are added, removed, enabled or a
  * particle's fixed flag changes, lay out rows and Jacobian blocks, build the
- * pattern of A = G W G^T (rows sharing a movable particle couple), plan the
- * off-diagonal assembly terms and analyse the factorization. Steps then only
- * refill values. Everything new is built aside and swapped in at the end,
+ * pattern of A = G W G^T (rows sharing a movable particle couple) and plan
+ * the off-diagonal assembly terms; the factorization is analysed where it is
+ * first used (cdyn__constraints_analysis). Steps then only refill values. Everything new is built aside and swapped in at the end,
  * so a failure leaves the previous topology intact (and still marked dirty). */
 #include <string.h>
 
@@ -165,11 +165,10 @@ static cdyn_status partition_terms(const cdyn_allocator *al, topology *t)
 }
 
 /* Pattern of A from groups of rows per movable particle; one off-diagonal
- * term per pair of blocks on one particle; symbolic analysis (after the
- * scratch arrays are freed: it sets the peak memory of a rebuild). */
+ * term per pair of blocks on one particle. The direct solver's symbolic
+ * analysis is made at its first use (cdyn__constraints_analysis). */
 static cdyn_status plan(cdyn_system *sys, topology *t)
 {
-    cdyn__constraints *k = sys->cons;
     const cdyn_allocator *al = &sys->alloc;
     uint32_t *ptr, *inc, *group_rows;
     cdyn_status st = incidence(sys, t, &ptr, &inc, &group_rows);
@@ -213,9 +212,7 @@ done:
     cdyn__free_array(al, group_rows, n_inc, sizeof *group_rows);
     cdyn__free_array(al, ptr, (size_t)np + 1, sizeof *ptr);
     cdyn__free_array(al, inc, t->n_blocks, sizeof *inc);
-    if (!st && k->opt.solver == CDYN_SOLVER_DIRECT)
-        st = cdyn__ldlt_analyze(&t->ldlt, &t->a, al, NULL);
-    return st;
+    return st; /* the direct solver's analysis waits for its first use */
 }
 
 /* Lays out rows and blocks of the enabled constraints into @p t. The

@@ -283,14 +283,6 @@ cdyn_status cdyn__projection_begin(cdyn_system *sys, const char *who)
     if ((st = reserve(sys, who)))
         return st;
     cdyn__projection *pr = sys->proj;
-    /* The Newton method factors with the direct solver's analysis; with the
-     * CG multiplier solver there is none yet for this topology. */
-    if (pr->opt.method == CDYN_PROJECTION_NEWTON && k->ldlt.sym.n != k->a.n) {
-        if ((st = cdyn__ldlt_analyze(&k->ldlt, &k->a, &sys->alloc, NULL)))
-            return cdyn__fail(sys, st, "%s: %s while analysing the projection matrix", who,
-                              st == CDYN_ERR_NO_MEMORY ? "out of memory" : cdyn_status_string(st));
-        pr->valid = false;
-    }
     if (!pr->built || pr->serial != k->serial)
         return build(sys);
     return CDYN_OK;

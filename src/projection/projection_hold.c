@@ -41,6 +41,8 @@ cdyn_status cdyn__projection_hold(cdyn_system *sys, const double *values, const 
     cdyn__projection *pr = sys->proj;
     if (pr->opt.method != CDYN_PROJECTION_NEWTON || !k || k->n_rows == 0 || (dv && !pr->pure))
         return CDYN_ERR_INVALID_ARGUMENT;
+    if ((st = cdyn__constraints_analysis(sys, "system_load")))
+        return st;
     memcpy(k->a.val, values, (size_t)k->a.nnz * sizeof *values);
     if (cdyn__ldlt_factor(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT))
         return CDYN_ERR_INVALID_ARGUMENT;

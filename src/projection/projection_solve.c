@@ -261,8 +261,11 @@ static cdyn_status factor(cdyn_system *sys, const double *x, double *rhs, const 
 {
     cdyn__constraints *k = sys->cons;
     cdyn__projection *pr = sys->proj;
-    cdyn_status st = rhs ? cdyn__ldlt_factor_solve(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT, rhs)
-                         : cdyn__ldlt_factor(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT);
+    cdyn_status st = cdyn__constraints_analysis(sys, who);
+    if (st)
+        return st;
+    st = rhs ? cdyn__ldlt_factor_solve(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT, rhs)
+             : cdyn__ldlt_factor(&k->ldlt, &k->a, NULL, CDYN__REDUNDANT_PIVOT);
     pr->stats.factorizations++;
     if (st)
         return cdyn__fail(sys, CDYN_ERR_DIVERGED, "%s: non-finite constraint matrix", who);
