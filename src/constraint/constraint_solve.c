@@ -323,7 +323,8 @@ static cdyn_status conflict(cdyn_system *sys, uint32_t row, double rel)
 cdyn_status cdyn__constraints_analysis(cdyn_system *sys, const char *who)
 {
     cdyn__constraints *k = sys->cons;
-    if (k->ldlt.sym.n == k->a.n && (k->ldlt.w || k->a.n == 0))
+    /* A rebuild destroys the analysis; one made since has its scratch. */
+    if (k->ldlt.w || k->a.n == 0)
         return CDYN_OK;
     cdyn_status st = cdyn__ldlt_analyze(&k->ldlt, &k->a, &sys->alloc, NULL);
     if (st)
@@ -473,11 +474,11 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x,
     cdyn__constraints *k = sys->cons;
     if (!k || k->n_rows == 0)
         return CDYN_OK;
+    const bool direct = k->opt.solver == CDYN_SOLVER_DIRECT;
     cdyn_status st;
-    if (k->opt.solver == CDYN_SOLVER_DIRECT && (st = cdyn__constraints_analysis(sys, "constraints")))
+    if (direct && (st = cdyn__constraints_analysis(sys, "constraints")))
         return st;
-    if (k->tridiagonal && k->opt.solver == CDYN_SOLVER_DIRECT && !sys->param_of && k->ldlt.w &&
-        cdyn__constraints_chain_apply(sys, x, v, acc)) {
+    if (k->tridiagonal && direct && !sys->param_of && cdyn__constraints_chain_apply(sys, x, v, acc)) {
         k->stats.rows = k->n_rows;
         k->stats.solves++;
         k->evaluated = true;
@@ -489,7 +490,7 @@ cdyn_status cdyn__constraints_apply(cdyn_system *sys, double t, const double *x,
         return st;
     if (sys->param_of || !k->terms_inline)
         assemble_coupling(sys);
-    st = k->opt.solver == CDYN_SOLVER_CG ? solve_cg(sys) : solve_direct(sys);
+    st = direct ? solve_direct(sys) : solve_cg(sys);
     k->stats.rows = k->n_rows;
     k->stats.solves++;
     if (st)

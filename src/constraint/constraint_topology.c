@@ -2,8 +2,9 @@
  * particle's fixed flag changes, lay out rows and Jacobian blocks, build the
  * pattern of A = G W G^T (rows sharing a movable particle couple) and plan
  * the off-diagonal assembly terms; the factorization is analysed where it is
- * first used (cdyn__constraints_analysis). Steps then only refill values. Everything new is built aside and swapped in at the end,
- * so a failure leaves the previous topology intact (and still marked dirty). */
+ * first used (cdyn__constraints_analysis). Steps then only refill values.
+ * Everything new is built aside and swapped in at the end, so a failure
+ * leaves the previous topology intact (and still marked dirty). */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -21,7 +22,6 @@ typedef struct topology {
     double *ll;                   /* only for rods-only topologies */
     cdyn__aterm *terms;
     cdyn__symmat a;
-    cdyn__ldlt ldlt;
 } topology;
 
 /* Per-row arrays in one block: rhs and lambda; g (the evaluators'
@@ -45,7 +45,6 @@ static void topology_free(const cdyn_allocator *al, topology *t, int dim)
     cdyn__free_array(al, t->scratch, t->scratch_len, sizeof *t->scratch);
     cdyn__free_array(al, t->terms, t->n_terms, sizeof *t->terms);
     cdyn__symmat_destroy(&t->a, al);
-    cdyn__ldlt_destroy(&t->ldlt, al);
 }
 
 void cdyn__constraints_free_topology(cdyn_system *sys)
@@ -54,8 +53,9 @@ void cdyn__constraints_free_topology(cdyn_system *sys)
     topology t = {k->n_active, k->n_rows, k->n_blocks, k->n_driven, k->n_terms, k->n_first,
                   k->scratch_len, k->all_rods, k->terms_inline, k->active, k->blk_particle,
                   k->jac, k->all_rods ? k->rhs : k->g, k->scratch, k->diag, k->ll, k->terms,
-                  k->a, k->ldlt};
+                  k->a};
     topology_free(&sys->alloc, &t, sys->dim);
+    cdyn__ldlt_destroy(&k->ldlt, &sys->alloc); /* analysed for the topology that goes */
     k->active = k->blk_particle = NULL;
     k->jac = k->g = k->gt = k->rhs = k->lambda = k->diag = k->scratch = k->ll = NULL;
     k->terms = NULL;
@@ -63,7 +63,6 @@ void cdyn__constraints_free_topology(cdyn_system *sys)
     k->n_terms = k->n_first = k->scratch_len = 0;
     k->all_rods = k->terms_inline = k->tridiagonal = false;
     cdyn__symmat_init(&k->a);
-    cdyn__ldlt_init(&k->ldlt);
 }
 
 uint32_t cdyn__constraints_row_owner(const cdyn__constraints *k, uint32_t row)
@@ -305,7 +304,6 @@ static cdyn_status rebuild(cdyn_system *sys)
     topology t;
     memset(&t, 0, sizeof t);
     cdyn__symmat_init(&t.a);
-    cdyn__ldlt_init(&t.ldlt);
     cdyn_status st = CDYN_ERR_NO_MEMORY;
     bool laid_out = false;
     double *gather = k->gather ? k->gather
@@ -352,7 +350,6 @@ static cdyn_status rebuild(cdyn_system *sys)
     k->scratch = t.scratch;
     k->terms = t.terms;
     k->a = t.a;
-    k->ldlt = t.ldlt;
     k->dirty = false;
     k->evaluated = false;
     k->serial++;

@@ -211,8 +211,13 @@ bool cdyn__dynamics_shows_velocity(const cdyn_system *sys)
     return false;
 }
 
-bool cdyn__dynamics_constant(const cdyn_system *sys)
+cdyn_status cdyn__dynamics_accel_closing(cdyn_system *sys, double t1, const double *u1,
+                                         const double *ud1, const double *a0, double *a1)
 {
     const bool rows = sys->cons && sys->cons->n_rows > 0;
-    return only_gravity(sys) && !sys->drives && (!rows || sys->skip_constraint_solve);
+    if (!only_gravity(sys) || sys->drives || (rows && !sys->skip_constraint_solve))
+        return cdyn__dynamics_accel(sys, t1, u1, ud1, a1);
+    if (a1 != a0)
+        memcpy(a1, a0, (size_t)sys->particles.count * (size_t)sys->dim * sizeof *a1);
+    return CDYN_OK;
 }

@@ -22,9 +22,12 @@ int cdyn__dynamics_velocity_dependent(const cdyn_system *sys);
  * though no force depends on them: user callbacks and grounds. */
 bool cdyn__dynamics_shows_velocity(const cdyn_system *sys);
 
-/* true when cdyn__dynamics_accel gives the same accelerations, bit for
- * bit, at any time and state of the system as it stands: gravity alone
- * (no constraint forces asked for, no drive work to sum). */
-bool cdyn__dynamics_constant(const cdyn_system *sys);
+/* The accelerations at a step's end (t1, u1, ud1) into @p a1, given the
+ * step's opening ones @p a0 (taken at its start with nothing changed
+ * since): copied when they depend on neither time nor state, bit for bit
+ * what an evaluation gives (gravity alone, no constraint forces asked for,
+ * no drive work to sum), else cdyn__dynamics_accel. @p a1 may be @p a0. */
+cdyn_status cdyn__dynamics_accel_closing(cdyn_system *sys, double t1, const double *u1,
+                                         const double *ud1, const double *a0, double *a1);
 
 #endif /* CDYN__DYNAMICS_H */

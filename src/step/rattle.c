@@ -60,12 +60,8 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
             return st;
         if (cdyn__dynamics_shows_velocity(sys))
             cdyn__projection_chain_store_vh(sys, vn);
-        if (cdyn__dynamics_constant(sys)) { /* a1 = a0: a pass over the particles saved */
-            if (a1 != a0)
-                memcpy(a1, a0, n * sizeof *a1);
-        } else if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1))) {
+        if ((st = cdyn__dynamics_accel_closing(sys, t1, xn, vn, a0, a1)))
             return st;
-        }
         cdyn__drive_accumulate(sys, h2);
         return cdyn__projection_chain_velocities(sys, xn, vn, a1, dt, checked);
     }
@@ -91,7 +87,7 @@ static cdyn_status rattle(cdyn_system *sys, double dt, bool *checked)
         if ((st = cdyn__constraints_drive_power(sys, t0, x, v, lp, &pc0)))
             return st;
     }
-    if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
+    if ((st = cdyn__dynamics_accel_closing(sys, t1, xn, vn, a0, a1)))
         return st;
     if (!velocity_dependent) {
         cdyn__drive_accumulate(sys, h2);

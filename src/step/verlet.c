@@ -89,7 +89,7 @@ cdyn_status cdyn__step_velocity_verlet(cdyn_system *sys, double dt, bool *finite
     double *a1 = cdyn__reuse_target(sys);
     if (!a1)
         a1 = a;
-    if ((st = cdyn__dynamics_accel(sys, t1, xn, vn, a1)))
+    if ((st = cdyn__dynamics_accel_closing(sys, t1, xn, vn, a0, a1)))
         return st;
     if (cdyn__dynamics_velocity_dependent(sys)) {
         double *vh = sys->ws.stage[0];

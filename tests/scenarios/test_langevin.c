@@ -127,22 +127,30 @@ static cdyn_system *chain(int n, double b, double kT, double gamma, uint64_t see
     return sys;
 }
 
+/* Samples the temperature of @p sys every 10 steps of 0.005 s after
+ * @p burn steps, @p steps steps in all past them, into @p temp; the count. */
+static size_t sample_temperature(cdyn_system *sys, int burn, int steps, double *temp)
+{
+    size_t m = 0;
+    for (int step = 0; step < steps + burn; step++) {
+        ok(cdyn_system_step(sys, 0.005));
+        if (step >= burn && (step - burn) % 10 == 0)
+            ok(cdyn_system_get_temperature(sys, &temp[m++]));
+    }
+    return m;
+}
+
 static void test_constrained_chain_equipartition(void **state)
 {
     (void)state;
-    enum { N = 9, STEPS = 40000, EVERY = 10 };
+    enum { N = 9, STEPS = 40000 };
     cdyn_particle p[N + 1];
     cdyn_system *sys = chain(N, 1.0, 1.5, 1.0, 11, p);
     double nf;
     ok(cdyn_system_get_degrees_of_freedom(sys, &nf));
     assert_true(nf == 3 * (N + 1) - N);
-    static double temp[STEPS / EVERY];
-    size_t m = 0;
-    for (int step = 0; step < STEPS + 2000; step++) {
-        ok(cdyn_system_step(sys, 0.005));
-        if (step >= 2000 && (step - 2000) % EVERY == 0)
-            ok(cdyn_system_get_temperature(sys, &temp[m++]));
-    }
+    static double temp[STEPS / 10];
+    const size_t m = sample_temperature(sys, 2000, STEPS, temp);
     expect_mean("chain of 9 rods: T over N_f = 21", temp, m, 1.5);
     cdyn_system_destroy(sys);
 }
@@ -152,16 +160,11 @@ static void test_constrained_chain_equipartition(void **state)
 static void test_long_chain_equipartition(void **state)
 {
     (void)state;
-    enum { N = 300, STEPS = 6000, EVERY = 10 };
+    enum { N = 300, STEPS = 6000 };
     static cdyn_particle p[N + 1];
     cdyn_system *sys = chain(N, 1.0, 1.5, 1.0, 17, p);
-    static double temp[STEPS / EVERY];
-    size_t m = 0;
-    for (int step = 0; step < STEPS + 1000; step++) {
-        ok(cdyn_system_step(sys, 0.005));
-        if (step >= 1000 && (step - 1000) % EVERY == 0)
-            ok(cdyn_system_get_temperature(sys, &temp[m++]));
-    }
+    static double temp[STEPS / 10];
+    const size_t m = sample_temperature(sys, 1000, STEPS, temp);
     expect_mean("chain of 300 rods: T over N_f = 603", temp, m, 1.5);
     cdyn_system_destroy(sys);
 }
