@@ -2,8 +2,9 @@
  * fallback, which no rod chain reaches from a step (its A1 is singular only
  * where the Newton sweep's Jacobian already was, and that sends the whole
  * step to the one-ended sweeps), driven here by hand; that long hanging
- * chains take the twisted sweeps; and that a plan whose allocation failed
- * is made again. */
+ * chains take the twisted sweeps; that paths numbered in steps of one
+ * along them are marked so; and that a plan whose allocation failed is
+ * made again. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -171,6 +172,7 @@ static void test_twisted_taken(void **state)
 #if defined(CDYN__HAVE_V2D)
     assert_true(ch->seg[0].twistable);
     assert_true(ch->seg[0].twisted);
+    assert_true(ch->seg[0].sequential);
 #else
     assert_false(ch->seg[0].twistable);
 #endif
@@ -180,6 +182,66 @@ static void test_twisted_taken(void **state)
     assert_non_null(sys->cons->ldlt.w);
     assert_int_equal(sys->cons->ldlt.sym.n, RODS);
     cdyn_system_destroy(sys);
+}
+
+/* The plan of a hanging chain of RODS rods: particle @p gap_at of the
+ * numbering is a particle in no rod (none when negative), and the rods
+ * are added from the free end up when @p reversed. */
+static const cdyn__chain_seg *plan_of(cdyn_system **sys, int gap_at, int reversed)
+{
+    assert_int_equal(cdyn_system_create(2, sys), CDYN_OK);
+    assert_int_equal(cdyn_system_set_integrator(*sys, CDYN_INTEGRATOR_RATTLE), CDYN_OK);
+    cdyn_particle p[RODS + 1], spare;
+    for (int i = 0; i <= RODS; i++) {
+        if (i == gap_at)
+            assert_int_equal(cdyn_particle_add(*sys, 1.0, (double[]){0, 1}, NULL, &spare),
+                             CDYN_OK);
+        assert_int_equal(cdyn_particle_add(*sys, 1.0, (double[]){0.1 * i, 0}, NULL, &p[i]),
+                         CDYN_OK);
+    }
+    assert_int_equal(cdyn_particle_set_fixed(*sys, p[0], true), CDYN_OK);
+    for (int k = 0; k < RODS; k++) {
+        const int i = reversed ? RODS - 1 - k : k;
+        cdyn_constraint c;
+        assert_int_equal(cdyn_constraint_add_distance(*sys, p[i], p[i + 1], 0.1, &c), CDYN_OK);
+    }
+    cdyn_force g;
+    assert_int_equal(cdyn_force_add_gravity(*sys, (double[]){0, -9.81}, &g), CDYN_OK);
+    assert_int_equal(cdyn_system_step(*sys, 1e-3), CDYN_OK);
+    const cdyn__chain *ch = &(*sys)->proj->chain;
+    assert_true(ch->usable);
+    assert_int_equal(ch->n_segs, 1);
+    return &ch->seg[0];
+}
+
+/* A path numbered in steps of one along it, either way, is marked
+ * sequential with its numbering; a gap in the numbering keeps the loaded
+ * indices. */
+static void test_sequential_marked(void **state)
+{
+    (void)state;
+#if defined(CDYN__HAVE_V2D)
+    cdyn_system *sys;
+    const cdyn__chain_seg *g = plan_of(&sys, -1, 0);
+    assert_true(g->twisted && g->sequential);
+    assert_int_equal(g->p_step, 1);
+    assert_int_equal(g->q_step, 1);
+    for (uint32_t r = g->start; r < g->end; r++) {
+        const cdyn__chain *ch = &sys->proj->chain;
+        assert_int_equal(ch->row_from[r], g->p_base + g->p_step * (int64_t)r);
+        assert_int_equal(ch->row_of[r] & ~CDYN__CHAIN_FLIP, g->q_base + g->q_step * (int64_t)r);
+    }
+    cdyn_system_destroy(sys);
+    g = plan_of(&sys, -1, 1); /* the path runs from the free end */
+    assert_true(g->twisted && g->sequential);
+    assert_int_equal(g->p_step, -1);
+    assert_int_equal(g->p_base, RODS);
+    cdyn_system_destroy(sys);
+    g = plan_of(&sys, RODS / 2, 0);
+    assert_true(g->twisted);
+    assert_false(g->sequential);
+    cdyn_system_destroy(sys);
+#endif
 }
 
 /* A failed allocation while the plan is remade (the records of a path no
@@ -227,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_twisted_taken),
         cmocka_unit_test(test_forward_fallback),
         cmocka_unit_test(test_plan_again_after_failure),
+        cmocka_unit_test(test_sequential_marked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

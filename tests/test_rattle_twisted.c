@@ -3,8 +3,9 @@
  * forces as the general projection (sparse LDL^T, reached by adding a
  * three-rod star whose hub is in three rods), on paths of even and odd row
  * counts, fixed or free at either end, in 2-D and 3-D, from a cold start
- * and through rebased Newton iterations; and a redundant path, which the
- * twisted sweeps hand back to the one-ended ones. */
+ * and through rebased Newton iterations; a redundant path, which the
+ * twisted sweeps hand back to the one-ended ones; and the same bits for a
+ * chain numbered in order along it and out of order. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -348,6 +349,74 @@ static void test_callback_sees_half_step_velocities(void **state)
     }
 }
 
+/* A chain of n rods hanging from a fixed pivot, slanted and swinging, of
+ * unequal masses: logical particle i is added as the perm(i)-th particle,
+ * and the rods are added from the pivot down or, with @p from_free_end,
+ * from the free end up (the path then runs from the free end). */
+static void numbered_chain(scene *s, int dim, int n, int scrambled, int from_free_end)
+{
+    begin(s, dim, 1e-12);
+    cdyn_particle by_logical[MAX_RODS + 1];
+    /* i -> 11 i mod (n + 1) permutes 0..n when 11 does not divide n + 1. */
+    for (int j = 0; j <= n; j++) {
+        const int i = scrambled ? (11 * j) % (n + 1) : j;
+        by_logical[i] = add(s, 1.0 + 0.5 * (i % 3), 0.08 * i, -0.06 * i, 0.0,
+                            dim == 3 ? 0.1 * sin(0.3 * i) : 0.0);
+    }
+    for (int i = 0; i <= n; i++)
+        s->p[i] = by_logical[i];
+    assert_int_equal(cdyn_particle_set_fixed(s->sys, s->p[0], true), CDYN_OK);
+    for (int k = 0; k < n; k++) {
+        const int i = from_free_end ? n - 1 - k : k;
+        rod(s, i, i + 1, 0.1, i % 3 == 2);
+    }
+    gravity(s, 0.5, -9.81);
+}
+
+/* The kernel computes the particle and row indices of a chain numbered in
+ * order along it instead of loading them: the same arithmetic, so the same
+ * bits as the same chain numbered out of order, in either direction of the
+ * path. */
+static void test_numbering(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    for (int dim = 2; dim <= 3; dim++)
+        for (int from_free_end = 0; from_free_end < 2; from_free_end++) {
+            scene a, b;
+            numbered_chain(&a, dim, N, 0, from_free_end);
+            numbered_chain(&b, dim, N, 1, from_free_end);
+            for (int k = 0; k < 100; k++) {
+                assert_int_equal(cdyn_system_step(a.sys, 1e-3), CDYN_OK);
+                assert_int_equal(cdyn_system_step(b.sys, 1e-3), CDYN_OK);
+            }
+            int differ = 0;
+            for (int i = 0; i <= N; i++) {
+                double xa[3] = {0}, xb[3] = {0}, va[3] = {0}, vb[3] = {0};
+                cdyn_particle_get_position(a.sys, a.p[i], xa);
+                cdyn_particle_get_position(b.sys, b.p[i], xb);
+                cdyn_particle_get_velocity(a.sys, a.p[i], va);
+                cdyn_particle_get_velocity(b.sys, b.p[i], vb);
+                differ += memcmp(xa, xb, sizeof xa) != 0 || memcmp(va, vb, sizeof va) != 0;
+            }
+            for (int r = 0; r < N; r++) {
+                double la, lb;
+                assert_int_equal(cdyn_constraint_get_multipliers(a.sys, a.rod[r], &la, 1), CDYN_OK);
+                assert_int_equal(cdyn_constraint_get_multipliers(b.sys, b.rod[r], &lb, 1), CDYN_OK);
+                differ += memcmp(&la, &lb, sizeof la) != 0;
+            }
+            double xa[3];
+            cdyn_particle_get_position(a.sys, a.p[N], xa);
+            print_message("%d-D, rods added from the %s: free end at (%.6f, %.6f); %d values "
+                          "differ between the numberings\n",
+                          dim, from_free_end ? "free end" : "pivot", xa[0], xa[1], differ);
+            assert_int_equal(differ, 0);
+            assert_true(xa[1] < -0.06 * N); /* it fell */
+            cdyn_system_destroy(a.sys);
+            cdyn_system_destroy(b.sys);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_rebased_iterations),
         cmocka_unit_test(test_redundant_path),
         cmocka_unit_test(test_callback_sees_half_step_velocities),
+        cmocka_unit_test(test_numbering),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,6 +68,13 @@ typedef struct cdyn__chain_seg {
      * where a pivot sends the segment back to the one-ended sweeps). */
     bool twistable, twisted;
     size_t pk_base; /* where its records start in chain.pk (twistable) */
+    /* A twistable segment whose particles and constraint rows are numbered
+     * in steps of one along it (a chain built in order): row r joins
+     * particles p_base + p_step r and p_base + p_step (r + 1) and is
+     * constraint row q_base + q_step r (p_step, q_step = +-1), so that its
+     * sweeps compute the indices instead of loading them (set by the plan). */
+    bool sequential;
+    int64_t p_base, p_step, q_base, q_step;
     /* The twisted sweeps' meeting: the multipliers of the lanes' last rows
      * in terms of the middle one (even row count: lane B's last row in
      * terms of lane A's), and the middle row's inverse pivot; for an odd

@@ -114,7 +114,38 @@ typedef struct ctx {
     const double *restrict xr;         /* positions read by the velocity sweeps */
     const double *restrict a1;
     double h, h2, inv_h, warm, tol2, scale;
+    /* A sequential segment's numbering (chain.h), set by sequential_map. */
+    int64_t pb, ps, qb, qs;
 } ctx;
+
+/* A sweep's mode bit (with the positions' CDYN__SWEEP_* bits): the
+ * segment is sequential, its indices computed rather than loaded. */
+#define SEQ 0x100
+
+static inline void sequential_map(ctx *c, const cdyn__chain_seg *g)
+{
+    c->pb = g->p_base;
+    c->ps = g->p_step;
+    c->qb = g->q_base;
+    c->qs = g->q_step;
+}
+
+/* Row r's first and second particle and its constraint row. */
+static CDYN__ALWAYS_INLINE size_t pfrom(const ctx *c, uint32_t r, const int mode)
+{
+    return (mode & SEQ) ? (size_t)(c->pb + c->ps * (int64_t)r) : c->from[r];
+}
+
+static CDYN__ALWAYS_INLINE size_t pto(const ctx *c, uint32_t r, const int mode)
+{
+    return (mode & SEQ) ? (size_t)(c->pb + c->ps * ((int64_t)r + 1)) : c->to[r];
+}
+
+static CDYN__ALWAYS_INLINE uint32_t qrow(const ctx *c, uint32_t r, const int mode)
+{
+    return (mode & SEQ) ? (uint32_t)(c->qb + c->qs * (int64_t)r)
+                        : c->row_of[r] & ~CDYN__CHAIN_FLIP;
+}
 
 static inline ctx context(cdyn_system *sys)
 {
@@ -164,7 +195,7 @@ static inline ctx velocity_context(cdyn_system *sys, const double *xn, double *v
 
 static CDYN__ALWAYS_INLINE double mu_of(const ctx *c, uint32_t r, const int mode)
 {
-    return (mode & CDYN__SWEEP_WARM) ? c->warm * c->lam[c->row_of[r] & ~CDYN__CHAIN_FLIP] : 0.0;
+    return (mode & CDYN__SWEEP_WARM) ? c->warm * c->lam[qrow(c, r, mode)] : 0.0;
 }
 
 static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, const int mode)

@@ -74,6 +74,31 @@ static uint32_t segments_of(uint32_t n, bool split)
     return k > 0 ? k : 1;
 }
 
+/* Marks twistable segment @p g sequential when its particles and rows are
+ * numbered in steps of one along it (chain.h). */
+static void sequential(cdyn__chain *c, cdyn__chain_seg *g)
+{
+    const uint32_t a = g->start;
+    const int64_t p0 = c->row_from[a], q0 = c->row_of[a] & ~CDYN__CHAIN_FLIP;
+    const int64_t ps = (int64_t)c->row_to[a] - p0;
+    const int64_t qs = (int64_t)(c->row_of[a + 1] & ~CDYN__CHAIN_FLIP) - q0;
+    g->sequential = false;
+    if ((ps != 1 && ps != -1) || (qs != 1 && qs != -1))
+        return;
+    for (uint32_t r = a; r < g->end; r++) {
+        const int64_t k = (int64_t)(r - a);
+        if (c->row_from[r] != (uint64_t)(p0 + ps * k) ||
+            c->row_to[r] != (uint64_t)(p0 + ps * (k + 1)) ||
+            (c->row_of[r] & ~CDYN__CHAIN_FLIP) != (uint64_t)(q0 + qs * k))
+            return;
+    }
+    g->sequential = true;
+    g->p_step = ps;
+    g->p_base = p0 - ps * (int64_t)a;
+    g->q_step = qs;
+    g->q_base = q0 - qs * (int64_t)a;
+}
+
 /* Cuts the paths into segments (the first rem of a path's segments one
  * row longer) and marks who writes the particles at the ends. */
 static cdyn_status partition(cdyn_system *sys, cdyn__chain *c, const uint8_t *hub)
@@ -113,6 +138,7 @@ static cdyn_status partition(cdyn_system *sys, cdyn__chain *c, const uint8_t *hu
                 }
                 g->pk_base = records;
                 records += (size_t)n * (3 * (size_t)sys->dim + 4);
+                sequential(c, g);
             }
 #endif
         }

@@ -64,13 +64,12 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
                                          double *sum, const int mode, size_t D)
 {
     const uint32_t a = g->start, b = g->end - 1, n = g->end - g->start, m = n / 2;
-    const uint32_t *from = c->from, *to = c->to;
     nstate s;
     {
-        const size_t ia = from[a], ib = to[b];
+        const size_t ia = pfrom(c, a, mode), ib = pto(c, b, mode);
         const lv x0c = lv_load(c->x0, ia, ib, D);
-        s.na = to[a];
-        s.nb = from[b];
+        s.na = pto(c, a, mode);
+        s.nb = pfrom(c, b, mode);
         s.x0n = lv_load(c->x0, s.na, s.nb, D);
         s.ec = lv_sub(s.x0n, x0c, D);
         s.muc = mu2(c, a, b, mode);
@@ -96,8 +95,8 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
     for (uint32_t k = 0; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
         const size_t na = s.na, nb = s.nb;
-        s.na = to[ra + 1];
-        s.nb = from[rb - 1];
+        s.na = pto(c, ra + 1, mode);
+        s.nb = pfrom(c, rb - 1, mode);
         double *r = rec(c, g, k, D);
         const lv x0q = lv_load(c->x0, s.na, s.nb, D);
         const lv en = lv_sub(x0q, s.x0n, D);
@@ -199,9 +198,13 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
 bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int mode,
                                 cdyn__chain_seg *g, cdyn__pass *p, double *sum)
 {
-    const ctx c = positions_context(sys, in);
+    ctx c = positions_context(sys, in);
+    sequential_map(&c, g);
 #define NEWTON_CASE(M)                                                                         \
     case M:                                                                                    \
+        if (g->sequential)                                                                     \
+            return sys->dim == 2 ? newton_d(&c, g, p, sum, M | SEQ, 2)                         \
+                                 : newton_d(&c, g, p, sum, M | SEQ, 3);                        \
         return sys->dim == 2 ? newton_d(&c, g, p, sum, M, 2) : newton_d(&c, g, p, sum, M, 3);
     switch (mode) {
         CDYN__NEWTON_MODES(NEWTON_CASE)
@@ -249,7 +252,7 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
     const lanes wn = rd(r, R_W);
     const lv dsp = lv_scale(wn, lv_sub(lv_scale(mn, en, D), lv_scale(s->mc, s->ec, D), D), D);
     const lv x1 = lv_add(xp, dsp, D), vh = lv_add(vp, lv_scale(same(c->inv_h), dsp, D), D);
-    const size_t na = c->from[ra], nb = c->to[rb];
+    const size_t na = pfrom(c, ra, mode), nb = pto(c, rb, mode);
     if (!last) {
         /* v_h stays in the record, where the forward sweep reads it
          * (cdyn__chain_twisted_store_vh puts it in vn for other readers). */
@@ -292,7 +295,7 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, cdyn__chain_seg *g, cdyn__
     if (2 * m == g->end - a) {
         /* The particle both lanes start from, between the last pair's
          * rows. */
-        const size_t ip = c->to[ra];
+        const size_t ip = pto(c, ra, mode);
         const lv x0c = lv_load(c->x0, ip, ip, D);
         lv xp, vp;
         predict(c, ip, ip, x0c, &xp, &vp, mode, D);
@@ -310,7 +313,7 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, cdyn__chain_seg *g, cdyn__
         /* Row t between the lanes, and its particles, which they start
          * from; et points from each to the other. */
         const uint32_t t = ra + 1;
-        const size_t ia = c->from[t], ib = c->to[t];
+        const size_t ia = pfrom(c, t, mode), ib = pto(c, t, mode);
         const lv x0c = lv_load(c->x0, ia, ib, D), et = lv_across(x0c, D);
         const double mt = mu_of(c, t, mode) + (back ? g->tw_delta : 0.0);
         lv xp, vp;
@@ -338,13 +341,20 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, cdyn__chain_seg *g, cdyn__
 void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int mode,
                                cdyn__chain_seg *g, cdyn__pass *p)
 {
-    const ctx c = positions_context(sys, in);
+    ctx c = positions_context(sys, in);
+    sequential_map(&c, g);
 #define FINAL_CASE(M)                                                                          \
     case M:                                                                                    \
-        if (sys->dim == 2)                                                                     \
+        if (g->sequential) {                                                                   \
+            if (sys->dim == 2)                                                                 \
+                final_d(&c, g, p, M | SEQ, 2);                                                 \
+            else                                                                               \
+                final_d(&c, g, p, M | SEQ, 3);                                                 \
+        } else if (sys->dim == 2) {                                                            \
             final_d(&c, g, p, M, 2);                                                           \
-        else                                                                                   \
+        } else {                                                                               \
             final_d(&c, g, p, M, 3);                                                           \
+        }                                                                                      \
         return;
     switch (mode) {
         CDYN__FINAL_MODES(FINAL_CASE)

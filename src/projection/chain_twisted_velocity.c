@@ -71,14 +71,13 @@ typedef struct vstate {
  * gather: the velocities read from vn (a refinement, or v_h put there by
  * cdyn__chain_twisted_store_vh), else from the records. */
 static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, const int kick,
-                                          const int gather, size_t D)
+                                          const int gather, const int seq, size_t D)
 {
     const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
-    const uint32_t *from = c->from, *to = c->to;
     vstate s;
     {
         /* The end particles (their x1 and v may come from other paths). */
-        const size_t ia = from[a], ib = to[b];
+        const size_t ia = pfrom(c, a, seq), ib = pto(c, b, seq);
         const lv v = lv_load(c->vn, ia, ib, D);
         s.x1c = lv_load(c->xr, ia, ib, D);
         s.vc = kick ? kick_of(c, v, ia, ib, D) : v;
@@ -92,7 +91,7 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
     }
     for (uint32_t k = 0; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
-        const size_t na = to[ra], nb = from[rb];
+        const size_t na = pto(c, ra, seq), nb = pfrom(c, rb, seq);
         double *r = rec(c, g, k, D);
         lv x1, v;
         lanes wn;
@@ -209,16 +208,19 @@ void cdyn__chain_twisted_store_vh(cdyn_system *sys, double *vn, const cdyn__chai
 bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, double *vn,
                                  const double *a1, double h2, int kick, cdyn__chain_seg *g)
 {
-    const ctx c = velocity_context(sys, xn, vn, a1, h2, 0.0);
+    ctx c = velocity_context(sys, xn, vn, a1, h2, 0.0);
+    sequential_map(&c, g);
     /* The first solve reads v_h where the final sweep left it. */
     const bool records = kick && sys->proj->chain.vh_in_records;
     bool ok;
-    if (sys->dim == 2)
-        ok = !kick ? forward_d(&c, g, 0, 1, 2)
-                   : records ? forward_d(&c, g, 1, 0, 2) : forward_d(&c, g, 1, 1, 2);
+#define FORWARD(SEQ_, D_)                                                                      \
+    (!kick ? forward_d(&c, g, 0, 1, SEQ_, D_)                                                  \
+           : records ? forward_d(&c, g, 1, 0, SEQ_, D_) : forward_d(&c, g, 1, 1, SEQ_, D_))
+    if (g->sequential)
+        ok = sys->dim == 2 ? FORWARD(SEQ, 2) : FORWARD(SEQ, 3);
     else
-        ok = !kick ? forward_d(&c, g, 0, 1, 3)
-                   : records ? forward_d(&c, g, 1, 0, 3) : forward_d(&c, g, 1, 1, 3);
+        ok = sys->dim == 2 ? FORWARD(0, 2) : FORWARD(0, 3);
+#undef FORWARD
     if (!ok) {
         /* The one-ended sweeps: v_h in vn (from the records, which this
          * sweep leaves as they were there), A1 factored from one end, the
@@ -254,9 +256,9 @@ typedef struct bstate {
 } bstate;
 
 static CDYN__ALWAYS_INLINE void set_lam(const ctx *c, uint32_t r, double nu, double nu2,
-                                        const int refine)
+                                        const int refine, const int seq)
 {
-    const uint32_t q = c->row_of[r] & ~CDYN__CHAIN_FLIP;
+    const uint32_t q = qrow(c, r, seq);
     c->lam[q] = refine ? c->lam[q] + c->scale * nu : c->scale * nu2;
 }
 
@@ -272,10 +274,10 @@ static CDYN__ALWAYS_INLINE void vtest2(lvtest *t, lv e1, lv va, lv vb, lanes sa,
  * rows' tests. @p last: pair 0, as in the final sweep. */
 static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t,
                                               const cdyn__chain_seg *g, uint32_t k, const int last,
-                                              const int refine, size_t D)
+                                              const int refine, const int seq, size_t D)
 {
     const uint32_t ra = g->start + k, rb = g->end - 1 - k;
-    const size_t na = c->from[ra], nb = c->to[rb];
+    const size_t na = pfrom(c, ra, seq), nb = pto(c, rb, seq);
     const double *r = rec(c, g, k, D);
     lv en = lv_zero(), x1q = s->x1n;
     lanes nun = same(0.0), nu2n = same(0.0);
@@ -287,8 +289,8 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
         nun = rd(rn, R_VZ) * pv - lk * s->nuc;
         if (!refine)
             nu2n = rd(rn, R_VZ2) * pv - lk * s->nu2c;
-        set_lam(c, ra - 1, nun[0], nu2n[0], refine);
-        set_lam(c, rb + 1, nun[1], nu2n[1], refine);
+        set_lam(c, ra - 1, nun[0], nu2n[0], refine, seq);
+        set_lam(c, rb + 1, nun[1], nu2n[1], refine, seq);
     }
     const lv vr = rd_lv(r, R_VP, D), vk = refine ? vr : kick_of(c, vr, na, nb, D);
     const lv v = lv_add(
@@ -313,16 +315,16 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
 }
 
 static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *g,
-                                           cdyn__chain_vtest *t, const int refine, size_t D)
+                                           cdyn__chain_vtest *t, const int refine, const int seq,
+                                           size_t D)
 {
     const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
     const uint32_t ra = a + m - 1, rb = b - m + 1;
-    const uint32_t *from = c->from, *to = c->to;
     /* The last pair's record: its lanes (rows ra, rb). */
     const double *rl = rec(c, g, m - 1, D);
     const double *pinv = rl + 2 * R_PINV, *vz = rl + 2 * R_VZ, *vz2 = rl + 2 * R_VZ2;
     bstate s;
-    s.x1n = lv_load(c->xr, from[ra], to[rb], D);
+    s.x1n = lv_load(c->xr, pfrom(c, ra, seq), pto(c, rb, seq), D);
     double nA, nB, n2A = 0, n2B = 0;
     if (rb == ra + 1) {
         /* nu at rows ra and rb, and the particle between them. */
@@ -333,7 +335,7 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
             n2A = vz2[0] * g->tw_pinv;
             n2B = vz2[1] * pinv[1] - lm * n2A;
         }
-        const size_t ip = to[ra];
+        const size_t ip = pto(c, ra, seq);
         const lv x1c = lv_load(c->xr, ip, ip, D);
         s.ec = lv_sub(s.x1n, x1c, D);
         const cdyn__r3 corr = cdyn__r3_add(cdyn__r3_scale(nA, lv_lane(s.ec, 0, D), D),
@@ -356,8 +358,8 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
             n2A = vz2[0] * pinv[0] - lA * n2t;
             n2B = vz2[1] * pinv[1] - lB * n2t;
         }
-        set_lam(c, tr, nt, n2t, refine);
-        const size_t ia = from[tr], ib = to[tr];
+        set_lam(c, tr, nt, n2t, refine, seq);
+        const size_t ia = pfrom(c, tr, seq), ib = pto(c, tr, seq);
         const lv x1c = lv_load(c->xr, ia, ib, D), et = lv_across(x1c, D);
         s.ec = lv_sub(s.x1n, x1c, D);
         const lanes nu = {nA, nB};
@@ -370,14 +372,14 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
         const lanes gv = lv_dot(et, lv_across(s.vc, D), D), e1e1 = lv_dot(et, et, D);
         cdyn__chain_vtest_row(t, gv[0], e1e1[0], cdyn__maxd(s.sc[0], s.sc[1]), c->tol2);
     }
-    set_lam(c, ra, nA, n2A, refine);
-    set_lam(c, rb, nB, n2B, refine);
+    set_lam(c, ra, nA, n2A, refine, seq);
+    set_lam(c, rb, nB, n2B, refine, seq);
     s.nuc = (lanes){nA, nB};
     s.nu2c = (lanes){n2A, n2B};
     lvtest lt = {same(0.0), same(1.0), same(0.0), {0, 0}};
     for (uint32_t k = m - 1; k > 0; k--)
-        backward_pair(c, &s, &lt, g, k, 0, refine, D);
-    backward_pair(c, &s, &lt, g, 0, 1, refine, D);
+        backward_pair(c, &s, &lt, g, k, 0, refine, seq, D);
+    backward_pair(c, &s, &lt, g, 0, 1, refine, seq, D);
     lvtest_merge(&lt, t);
 }
 
@@ -385,18 +387,21 @@ void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn
                                   const double *a1, double h2, double scale, int refine,
                                   const cdyn__chain_seg *g, cdyn__chain_vtest *t)
 {
-    const ctx c = velocity_context(sys, xn, vn, a1, h2, scale);
-    if (sys->dim == 2) {
-        if (refine)
-            backward_d(&c, g, t, 1, 2);
+    ctx c = velocity_context(sys, xn, vn, a1, h2, scale);
+    sequential_map(&c, g);
+#define BACKWARD(SEQ_, D_)                                                                     \
+    (refine ? backward_d(&c, g, t, 1, SEQ_, D_) : backward_d(&c, g, t, 0, SEQ_, D_))
+    if (g->sequential) {
+        if (sys->dim == 2)
+            BACKWARD(SEQ, 2);
         else
-            backward_d(&c, g, t, 0, 2);
+            BACKWARD(SEQ, 3);
+    } else if (sys->dim == 2) {
+        BACKWARD(0, 2);
     } else {
-        if (refine)
-            backward_d(&c, g, t, 1, 3);
-        else
-            backward_d(&c, g, t, 0, 3);
+        BACKWARD(0, 3);
     }
+#undef BACKWARD
 }
 
 #else
