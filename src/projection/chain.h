@@ -44,6 +44,9 @@
  * single stream through each array is the faster (docs/performance.md). */
 #define CDYN__CHAIN_TWIST_MIN 256u
 #define CDYN__CHAIN_TWIST_MAX 262144u
+/* Rows at each end of a twisted path whose velocity solve starts from the
+ * position projection's multipliers (chain_twisted_velocity.c). */
+#define CDYN__CHAIN_WARM_ROWS 32u
 /* Segments per block (the items of a parallel loop). */
 #define CDYN__CHAIN_BLOCK_SEGS 1
 /* The flag of cdyn__chain.row_of. */

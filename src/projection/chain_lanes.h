@@ -214,13 +214,15 @@ static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, con
  *     particles at k = 0): x_p, v_p and w; and the pair's rows: e0
  *     (pointing inwards), mu and the elimination (c, y).
  *   final: that particle's x1 and v_h over x_p and v_p (but at k = 0),
- *     and the change of the rows' residuals over mu.
- *   forward: the factor of A1 (inverse pivot, lower) over c and y and its
- *     two forward solves over e0; at k = 0 the end particles' x1 and
- *     velocities as vn holds them; in a refinement every particle's
- *     velocity, as vn holds it.
+ *     the change of the rows' residuals over mu and the rows' multipliers
+ *     over h (nu_w, where the velocity solve may start) over c.
+ *   forward: the factor of A1 (inverse pivot, lower) over nu_w and y and
+ *     its two forward solves over e0; in a refinement every particle's
+ *     velocity, as vn holds it; and near the path's ends (k <=
+ *     CDYN__CHAIN_WARM_ROWS + 1, the end particles included) the
+ *     particle's velocity before its correction over x1, which xn holds.
  * The backward sweep reads them all and kicks what it reads in the first
- * solve. */
+ * solve, but near the ends. */
 #define R_XP 0
 #define R_VP D
 #define R_W (2 * D)
@@ -229,6 +231,8 @@ static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, con
 #define R_NC (3 * D + 2)
 #define R_NY (3 * D + 3)
 #define R_DRES R_MU
+#define R_NW R_NC
+#define R_VW R_XP
 #define R_PINV R_NC
 #define R_LOWER R_NY
 #define R_VZ R_E

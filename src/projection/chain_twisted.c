@@ -273,8 +273,11 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
     const lanes d2 = lv_dot(ev, ev, D), ll = cdyn__v2d_load(c->pll + g->start + 2 * (size_t)k);
     lpass_check(p, ra, rb, same(0.5) * (d2 - ll), d2, ll, c->tol2);
     /* The change of the row's residual over the step (chain_velocity.c),
-     * over this pair's mu, which is read. */
+     * over this pair's mu, which is read; and the velocity solve's start
+     * (chain_twisted_velocity.c). A rebased iteration's multipliers are a
+     * correction only: it starts from zero. */
     wr(r, R_DRES, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
+    wr(r, R_NW, (mode & CDYN__SWEEP_REBASED) ? same(0.0) : s->mc * same(c->inv_h));
     s->xpc = xp;
     s->dspc = dsp;
     s->ec = en;

@@ -59,37 +59,125 @@ void cdyn__chain_factor_a1(cdyn_system *sys, const double *xn, const cdyn__chain
  * Velocities: forward, inwards
  * ------------------------------------------------------------------------ */
 
+/* Near the path's ends the first solve starts from nu_w, the position
+ * projection's multipliers over h (chain_twisted.c): with v~ = v + h/2 a1 +
+ * W G1^T nu_w on the particles of the first CDYN__CHAIN_WARM_ROWS rows from
+ * each end, it solves A1 dnu = -G1 v~ there, and v1 = v~ + W G1^T dnu. The
+ * solution is the same. Its rounding near an end is that of dnu, which is
+ * O(h^2) lambda', not that of nu: on a heavy chain the impulses of nu
+ * nearly cancel on each particle, and near a fixed end, where the particles
+ * barely move, their rounding alone can exceed a tight velocity tolerance
+ * and cost a refinement of the whole path. Further in, the particles move
+ * faster and the cold start's rounding passes. The reported multipliers
+ * keep the cold right-hand side. */
+_Static_assert(CDYN__CHAIN_TWIST_MIN / 2 >= CDYN__CHAIN_WARM_ROWS + 3,
+               "a twisted path's ends do not meet within the warm rows");
+
 /* A lane's state between rows, inwards: the particle it carries (x1, its
- * velocity after the kick, w), the row before's e1, inverse pivot, pivot
- * and diagonal, and z of both right-hand sides. */
+ * velocity before the correction and after the kick alone, w), the row
+ * before's e1, inverse pivot, pivot and diagonal, and z of both
+ * right-hand sides. */
 typedef struct vstate {
-    lv x1c, vc, e1p;
+    lv x1c, vc, vkc, e1p;
     lanes wc, pp, pprev, diagp, zp, z2p;
 } vstate;
 
-/* @p kick: the first solve (A1 factored, the closing kick taken); @p
- * gather: the velocities read from vn (a refinement, or v_h put there by
- * cdyn__chain_twisted_store_vh), else from the records. */
+/* Row k of the forward sweep (record @p r) from its e1, the new particle's
+ * w and the right-hand sides: A1 factored (@p kick), both forward solves.
+ * False when a pivot fails the redundancy test. */
+static CDYN__ALWAYS_INLINE bool eliminate(const ctx *c, vstate *s, double *r, lv e1, lanes wn,
+                                          lanes rhs, lanes rhs2, const int kick, size_t D)
+{
+    lanes lk;
+    if (kick) {
+        const lanes o = -(s->wc * lv_dot(s->e1p, e1, D));
+        const lanes diag = (s->wc + wn) * lv_dot(e1, e1, D), piv = diag - (o * o) / s->pprev;
+        if (!kept_rows(piv, diag))
+            return false;
+        const lanes inv = same(1.0) / piv;
+        lk = o * s->pp;
+        wr(r, R_PINV, inv);
+        wr(r, R_LOWER, lk);
+        s->pp = inv;
+        s->pprev = piv;
+        s->diagp = diag;
+    } else {
+        lk = rd(r, R_LOWER);
+    }
+    const lanes z = rhs - lk * s->zp;
+    wr(r, R_VZ, z);
+    if (kick) {
+        /* The reported multipliers: the right-hand side without the
+         * change of the row's residual over the step. */
+        const lanes z2 = (rhs2 + rd(r, R_DRES) * same(c->inv_h)) - lk * s->z2p;
+        wr(r, R_VZ2, z2);
+        s->z2p = z2;
+    }
+    s->zp = z;
+    s->e1p = e1;
+    return true;
+}
+
+/* @p kick: the first solve (A1 factored, the closing kick taken, the ends
+ * started from nu_w); @p gather: the velocities read from vn (a
+ * refinement, or v_h put there by cdyn__chain_twisted_store_vh), else from
+ * the records. */
 static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, const int kick,
                                           const int gather, const int seq, size_t D)
 {
     const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
+    const uint32_t warm = CDYN__CHAIN_WARM_ROWS;
     vstate s;
     {
-        /* The end particles (their x1 and v may come from other paths). */
+        /* The end particles (their x1 and v may come from other paths),
+         * moved by their rows' nu_w. */
         const size_t ia = pfrom(c, a, seq), ib = pto(c, b, seq);
         const lv v = lv_load(c->vn, ia, ib, D);
         s.x1c = lv_load(c->xr, ia, ib, D);
-        s.vc = kick ? kick_of(c, v, ia, ib, D) : v;
+        s.vkc = kick ? kick_of(c, v, ia, ib, D) : v;
         s.wc = two(c->w, ia, ib);
         double *r0 = rec(c, g, 0, D);
-        wr_lv(r0, R_XP, s.x1c, D);
-        wr_lv(r0, R_VP, v, D);
+        s.vc = s.vkc;
+        if (kick) {
+            const lv e0 = lv_sub(lv_load(c->xr, pto(c, a, seq), pfrom(c, b, seq), D), s.x1c, D);
+            s.vc = lv_sub(s.vkc, lv_scale(s.wc, lv_scale(rd(r0, R_NW), e0, D), D), D);
+        }
+        wr_lv(r0, R_VW, s.vc, D);
         s.e1p = lv_zero();
         s.pp = s.zp = s.z2p = s.diagp = same(0.0);
         s.pprev = same(HUGE_VAL);
     }
-    for (uint32_t k = 0; k < m; k++) {
+    /* Rows 0..warm: their particles' v~ go over x1 in the records, x1 is
+     * read from xn. */
+    for (uint32_t k = 0; k <= warm; k++) {
+        const uint32_t ra = a + k, rb = b - k;
+        const size_t na = pto(c, ra, seq), nb = pfrom(c, rb, seq);
+        double *r = rec(c, g, k, D), *rn = r + 2 * R_SIZE;
+        const lv x1 = lv_load(c->xr, na, nb, D);
+        const lanes wn = rd(rn, R_W);
+        const lv v = gather ? lv_load(c->vn, na, nb, D) : rd_lv(rn, R_VP, D);
+        const lv vk = kick ? kick_of(c, v, na, nb, D) : v, e1 = lv_sub(x1, s.x1c, D);
+        lv vw = vk;
+        if (kick && k < warm) {
+            /* w (nu_w e1 of this row - nu_w e1 of the next, if warm). */
+            lv imp = lv_scale(rd(r, R_NW), e1, D);
+            if (k + 1 < warm) {
+                const lv x1q = lv_load(c->xr, pto(c, ra + 1, seq), pfrom(c, rb - 1, seq), D);
+                imp = lv_sub(imp, lv_scale(rd(rn, R_NW), lv_sub(x1q, x1, D), D), D);
+            }
+            vw = lv_add(vk, lv_scale(wn, imp, D), D);
+        }
+        const lanes rhs = -lv_dot(e1, lv_sub(vw, s.vc, D), D);
+        const lanes rhs2 = kick ? -lv_dot(e1, lv_sub(vk, s.vkc, D), D) : rhs;
+        if (!eliminate(c, &s, r, e1, wn, rhs, rhs2, kick, D))
+            return false;
+        wr_lv(rn, R_VW, vw, D);
+        s.x1c = x1;
+        s.vc = vw;
+        s.vkc = vk;
+        s.wc = wn;
+    }
+    for (uint32_t k = warm + 1; k < m; k++) {
         const uint32_t ra = a + k, rb = b - k;
         const size_t na = pto(c, ra, seq), nb = pfrom(c, rb, seq);
         double *r = rec(c, g, k, D);
@@ -114,36 +202,11 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
             v = kick_of(c, v, na, nb, D);
         const lv e1 = lv_sub(x1, s.x1c, D);
         const lanes rhs = -lv_dot(e1, lv_sub(v, s.vc, D), D);
-        lanes lk;
-        if (kick) {
-            const lanes o = -(s.wc * lv_dot(s.e1p, e1, D));
-            const lanes diag = (s.wc + wn) * lv_dot(e1, e1, D), piv = diag - (o * o) / s.pprev;
-            if (!kept_rows(piv, diag))
-                return false;
-            const lanes inv = same(1.0) / piv;
-            lk = o * s.pp;
-            wr(r, R_PINV, inv);
-            wr(r, R_LOWER, lk);
-            s.pp = inv;
-            s.pprev = piv;
-            s.diagp = diag;
-        } else {
-            lk = rd(r, R_LOWER);
-        }
-        const lanes z = rhs - lk * s.zp;
-        wr(r, R_VZ, z);
-        if (kick) {
-            /* The reported multipliers: the right-hand side without the
-             * change of the row's residual over the step. */
-            const lanes z2 = (rhs + rd(r, R_DRES) * same(c->inv_h)) - lk * s.z2p;
-            wr(r, R_VZ2, z2);
-            s.z2p = z2;
-        }
+        if (!eliminate(c, &s, r, e1, wn, rhs, rhs, kick, D))
+            return false;
         s.x1c = x1;
         s.vc = v;
         s.wc = wn;
-        s.e1p = e1;
-        s.zp = z;
     }
     /* The meeting: lane A's last row ra and lane B's rb, adjacent or with
      * row t between them. Lane A's e1 points along the path, lane B's
@@ -271,9 +334,13 @@ static CDYN__ALWAYS_INLINE void vtest2(lvtest *t, lv e1, lv va, lv vb, lanes sa,
 }
 
 /* Pair k: nu of the next pair outwards, each lane's new particle, the
- * rows' tests. @p last: pair 0, as in the final sweep. */
+ * rows' tests. @p last: pair 0, as in the final sweep. Near the ends
+ * (forward_d): @p started, the new particles' velocity before the
+ * correction is in the record; @p x1_state, the next ones' x1 is read from
+ * xn. */
 static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t,
                                               const cdyn__chain_seg *g, uint32_t k, const int last,
+                                              const int started, const int x1_state,
                                               const int refine, const int seq, size_t D)
 {
     const uint32_t ra = g->start + k, rb = g->end - 1 - k;
@@ -283,7 +350,8 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
     lanes nun = same(0.0), nu2n = same(0.0);
     if (!last) {
         const double *rn = r - 2 * R_SIZE;
-        x1q = rd_lv(rn, R_XP, D);
+        x1q = x1_state ? lv_load(c->xr, pfrom(c, ra - 1, seq), pto(c, rb + 1, seq), D)
+                       : rd_lv(rn, R_XP, D);
         en = lv_sub(x1q, s->x1n, D);
         const lanes pv = rd(rn, R_PINV), lk = rd(r, R_LOWER);
         nun = rd(rn, R_VZ) * pv - lk * s->nuc;
@@ -292,7 +360,8 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
         set_lam(c, ra - 1, nun[0], nu2n[0], refine, seq);
         set_lam(c, rb + 1, nun[1], nu2n[1], refine, seq);
     }
-    const lv vr = rd_lv(r, R_VP, D), vk = refine ? vr : kick_of(c, vr, na, nb, D);
+    const lv vr = rd_lv(r, started ? R_VW : R_VP, D);
+    const lv vk = refine || started ? vr : kick_of(c, vr, na, nb, D);
     const lv v = lv_add(
         vk, lv_scale(rd(r, R_W), lv_sub(lv_scale(s->nuc, s->ec, D), lv_scale(nun, en, D), D), D),
         D);
@@ -377,9 +446,13 @@ static CDYN__ALWAYS_INLINE void backward_d(const ctx *c, const cdyn__chain_seg *
     s.nuc = (lanes){nA, nB};
     s.nu2c = (lanes){n2A, n2B};
     lvtest lt = {same(0.0), same(1.0), same(0.0), {0, 0}};
-    for (uint32_t k = m - 1; k > 0; k--)
-        backward_pair(c, &s, &lt, g, k, 0, refine, seq, D);
-    backward_pair(c, &s, &lt, g, 0, 1, refine, seq, D);
+    const uint32_t warm = CDYN__CHAIN_WARM_ROWS;
+    for (uint32_t k = m - 1; k > warm + 2; k--)
+        backward_pair(c, &s, &lt, g, k, 0, 0, 0, refine, seq, D);
+    backward_pair(c, &s, &lt, g, warm + 2, 0, 0, 1, refine, seq, D);
+    for (uint32_t k = warm + 1; k > 0; k--)
+        backward_pair(c, &s, &lt, g, k, 0, 1, 1, refine, seq, D);
+    backward_pair(c, &s, &lt, g, 0, 1, 1, 1, refine, seq, D);
     lvtest_merge(&lt, t);
 }
 
