@@ -98,6 +98,7 @@ static CDYN__ALWAYS_INLINE bool newton_d(const ctx *c, cdyn__chain_seg *g, cdyn_
         s.na = pto(c, ra + 1, mode);
         s.nb = pfrom(c, rb - 1, mode);
         double *r = rec(c, g, k, D);
+        prefetch_ahead(r, 1, D);
         const lv x0q = lv_load(c->x0, s.na, s.nb, D);
         const lv en = lv_sub(x0q, s.x0n, D);
         const lanes mun = mu2(c, ra + 1, rb - 1, mode), wn = two(c->w, na, nb);
@@ -239,6 +240,7 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
     const int back = (mode & CDYN__SWEEP_BACK) != 0;
     const uint32_t ra = g->start + k, rb = g->end - 1 - k;
     double *r = rec(c, g, k, D);
+    prefetch_ahead(r, 0, D);
     lv en = lv_zero();
     lanes mn = same(0.0), dn = same(0.0);
     if (!last) {

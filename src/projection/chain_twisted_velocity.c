@@ -181,6 +181,7 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         const uint32_t ra = a + k, rb = b - k;
         const size_t na = pto(c, ra, seq), nb = pfrom(c, rb, seq);
         double *r = rec(c, g, k, D);
+        prefetch_ahead(r, 1, D);
         lv x1, v;
         lanes wn;
         if (k + 1 < m) {
@@ -346,6 +347,7 @@ static CDYN__ALWAYS_INLINE void backward_pair(const ctx *c, bstate *s, lvtest *t
     const uint32_t ra = g->start + k, rb = g->end - 1 - k;
     const size_t na = pfrom(c, ra, seq), nb = pto(c, rb, seq);
     const double *r = rec(c, g, k, D);
+    prefetch_ahead(r, 0, D);
     lv en = lv_zero(), x1q = s->x1n;
     lanes nun = same(0.0), nu2n = same(0.0);
     if (!last) {
