@@ -198,7 +198,10 @@ static CDYN__ALWAYS_INLINE void blocks(cdyn_system *sys, const cdyn__chain_in *i
                    .h2 = in->h2,
                    .warm = in->warm,
                    .tol2 = cdyn__tol2_of(pr->opt.position_tolerance)};
-    for (uint32_t b = begin; b < end; b++) {
+    /* Each segment is swept from its last row down, so the blocks are
+     * taken from the last down too: the arrays are walked down without a
+     * jump, where the hardware's prefetcher would start again. */
+    for (uint32_t b = end; b-- > begin;) {
         cdyn__chain_block *blk = &ch->block[b];
         cdyn__chain_block_init(blk);
         uint32_t k, k1;

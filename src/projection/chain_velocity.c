@@ -313,7 +313,8 @@ static CDYN__ALWAYS_INLINE void backward_blocks(cdyn_system *sys, const ctx *c, 
                                                 uint32_t begin, uint32_t end, const int refine,
                                                 size_t D)
 {
-    for (uint32_t b = begin; b < end; b++) {
+    /* From the last block down, as the segments run (chain_newton.c). */
+    for (uint32_t b = end; b-- > begin;) {
         cdyn__chain_block *blk = &ch->block[b];
         cdyn__chain_block_init(blk);
         cdyn__chain_vtest t = {0, 1, 0, 0};
