@@ -28,11 +28,8 @@
 
 enum { RODS = 300 };
 
-/* A taut straight chain of RODS rods between two fixed particles, at rest:
- * its rows are redundant (RODS rods fix RODS - 1 coordinates along the
- * line). A step plans the kernel (one twistable path) and leaves it at
- * rest. */
-static cdyn_system *taut_chain(cdyn_constraint *rods)
+/* An empty 2-D system under RATTLE, tolerances 1e-12. */
+static cdyn_system *rattle_system(void)
 {
     cdyn_system *sys;
     assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
@@ -41,6 +38,16 @@ static cdyn_system *taut_chain(cdyn_constraint *rods)
     cdyn_projection_options_init(&o);
     o.position_tolerance = o.velocity_tolerance = 1e-12;
     assert_int_equal(cdyn_system_set_projection_options(sys, &o), CDYN_OK);
+    return sys;
+}
+
+/* A taut straight chain of RODS rods between two fixed particles, at rest:
+ * its rows are redundant (RODS rods fix RODS - 1 coordinates along the
+ * line). A step plans the kernel (one twistable path) and leaves it at
+ * rest. */
+static cdyn_system *taut_chain(cdyn_constraint *rods)
+{
+    cdyn_system *sys = rattle_system();
     cdyn_particle prev = 0, p;
     for (int i = 0; i <= RODS; i++) {
         assert_int_equal(cdyn_particle_add(sys, 1.0 + 0.5 * (i % 2), (double[]){0.1 * i, 0},
@@ -190,8 +197,7 @@ static void test_twisted_taken(void **state)
  * are added from the free end up when @p reversed. */
 static const cdyn__chain_seg *plan_of(cdyn_system **sys, int gap_at, int reversed)
 {
-    assert_int_equal(cdyn_system_create(2, sys), CDYN_OK);
-    assert_int_equal(cdyn_system_set_integrator(*sys, CDYN_INTEGRATOR_RATTLE), CDYN_OK);
+    *sys = rattle_system();
     cdyn_particle p[RODS + 1], spare;
     for (int i = 0; i <= RODS; i++) {
         if (i == gap_at)
@@ -225,18 +231,18 @@ static void test_sequential_marked(void **state)
     cdyn_system *sys;
     const cdyn__chain_seg *g = plan_of(&sys, -1, 0);
     assert_true(g->twisted && g->sequential);
-    assert_int_equal(g->p_step, 1);
-    assert_int_equal(g->q_step, 1);
+    assert_int_equal(g->num.p_step, 1);
+    assert_int_equal(g->num.q_step, 1);
     for (uint32_t r = g->start; r < g->end; r++) {
         const cdyn__chain *ch = &sys->proj->chain;
-        assert_int_equal(ch->row_from[r], g->p_base + g->p_step * (int64_t)r);
-        assert_int_equal(ch->row_of[r] & ~CDYN__CHAIN_FLIP, g->q_base + g->q_step * (int64_t)r);
+        assert_int_equal(ch->row_from[r], g->num.p_base + g->num.p_step * (int64_t)r);
+        assert_int_equal(ch->row_of[r] & ~CDYN__CHAIN_FLIP, g->num.q_base + g->num.q_step * (int64_t)r);
     }
     cdyn_system_destroy(sys);
     g = plan_of(&sys, -1, 1); /* the path runs from the free end */
     assert_true(g->twisted && g->sequential);
-    assert_int_equal(g->p_step, -1);
-    assert_int_equal(g->p_base, RODS);
+    assert_int_equal(g->num.p_step, -1);
+    assert_int_equal(g->num.p_base, RODS);
     cdyn_system_destroy(sys);
     g = plan_of(&sys, RODS / 2, 0);
     assert_true(g->twisted);
@@ -257,13 +263,7 @@ static void test_velocity_start_near_ends(void **state)
     (void)state;
 #if defined(CDYN__HAVE_V2D)
     enum { STEPS = 200 };
-    cdyn_system *sys;
-    assert_int_equal(cdyn_system_create(2, &sys), CDYN_OK);
-    assert_int_equal(cdyn_system_set_integrator(sys, CDYN_INTEGRATOR_RATTLE), CDYN_OK);
-    cdyn_projection_options o;
-    cdyn_projection_options_init(&o);
-    o.position_tolerance = o.velocity_tolerance = 1e-12;
-    assert_int_equal(cdyn_system_set_projection_options(sys, &o), CDYN_OK);
+    cdyn_system *sys = rattle_system();
     cdyn_particle prev, p;
     assert_int_equal(cdyn_particle_add(sys, 1.0, (double[]){0, 0}, NULL, &prev), CDYN_OK);
     assert_int_equal(cdyn_particle_set_fixed(sys, prev, true), CDYN_OK);

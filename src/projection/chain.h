@@ -52,6 +52,13 @@
 /* The flag of cdyn__chain.row_of. */
 #define CDYN__CHAIN_FLIP UINT32_C(0x80000000)
 
+/* A sequential segment's numbering: row r joins particles p_base + p_step r
+ * and p_base + p_step (r + 1) and is constraint row q_base + q_step r
+ * (p_step, q_step = +-1). */
+typedef struct cdyn__chain_numbering {
+    int64_t p_base, p_step, q_base, q_step;
+} cdyn__chain_numbering;
+
 /* A segment: rows [start, end) of one path, and what its sweeps leave for
  * the boundary systems and take back from them. "delta" are the Newton
  * step's unknowns, "nu" the velocity multipliers; "first"/"last" are the
@@ -72,12 +79,10 @@ typedef struct cdyn__chain_seg {
     bool twistable, twisted;
     size_t pk_base; /* where its records start in chain.pk (twistable) */
     /* A twistable segment whose particles and constraint rows are numbered
-     * in steps of one along it (a chain built in order): row r joins
-     * particles p_base + p_step r and p_base + p_step (r + 1) and is
-     * constraint row q_base + q_step r (p_step, q_step = +-1), so that its
-     * sweeps compute the indices instead of loading them (set by the plan). */
+     * in steps of one along it (a chain built in order), so that its sweeps
+     * compute the indices instead of loading them (set by the plan). */
     bool sequential;
-    int64_t p_base, p_step, q_base, q_step;
+    cdyn__chain_numbering num;
     /* The twisted sweeps' meeting: the multipliers of the lanes' last rows
      * in terms of the middle one (even row count: lane B's last row in
      * terms of lane A's), and the middle row's inverse pivot; for an odd

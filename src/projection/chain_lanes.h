@@ -114,36 +114,28 @@ typedef struct ctx {
     const double *restrict xr;         /* positions read by the velocity sweeps */
     const double *restrict a1;
     double h, h2, inv_h, warm, tol2, scale;
-    /* A sequential segment's numbering (chain.h), set by sequential_map. */
-    int64_t pb, ps, qb, qs;
+    cdyn__chain_numbering num; /* a sequential segment's (chain.h) */
 } ctx;
 
 /* A sweep's mode bit (with the positions' CDYN__SWEEP_* bits): the
  * segment is sequential, its indices computed rather than loaded. */
 #define SEQ 0x100
 
-static inline void sequential_map(ctx *c, const cdyn__chain_seg *g)
-{
-    c->pb = g->p_base;
-    c->ps = g->p_step;
-    c->qb = g->q_base;
-    c->qs = g->q_step;
-}
-
 /* Row r's first and second particle and its constraint row. */
 static CDYN__ALWAYS_INLINE size_t pfrom(const ctx *c, uint32_t r, const int mode)
 {
-    return (mode & SEQ) ? (size_t)(c->pb + c->ps * (int64_t)r) : c->from[r];
+    return (mode & SEQ) ? (size_t)(c->num.p_base + c->num.p_step * (int64_t)r) : c->from[r];
 }
 
 static CDYN__ALWAYS_INLINE size_t pto(const ctx *c, uint32_t r, const int mode)
 {
-    return (mode & SEQ) ? (size_t)(c->pb + c->ps * ((int64_t)r + 1)) : c->to[r];
+    return (mode & SEQ) ? (size_t)(c->num.p_base + c->num.p_step * ((int64_t)r + 1))
+                        : c->to[r];
 }
 
 static CDYN__ALWAYS_INLINE uint32_t qrow(const ctx *c, uint32_t r, const int mode)
 {
-    return (mode & SEQ) ? (uint32_t)(c->qb + c->qs * (int64_t)r)
+    return (mode & SEQ) ? (uint32_t)(c->num.q_base + c->num.q_step * (int64_t)r)
                         : c->row_of[r] & ~CDYN__CHAIN_FLIP;
 }
 
@@ -214,8 +206,9 @@ static CDYN__ALWAYS_INLINE lanes mu2(const ctx *c, uint32_t ra, uint32_t rb, con
  *     particles at k = 0): x_p, v_p and w; and the pair's rows: e0
  *     (pointing inwards), mu and the elimination (c, y).
  *   final: that particle's x1 and v_h over x_p and v_p (but at k = 0),
- *     the change of the rows' residuals over mu and the rows' multipliers
- *     over h (nu_w, where the velocity solve may start) over c.
+ *     the change of the rows' residuals over mu, and in the pairs k <
+ *     CDYN__CHAIN_WARM_ROWS the rows' multipliers over h (nu_w, where the
+ *     velocity solve starts near the ends) over c.
  *   forward: the factor of A1 (inverse pivot, lower) over nu_w and y and
  *     its two forward solves over e0; in a refinement every particle's
  *     velocity, as vn holds it; and near the path's ends (k <=

@@ -93,10 +93,10 @@ static void sequential(cdyn__chain *c, cdyn__chain_seg *g)
             return;
     }
     g->sequential = true;
-    g->p_step = ps;
-    g->p_base = p0 - ps * (int64_t)a;
-    g->q_step = qs;
-    g->q_base = q0 - qs * (int64_t)a;
+    g->num.p_step = ps;
+    g->num.p_base = p0 - ps * (int64_t)a;
+    g->num.q_step = qs;
+    g->num.q_base = q0 - qs * (int64_t)a;
 }
 
 /* Cuts the paths into segments (the first rem of a path's segments one

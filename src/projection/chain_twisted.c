@@ -200,7 +200,7 @@ bool cdyn__chain_twisted_newton(cdyn_system *sys, const cdyn__chain_in *in, int 
                                 cdyn__chain_seg *g, cdyn__pass *p, double *sum)
 {
     ctx c = positions_context(sys, in);
-    sequential_map(&c, g);
+    c.num = g->num;
 #define NEWTON_CASE(M)                                                                         \
     case M:                                                                                    \
         if (g->sequential)                                                                     \
@@ -235,7 +235,7 @@ typedef struct fstate {
  * them). */
 static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
                                            const cdyn__chain_seg *g, uint32_t k, const int last,
-                                           const int mode, size_t D)
+                                           const int warm, const int mode, size_t D)
 {
     const int back = (mode & CDYN__SWEEP_BACK) != 0;
     const uint32_t ra = g->start + k, rb = g->end - 1 - k;
@@ -275,11 +275,12 @@ static CDYN__ALWAYS_INLINE void final_pair(const ctx *c, fstate *s, lpass *p,
     const lanes d2 = lv_dot(ev, ev, D), ll = cdyn__v2d_load(c->pll + g->start + 2 * (size_t)k);
     lpass_check(p, ra, rb, same(0.5) * (d2 - ll), d2, ll, c->tol2);
     /* The change of the row's residual over the step (chain_velocity.c),
-     * over this pair's mu, which is read; and the velocity solve's start
-     * (chain_twisted_velocity.c). A rebased iteration's multipliers are a
-     * correction only: it starts from zero. */
+     * over this pair's mu, which is read; and near the ends (@p warm) the
+     * velocity solve's start (chain_twisted_velocity.c). A rebased
+     * iteration's multipliers are a correction only: it starts from zero. */
     wr(r, R_DRES, same(0.5) * (d2 - lv_dot(s->ec, s->ec, D)));
-    wr(r, R_NW, (mode & CDYN__SWEEP_REBASED) ? same(0.0) : s->mc * same(c->inv_h));
+    if (warm)
+        wr(r, R_NW, (mode & CDYN__SWEEP_REBASED) ? same(0.0) : s->mc * same(c->inv_h));
     s->xpc = xp;
     s->dspc = dsp;
     s->ec = en;
@@ -337,9 +338,12 @@ static CDYN__ALWAYS_INLINE void final_d(const ctx *c, cdyn__chain_seg *g, cdyn__
     }
     lpass lp;
     lpass_init(&lp);
-    for (uint32_t k = m - 1; k > 0; k--)
-        final_pair(c, &s, &lp, g, k, 0, mode, D);
-    final_pair(c, &s, &lp, g, 0, 1, mode, D);
+    uint32_t k = m - 1;
+    for (; k >= CDYN__CHAIN_WARM_ROWS; k--)
+        final_pair(c, &s, &lp, g, k, 0, 0, mode, D);
+    for (; k > 0; k--)
+        final_pair(c, &s, &lp, g, k, 0, 1, mode, D);
+    final_pair(c, &s, &lp, g, 0, 1, 1, mode, D);
     lpass_merge(&lp, p);
 }
 
@@ -347,7 +351,7 @@ void cdyn__chain_twisted_final(cdyn_system *sys, const cdyn__chain_in *in, int m
                                cdyn__chain_seg *g, cdyn__pass *p)
 {
     ctx c = positions_context(sys, in);
-    sequential_map(&c, g);
+    c.num = g->num;
 #define FINAL_CASE(M)                                                                          \
     case M:                                                                                    \
         if (g->sequential) {                                                                   \

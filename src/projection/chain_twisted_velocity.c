@@ -128,6 +128,9 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
     const uint32_t a = g->start, b = g->end - 1, m = (g->end - g->start) / 2;
     const uint32_t warm = CDYN__CHAIN_WARM_ROWS;
     vstate s;
+    /* Near the ends: the next particle's x1 and the next row's e1, read
+     * ahead (a particle's v~ needs the rows on both its sides). */
+    lv x1n, en;
     {
         /* The end particles (their x1 and v may come from other paths),
          * moved by their rows' nu_w. */
@@ -136,12 +139,10 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         s.x1c = lv_load(c->xr, ia, ib, D);
         s.vkc = kick ? kick_of(c, v, ia, ib, D) : v;
         s.wc = two(c->w, ia, ib);
+        x1n = lv_load(c->xr, pto(c, a, seq), pfrom(c, b, seq), D);
+        en = lv_sub(x1n, s.x1c, D);
         double *r0 = rec(c, g, 0, D);
-        s.vc = s.vkc;
-        if (kick) {
-            const lv e0 = lv_sub(lv_load(c->xr, pto(c, a, seq), pfrom(c, b, seq), D), s.x1c, D);
-            s.vc = lv_sub(s.vkc, lv_scale(s.wc, lv_scale(rd(r0, R_NW), e0, D), D), D);
-        }
+        s.vc = kick ? lv_sub(s.vkc, lv_scale(s.wc, lv_scale(rd(r0, R_NW), en, D), D), D) : s.vkc;
         wr_lv(r0, R_VW, s.vc, D);
         s.e1p = lv_zero();
         s.pp = s.zp = s.z2p = s.diagp = same(0.0);
@@ -153,18 +154,18 @@ static CDYN__ALWAYS_INLINE bool forward_d(const ctx *c, cdyn__chain_seg *g, cons
         const uint32_t ra = a + k, rb = b - k;
         const size_t na = pto(c, ra, seq), nb = pfrom(c, rb, seq);
         double *r = rec(c, g, k, D), *rn = r + 2 * R_SIZE;
-        const lv x1 = lv_load(c->xr, na, nb, D);
+        const lv x1 = x1n, e1 = en;
+        x1n = lv_load(c->xr, pto(c, ra + 1, seq), pfrom(c, rb - 1, seq), D);
+        en = lv_sub(x1n, x1, D);
         const lanes wn = rd(rn, R_W);
         const lv v = gather ? lv_load(c->vn, na, nb, D) : rd_lv(rn, R_VP, D);
-        const lv vk = kick ? kick_of(c, v, na, nb, D) : v, e1 = lv_sub(x1, s.x1c, D);
+        const lv vk = kick ? kick_of(c, v, na, nb, D) : v;
         lv vw = vk;
         if (kick && k < warm) {
             /* w (nu_w e1 of this row - nu_w e1 of the next, if warm). */
             lv imp = lv_scale(rd(r, R_NW), e1, D);
-            if (k + 1 < warm) {
-                const lv x1q = lv_load(c->xr, pto(c, ra + 1, seq), pfrom(c, rb - 1, seq), D);
-                imp = lv_sub(imp, lv_scale(rd(rn, R_NW), lv_sub(x1q, x1, D), D), D);
-            }
+            if (k + 1 < warm)
+                imp = lv_sub(imp, lv_scale(rd(rn, R_NW), en, D), D);
             vw = lv_add(vk, lv_scale(wn, imp, D), D);
         }
         const lanes rhs = -lv_dot(e1, lv_sub(vw, s.vc, D), D);
@@ -273,7 +274,7 @@ bool cdyn__chain_twisted_forward(cdyn_system *sys, const double *xn, double *vn,
                                  const double *a1, double h2, int kick, cdyn__chain_seg *g)
 {
     ctx c = velocity_context(sys, xn, vn, a1, h2, 0.0);
-    sequential_map(&c, g);
+    c.num = g->num;
     /* The first solve reads v_h where the final sweep left it. */
     const bool records = kick && sys->proj->chain.vh_in_records;
     bool ok;
@@ -463,7 +464,7 @@ void cdyn__chain_twisted_backward(cdyn_system *sys, const double *xn, double *vn
                                   const cdyn__chain_seg *g, cdyn__chain_vtest *t)
 {
     ctx c = velocity_context(sys, xn, vn, a1, h2, scale);
-    sequential_map(&c, g);
+    c.num = g->num;
 #define BACKWARD(SEQ_, D_)                                                                     \
     (refine ? backward_d(&c, g, t, 1, SEQ_, D_) : backward_d(&c, g, t, 0, SEQ_, D_))
     if (g->sequential) {
